@@ -1,0 +1,1 @@
+"""Agents: rule-based baselines and learned policies behind one ``act(observation, legal_mask)`` interface."""

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# chuanma developer entry point: sets up .venv (idempotent) and runs a job.
+#   bash dev.sh main    set up, then the main job: train a small self-play policy on the default variant (hongzhong)
+#                       and evaluate it against the baselines (about 10 minutes on 2 CPU cores)
+#   bash dev.sh test    set up, then lint and run the test suite (what CI runs)
+#   bash dev.sh setup   set up only
+set -euo pipefail
+cd "$(dirname "$0")"
+PY=${PYTHON:-python3.11}
+command -v "$PY" >/dev/null 2>&1 || PY=python3
+
+setup() {
+    if [ ! -x .venv/bin/python ]; then
+        "$PY" -m venv .venv
+    fi
+    local stamp=.venv/.chuanma-installed
+    if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+        .venv/bin/python -m pip install -q --upgrade pip
+        # torch is pinned explicitly: the CPU build; any other resolution pulls a multi-GB CUDA build.
+        .venv/bin/python -m pip install -q "torch==2.13.0"
+        .venv/bin/python -m pip install -q -e ".[test]"
+        touch "$stamp"
+    fi
+}
+
+case "${1:-}" in
+    setup)
+        setup
+        ;;
+    main)
+        setup
+        shift
+        .venv/bin/chuanma main "$@"
+        ;;
+    test)
+        setup
+        shift
+        .venv/bin/ruff check .
+        .venv/bin/ruff format --check .
+        .venv/bin/python -m pytest -n 2 -q "$@"
+        ;;
+    *)
+        echo "usage: bash dev.sh {main|test|setup} [extra args]" >&2
+        exit 2
+        ;;
+esac

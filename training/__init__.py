@@ -1,0 +1,1 @@
+"""Self-play training, evaluation and the ``chuanma`` command line."""
