@@ -1,0 +1,108 @@
+"""Rule configuration: presets load, every key is checked, errors name the key and the file."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from envs.config import PRESETS, ConfigError, RuleConfig, load_config_file, load_variant
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_presets_load_and_are_frozen(name):
+    cfg = load_variant(name)
+    assert cfg.name == name
+    assert cfg.description
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        cfg.cap_doublings = 1  # type: ignore[misc]
+
+
+def test_preset_values_follow_rules_md():
+    cd, hz, xl, cy, yb, tp = (
+        load_variant(n) for n in ("chengdu", "hongzhong", "xueliu", "chiyu", "yibin", "two_player")
+    )
+    assert (cd.num_tiles, hz.num_tiles, tp.num_players) == (108, 112, 2)
+    assert cd.cap_doublings == 3 and xl.cap_doublings is None and tp.cap_doublings == 4 and yb.cap_doublings == 5
+    assert hz.extra_tiles == (31, 31, 31, 31) and hz.wild == "hongzhong" and hz.exchange_direction == "next"
+    assert hz.zimo_bonus == "jiafan" and cd.zimo_bonus == "jiadi"
+    assert cy.pass_hu_lock == "none" and cy.hands_per_match == 4 and cy.start_points == 50000
+    assert xl.continuation == "xueliu" and cd.continuation == "xuezhan"
+    assert tp.allow_pinghu_on_discard is False and cd.allow_pinghu_on_discard is True
+    assert 31 in hz.kinds and 31 not in cd.kinds and len(cd.kinds) == 27
+
+
+def test_yaml_files_document_every_flag():
+    # chengdu.yaml lists every general flag (§9.1); each variant file lists its own variant-specific flags (§9.2).
+    import yaml
+
+    from envs.config import VARIANT_DIR
+
+    def keys(name):
+        return set(yaml.safe_load((VARIANT_DIR / f"{name}.yaml").read_text()))
+
+    fields = {f.name for f in dataclasses.fields(RuleConfig)}
+    specific = {
+        "hongzhong": {f for f in fields if f.startswith("hz_")},
+        "yibin": {f for f in fields if f.startswith("yibin_")} | {"piao"},
+        "chiyu": {"point_cap", "tsumo_bonus_points", "huazhu_min_points"},
+        "two_player": {"num_suits"},
+    }
+    assert keys("chengdu") == fields - set().union(*specific.values())
+    for name, flags in specific.items():
+        assert flags <= keys(name), name
+
+
+def test_unknown_key_names_key_and_file(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text("name: bad\ncap_doubling: 3\n")
+    with pytest.raises(ConfigError, match=r"bad\.yaml.*unknown key 'cap_doubling'"):
+        load_config_file(path)
+
+
+@pytest.mark.parametrize(
+    ("text", "pattern"),
+    [
+        ("cap_doublings: three\n", "'cap_doublings' expects an integer"),
+        ("dingque: 1\n", "'dingque' expects true/false"),
+        ("exchange_direction: left\n", "'exchange_direction' = 'left' is not one of"),
+        ("extra_tiles: [9z]\n", "'extra_tiles'"),
+        ("num_players: 5\n", "'num_players'"),
+        ("suits: mx\n", "'suits'"),
+        ("wild: hongzhong\n", "needs 红中"),
+        ("- a\n- b\n", "mapping"),
+    ],
+)
+def test_bad_values_raise(tmp_path, text, pattern):
+    path = tmp_path / "v.yaml"
+    path.write_text(text)
+    with pytest.raises(ConfigError, match=pattern):
+        load_config_file(path)
+
+
+def test_overrides_and_replace():
+    cfg = load_variant("chengdu", cap_doublings=None, zimo_bonus="jiafan")
+    assert cfg.cap_doublings is None and cfg.zimo_bonus == "jiafan"
+    assert load_variant("chengdu").cap_doublings == 3  # the cached preset is untouched
+    with pytest.raises(ConfigError, match="unknown key 'nope'"):
+        cfg.replace(nope=1)
+    assert load_variant(cfg) is cfg
+
+
+def test_unknown_variant_lists_presets():
+    with pytest.raises(ConfigError, match="unknown variant 'sichuan'.*chengdu"):
+        load_variant("sichuan")
+    with pytest.raises(ConfigError, match="does not exist"):
+        load_variant("missing.yaml")
+
+
+def test_direct_construction_normalises_tiles():
+    cfg = RuleConfig(extra_tiles=["5z", "5z", "5z", "5z"], wild="hongzhong")  # type: ignore[arg-type]
+    assert cfg.extra_tiles == (31, 31, 31, 31)
+    with pytest.raises(ConfigError, match="'multi_ron' expects true/false"):
+        RuleConfig(multi_ron="yes")  # type: ignore[arg-type]
+
+
+def test_to_dict_round_trip():
+    cfg = load_variant("hongzhong")
+    assert RuleConfig(**cfg.to_dict()) == cfg
