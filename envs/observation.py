@@ -1,0 +1,415 @@
+"""Observation encoding (观测编码) ``chuanma-v0``: one seat's :class:`~envs.view.PlayerView` as a ``(C, 34)`` tensor.
+
+Every row ("plane") is a vector over the 34 tile kinds of :mod:`envs.tiles` (0-8 万, 9-17 筒, 18-26 条, 27-33
+honors, 31 = 红中).  Facts that are not about a tile kind (phase, dealer, wall size, scores ...) are *broadcast*: the
+same value in all 34 columns.  The layout is the same for every variant and every table size.
+
+Seats are **relative**: seat slot ``r`` is the player ``r`` turns after the observer (0 = self, 1 = 下家 next,
+2 = 对家 opposite, 3 = 上家 previous at a four-player table; with three players slot 2 is 上家 and slot 3 is unused;
+with two players slot 1 is the opponent and slots 2-3 are unused).  Unused slots stay zero and ``seat_present`` says
+which slots hold a player, so the tensor is invariant under rotating the table.
+
+Counts are raw integer counts except the own hand, which is a 4-plane thermometer (plane i = "holds at least i+1
+copies"; ``hand.sum(0)`` gives the counts).  Wild tiles (红中, 听用) are counted under their own kind.
+
+Plane table (``C`` = :data:`NUM_PLANES` = 93)
+-------------------------------------------------
+
+=====  =====================  ====  ==========  =====================================================================
+rows   name                   n     range       meaning
+=====  =====================  ====  ==========  =====================================================================
+0-3    ``hand``               4     {0,1}       own concealed tiles, thermometer: row i = count >= i+1
+4      ``drawn_tile``         1     {0,1}       the tile just drawn, on the observer's own turn (one-hot)
+5      ``exchange_picked``    1     0-3         换三张 tiles picked so far in the current pick sequence (counts)
+6      ``exchange_given``     1     0-3         换三张 the three tiles the observer passed (counts)
+7      ``exchange_received``  1     0-3         换三张 the three tiles the observer received (counts)
+8-10   ``exchange_direction`` 3     {0,1}       换三张 offset 1/2/3 (receiver = giver + offset), public once resolved
+11-14  ``pongs``              4     {0,1}       per seat slot: exposed pong (碰; a 飞 counts as a pong)
+15-18  ``exposed_kongs``      4     {0,1}       per seat slot: exposed kong (直杠, claimed on a discard)
+19-22  ``concealed_kongs``    4     {0,1}       per seat slot: concealed kong (暗杠) of a revealed kind
+23-26  ``added_kongs``        4     {0,1}       per seat slot: added kong (补杠 / 巴杠)
+27-30  ``hidden_kongs``       4     0-1         per seat slot, broadcast: concealed kongs of unrevealed kind / 4
+31-34  ``discards``           4     0-4         per seat slot: discarded copies (incl. tiles later claimed)
+35-38  ``last_discard``       4     {0,1}       per seat slot: that player's most recent discard (one-hot)
+39     ``visible``            1     0-4         copies the observer has seen: own hand, discards, melds, revealed
+                                                hands, self-drawn / robbed winning tiles, the indicator
+40-43  ``revealed_hands``     4     0-4         per seat slot: concealed tiles the rules reveal (血流 frozen hands)
+44-47  ``void_suits``         4     {0,1}       per seat slot: 1 on the nine kinds of the declared void suit (定缺)
+48     ``wild_kinds``         1     {0,1}       kinds acting as wildcards this hand (红中; 听用)
+49     ``indicator``          1     {0,1}       本金 / 赖子 indicator tile (one-hot), when the variant flips one
+50-53  ``won``                4     {0,1}       per seat slot, broadcast: has won at least once this hand
+54-57  ``win_tiles``          4     0-4         per seat slot: number of that player's wins on each kind
+58-61  ``active``             4     {0,1}       per seat slot, broadcast: still playing (血战 winners leave)
+62-65  ``seat_present``       4     {0,1}       per seat slot, broadcast: the slot holds a player
+66-69  ``dealer``             4     {0,1}       per seat slot, broadcast: the dealer (庄家)
+70-73  ``current``            4     {0,1}       per seat slot, broadcast: whose turn it is (the discarder or the
+                                                kong player during a claim / rob window)
+74     ``claim_tile``         1     {0,1}       the tile being claimed (discard) or robbed (added kong), one-hot
+75     ``claim_is_rob``       1     {0,1}       broadcast: the claim window is a rob window (抢杠)
+76     ``pass_hu_locked``     1     {0,1}       kinds the observer may not win on a discard now (过胡)
+77     ``pass_pong_locked``   1     {0,1}       kinds the observer may not pong now (过碰)
+78-83  ``phase``              6     {0,1}       broadcast one-hot: exchange, dingque, self, claim, rob, end
+84     ``to_act``             1     {0,1}       broadcast: the observer has a decision to make now
+85     ``wall``               1     0-1         broadcast: wall tiles remaining / 136
+86     ``wall_countdown``     1     {0,1}       column k = 1 while more than k wall tiles remain (last 34 exactly)
+87-90  ``scores``             4     -2-2        per seat slot, broadcast: this hand's score, signed log scale
+                                                sign(s) * log2(1 + |s| / base_unit) / 8, clipped to [-2, 2]
+91     ``hand_size``          1     0-1         broadcast: own concealed tile count / 14
+92     ``melds_count``        1     0-1         broadcast: own number of melds / 4
+=====  =====================  ====  ==========  =====================================================================
+
+Named views
+-----------
+:func:`decode` (or :meth:`ObservationEncoder.views`) returns a dict of numpy *views* into an observation (no copies;
+leading batch axes are kept), so agents can read planes by name::
+
+    from envs.observation import ObservationEncoder, decode, hand_counts, phase_of
+    enc = ObservationEncoder(num_players=4, base_unit=1)
+    obs = enc.encode(game.view(seat))          # float32 (93, 34)
+    v = decode(obs)
+    v["hand"].sum(0)                           # own counts, same as hand_counts(obs)
+    v["void_suits"][1]                         # 下家's void suit (9 ones) or zeros before 定缺
+    v["discards"][3]                           # 上家's discard counts
+    phase_of(obs)                              # Phase.SELF ...
+
+:func:`legal_mask` builds the ``int8`` mask over the flat action layout of :mod:`envs.actions` from
+``view.legal_actions``, including the 换三张 pick-by-pick masks of the AEC environment.
+
+Version history
+---------------
+* ``chuanma-v0`` — first layout (93 planes).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from envs.actions import ACTION_SPACE_SIZE, EXCHANGE_BASE, ActionType, encode
+from envs.melds import MeldKind
+from envs.tiles import NUM_KINDS
+from envs.view import Phase, PlayerView
+
+OBS_VERSION = "chuanma-v0"
+MAX_SEATS = 4
+WALL_SCALE = 136.0
+SCORE_LOG_DIVISOR = 8.0
+SCORE_CLIP = 2.0
+HAND_SCALE = 14.0
+PHASES: tuple[Phase, ...] = (Phase.EXCHANGE, Phase.DINGQUE, Phase.SELF, Phase.CLAIM, Phase.ROB, Phase.END)
+
+
+@dataclass(frozen=True, slots=True)
+class PlaneGroup:
+    """One named block of consecutive planes: ``rows`` planes with values in ``[low, high]``."""
+
+    name: str
+    rows: int
+    low: float
+    high: float
+    meaning: str
+
+
+PLANES: tuple[PlaneGroup, ...] = (
+    PlaneGroup("hand", 4, 0, 1, "own concealed tiles, thermometer (row i: count >= i+1)"),
+    PlaneGroup("drawn_tile", 1, 0, 1, "tile just drawn on own turn"),
+    PlaneGroup("exchange_picked", 1, 0, 3, "换三张 tiles picked so far"),
+    PlaneGroup("exchange_given", 1, 0, 3, "换三张 tiles passed"),
+    PlaneGroup("exchange_received", 1, 0, 3, "换三张 tiles received"),
+    PlaneGroup("exchange_direction", 3, 0, 1, "换三张 offset 1/2/3"),
+    PlaneGroup("pongs", MAX_SEATS, 0, 1, "碰 per seat slot"),
+    PlaneGroup("exposed_kongs", MAX_SEATS, 0, 1, "直杠 per seat slot"),
+    PlaneGroup("concealed_kongs", MAX_SEATS, 0, 1, "暗杠 per seat slot"),
+    PlaneGroup("added_kongs", MAX_SEATS, 0, 1, "补杠 per seat slot"),
+    PlaneGroup("hidden_kongs", MAX_SEATS, 0, 1, "unrevealed 暗杠 count / 4 per seat slot"),
+    PlaneGroup("discards", MAX_SEATS, 0, 4, "discard counts per seat slot"),
+    PlaneGroup("last_discard", MAX_SEATS, 0, 1, "most recent discard per seat slot"),
+    PlaneGroup("visible", 1, 0, 4, "copies seen by the observer"),
+    PlaneGroup("revealed_hands", MAX_SEATS, 0, 4, "revealed concealed counts per seat slot"),
+    PlaneGroup("void_suits", MAX_SEATS, 0, 1, "定缺 suit per seat slot"),
+    PlaneGroup("wild_kinds", 1, 0, 1, "wildcard kinds"),
+    PlaneGroup("indicator", 1, 0, 1, "本金 / 赖子 indicator"),
+    PlaneGroup("won", MAX_SEATS, 0, 1, "has won per seat slot"),
+    PlaneGroup("win_tiles", MAX_SEATS, 0, 4, "wins per kind per seat slot"),
+    PlaneGroup("active", MAX_SEATS, 0, 1, "still playing per seat slot"),
+    PlaneGroup("seat_present", MAX_SEATS, 0, 1, "slot holds a player"),
+    PlaneGroup("dealer", MAX_SEATS, 0, 1, "dealer slot"),
+    PlaneGroup("current", MAX_SEATS, 0, 1, "slot whose turn it is"),
+    PlaneGroup("claim_tile", 1, 0, 1, "tile being claimed or robbed"),
+    PlaneGroup("claim_is_rob", 1, 0, 1, "rob window flag"),
+    PlaneGroup("pass_hu_locked", 1, 0, 1, "过胡 locked kinds"),
+    PlaneGroup("pass_pong_locked", 1, 0, 1, "过碰 locked kinds"),
+    PlaneGroup("phase", len(PHASES), 0, 1, "phase one-hot"),
+    PlaneGroup("to_act", 1, 0, 1, "observer must decide now"),
+    PlaneGroup("wall", 1, 0, 1, "wall remaining / 136"),
+    PlaneGroup("wall_countdown", 1, 0, 1, "column k: wall remaining > k"),
+    PlaneGroup("scores", MAX_SEATS, -SCORE_CLIP, SCORE_CLIP, "signed-log hand score per seat slot"),
+    PlaneGroup("hand_size", 1, 0, 1, "own concealed count / 14"),
+    PlaneGroup("melds_count", 1, 0, 1, "own melds / 4"),
+)
+
+
+def _offsets() -> dict[str, slice]:
+    out: dict[str, slice] = {}
+    start = 0
+    for g in PLANES:
+        out[g.name] = slice(start, start + g.rows)
+        start += g.rows
+    return out
+
+
+SLICES: dict[str, slice] = _offsets()
+"""Plane name -> row slice of the observation tensor."""
+
+NUM_PLANES = sum(g.rows for g in PLANES)
+OBS_SHAPE = (NUM_PLANES, NUM_KINDS)
+
+_SUIT_ROWS = tuple(np.arange(s * 9, s * 9 + 9) for s in range(3))
+_MELD_GROUP = {
+    MeldKind.PONG: "pongs",
+    MeldKind.FEI: "pongs",
+    MeldKind.KONG: "exposed_kongs",
+    MeldKind.ANKONG: "concealed_kongs",
+    MeldKind.BUKONG: "added_kongs",
+}
+_CLAIMED_MELDS = frozenset({MeldKind.PONG, MeldKind.FEI, MeldKind.KONG, MeldKind.BUKONG})
+_PHASE_ROW = {p: i for i, p in enumerate(PHASES)}
+
+
+def observation_bounds() -> tuple[np.ndarray, np.ndarray]:
+    """Element-wise ``(low, high)`` float32 arrays of shape :data:`OBS_SHAPE` (for a gymnasium ``Box``)."""
+    low = np.empty(OBS_SHAPE, dtype=np.float32)
+    high = np.empty(OBS_SHAPE, dtype=np.float32)
+    for g in PLANES:
+        low[SLICES[g.name]] = g.low
+        high[SLICES[g.name]] = g.high
+    return low, high
+
+
+def decode(array: np.ndarray) -> dict[str, np.ndarray]:
+    """Named views into an observation (shape ``(..., C, 34)``); writes through the views change ``array``.
+
+    Single-row groups are returned as ``(..., 34)`` vectors, multi-row groups as ``(..., rows, 34)``.
+    """
+    if array.shape[-2:] != OBS_SHAPE:
+        raise ValueError(f"observation must end with shape {OBS_SHAPE} ({OBS_VERSION}), got {array.shape}")
+    out: dict[str, np.ndarray] = {}
+    for g in PLANES:
+        sl = SLICES[g.name]
+        out[g.name] = array[..., sl.start, :] if g.rows == 1 else array[..., sl, :]
+    return out
+
+
+def hand_counts(array: np.ndarray) -> np.ndarray:
+    """Own concealed counts (``int64``, shape ``(..., 34)``) from the thermometer planes."""
+    return decode(array)["hand"].sum(axis=-2).astype(np.int64)
+
+
+def phase_of(array: np.ndarray) -> Phase:
+    """The phase encoded in one observation."""
+    row = decode(array)["phase"][..., 0]
+    if row.ndim != 1:
+        raise ValueError("phase_of reads one observation, not a batch")
+    hot = np.flatnonzero(row)
+    if hot.size != 1:
+        raise ValueError(f"observation has no single phase plane set (rows {hot.tolist()})")
+    return PHASES[int(hot[0])]
+
+
+def wall_remaining(array: np.ndarray) -> int:
+    """Number of wall tiles left, decoded from the ``wall`` plane."""
+    return round(float(decode(array)["wall"][..., 0]) * WALL_SCALE)
+
+
+def relative_slot(seat: int, observer: int, num_players: int) -> int:
+    """Seat slot of ``seat`` seen from ``observer``: the number of turns from the observer to that seat."""
+    return (seat - observer) % num_players
+
+
+def _score_value(score: float, base_unit: float) -> float:
+    mag = math.log2(1.0 + abs(score) / base_unit) / SCORE_LOG_DIVISOR
+    return math.copysign(min(mag, SCORE_CLIP), score) if score else 0.0
+
+
+class ObservationEncoder:
+    """Encoder of :class:`PlayerView` objects into ``chuanma-v0`` tensors (float32, shape :data:`OBS_SHAPE`).
+
+    ``num_players`` is the table size (2-4); ``base_unit`` the variant's points per base unit (1; 1000 in 赤羽)
+    used to scale the score planes.  :meth:`from_config` reads both from a :class:`~envs.config.RuleConfig`.
+    """
+
+    version = OBS_VERSION
+    shape = OBS_SHAPE
+
+    def __init__(self, num_players: int, *, base_unit: float = 1.0) -> None:
+        if num_players not in (2, 3, 4):
+            raise ValueError(f"num_players must be 2, 3 or 4, got {num_players!r}")
+        if not base_unit > 0:
+            raise ValueError(f"base_unit must be positive, got {base_unit!r}")
+        self.num_players = num_players
+        self.base_unit = float(base_unit)
+
+    @classmethod
+    def from_config(cls, cfg) -> ObservationEncoder:
+        """Encoder for the table size and base unit of a rule configuration."""
+        return cls(cfg.num_players, base_unit=cfg.base_unit)
+
+    @staticmethod
+    def views(array: np.ndarray) -> dict[str, np.ndarray]:
+        """Named views into ``array`` (see :func:`decode`)."""
+        return decode(array)
+
+    def encode(
+        self,
+        view: PlayerView,
+        out: np.ndarray | None = None,
+        *,
+        exchange_picks: Sequence[int] = (),
+    ) -> np.ndarray:
+        """Encode ``view`` into ``out`` (allocated when None; overwritten entirely) and return it.
+
+        ``exchange_picks`` are the 换三张 kinds the observer has picked so far in the AEC environment's
+        three-pick sequence (the engine receives the three tiles at once).
+        """
+        n = self.num_players
+        if view.num_players != n:
+            raise ValueError(f"view is for a {view.num_players}-player table, encoder for {n} players")
+        if out is None:
+            out = np.zeros(OBS_SHAPE, dtype=np.float32)
+        else:
+            if out.shape != OBS_SHAPE or out.dtype != np.float32:
+                raise ValueError(f"out must be float32 with shape {OBS_SHAPE}, got {out.dtype} {out.shape}")
+            out.fill(0.0)
+        me = view.seat
+        slots = [(me + r) % n for r in range(n)]  # slots[r] = absolute seat of slot r
+        s = SLICES
+
+        # --- own hand -----------------------------------------------------------------------------------------
+        hand = np.asarray(view.hand, dtype=np.int64)
+        h0 = s["hand"].start
+        for i in range(4):
+            out[h0 + i] = hand > i
+        visible = hand.copy()
+        if view.drawn_tile is not None:
+            out[s["drawn_tile"].start, view.drawn_tile] = 1.0
+        for k in exchange_picks:
+            out[s["exchange_picked"].start, k] += 1.0
+        for k in view.exchange_given:
+            out[s["exchange_given"].start, k] += 1.0
+        for k in view.exchange_received:
+            out[s["exchange_received"].start, k] += 1.0
+        if view.exchange_offset is not None and view.exchange_offset % n:
+            out[s["exchange_direction"].start + view.exchange_offset % n - 1] = 1.0
+        out[s["hand_size"].start] = hand.sum() / HAND_SCALE
+        out[s["melds_count"].start] = len(view.melds[me]) / 4.0
+
+        # --- per-seat public information -------------------------------------------------------------------------
+        wilds = view.wild_kinds
+        for r, seat in enumerate(slots):
+            hidden = 0
+            for meld in view.melds[seat]:
+                group = _MELD_GROUP.get(meld.kind)
+                if group is None:
+                    raise ValueError(f"meld kind {meld.kind!r} has no plane in {OBS_VERSION}")
+                if meld.tile < 0:
+                    hidden += 1
+                    continue
+                out[s[group].start + r, meld.tile] = 1.0
+                visible[meld.tile] += meld.size - meld.wilds
+                for k in meld.wild_kinds:
+                    visible[k] += 1
+                if meld.kind in _CLAIMED_MELDS:
+                    visible[meld.tile] -= 1  # the claimed copy is already counted among the discards
+            out[s["hidden_kongs"].start + r] = hidden / 4.0
+            discards = view.discards[seat]
+            drow = out[s["discards"].start + r]
+            for k in discards:
+                drow[k] += 1.0
+                visible[k] += 1
+            if discards:
+                out[s["last_discard"].start + r, discards[-1]] = 1.0
+            revealed = view.revealed_hands[seat]
+            if revealed is not None and seat != me:
+                out[s["revealed_hands"].start + r] = revealed
+                visible += np.asarray(revealed, dtype=np.int64)
+            void = view.own_void if seat == me else view.void_suits[seat]
+            if void is not None:
+                out[s["void_suits"].start + r, _SUIT_ROWS[void]] = 1.0
+            if view.won[seat]:
+                out[s["won"].start + r] = 1.0
+            if view.active[seat]:
+                out[s["active"].start + r] = 1.0
+            out[s["seat_present"].start + r] = 1.0
+            out[s["scores"].start + r] = _score_value(view.scores[seat], self.base_unit)
+        for w in view.wins:
+            out[s["win_tiles"].start + relative_slot(w.seat, me, n), w.tile] += 1.0
+            if w.from_seat is None and w.seat != me:
+                visible[w.tile] += 1  # a self-drawn / instant winning tile is shown, not discarded
+        for k in wilds:
+            out[s["wild_kinds"].start, k] = 1.0
+        if view.indicator is not None:
+            out[s["indicator"].start, view.indicator] = 1.0
+            visible[view.indicator] += 1
+        out[s["visible"].start] = np.minimum(visible, 4)
+
+        # --- turn, claims, locks, phase, wall --------------------------------------------------------------------
+        out[s["dealer"].start + relative_slot(view.dealer, me, n)] = 1.0
+        out[s["current"].start + relative_slot(view.current, me, n)] = 1.0
+        if view.claim_tile is not None:
+            out[s["claim_tile"].start, view.claim_tile] = 1.0
+            if view.phase == Phase.ROB:
+                out[s["claim_is_rob"].start] = 1.0
+        for k in view.pass_hu_locked:
+            out[s["pass_hu_locked"].start, k] = 1.0
+        for k in view.pass_pong_locked:
+            out[s["pass_pong_locked"].start, k] = 1.0
+        out[s["phase"].start + _PHASE_ROW[view.phase]] = 1.0
+        if view.to_act:
+            out[s["to_act"].start] = 1.0
+        out[s["wall"].start] = view.wall_remaining / WALL_SCALE
+        out[s["wall_countdown"].start, : min(view.wall_remaining, NUM_KINDS)] = 1.0
+        return out
+
+
+# ---- legal-action masks -----------------------------------------------------------------------------------------
+def exchange_pick_kinds(triples: Sequence[Sequence[int]], picks: Sequence[int]) -> list[int]:
+    """Kinds that may be picked next in 换三张, given the legal triples and the picks made so far.
+
+    A kind is allowed when some legal triple contains the picks plus that kind (as a multiset).
+    """
+    allowed: set[int] = set()
+    for triple in triples:
+        rest = list(triple)
+        try:
+            for k in picks:
+                rest.remove(k)
+        except ValueError:
+            continue
+        allowed.update(rest)
+    return sorted(allowed)
+
+
+def legal_mask(view: PlayerView, pending_exchange_picks: Sequence[int] = ()) -> np.ndarray:
+    """``int8`` mask of shape ``(183,)`` over the flat layout of :mod:`envs.actions` for ``view.legal_actions``.
+
+    In 换三张 the engine lists whole triples; the mask allows the ``EXCHANGE_PICK`` kinds that extend
+    ``pending_exchange_picks`` (the picks already made in the three-pick sequence) towards a legal triple.
+    """
+    mask = np.zeros(ACTION_SPACE_SIZE, dtype=np.int8)
+    triples = []
+    for action in view.legal_actions:
+        if action.type == ActionType.EXCHANGE:
+            triples.append(action.tiles)
+        else:
+            mask[encode(action)] = 1
+    if triples:
+        if len(pending_exchange_picks) >= 3:
+            raise ValueError(f"three exchange picks already made: {list(pending_exchange_picks)}")
+        for k in exchange_pick_kinds(triples, pending_exchange_picks):
+            mask[EXCHANGE_BASE + k] = 1
+    elif pending_exchange_picks:
+        raise ValueError("exchange picks given but the view has no 换三张 decision")
+    return mask
