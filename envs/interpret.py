@@ -1,0 +1,437 @@
+"""Interpretations (牌型解读) of a winning hand: every wildcard assignment × every decomposition (RULES.md §2.6, §2.13).
+
+A winning hand is read as a set of *groups* (triplets 刻子, runs 顺子, one pair 将 — or seven pairs 七对) over the
+concealed tiles, with the melds supplying the remaining sets.  Wildcards (红中, 听用) represent kinds: the
+assignment is implied by the groups (``counts - naturals``), so enumerating every distinct multiset of groups
+enumerates every (assignment, decomposition) pair exactly once.
+
+Algorithm — budgeted recursion over kinds (no brute-force enumeration of wildcard identities)
+------------------------------------------------------------------------------------------------
+Kinds are visited in index order 0..33.  At kind ``i`` the search chooses how many triplets (``t``), pairs (``p``)
+and runs starting at ``i`` (``r``) the reading holds; runs started at ``i-1`` and ``i-2`` carry tiles into ``i``.
+The final count ``c = 3t + 2p + r + carries`` must cover the natural tiles of ``i``; the shortfall ``c - n_i`` is
+paid from the wildcard budget, only if a wildcard may represent ``i`` (not the void suit, not 红中 itself ...), and
+``c`` plus the copies in melds may not exceed 4 (AMB-14, unless ``wild_ignores_four_copy_limit``).  Eight 听用 cost
+no more than a few hundred states.
+
+Every fan predicate reads an interpretation only through :class:`Interpretation`'s ``shape``, ``flags`` and ``gen``
+(plus the win context).  With ``collapse=True`` (the default used by the scorer) readings that agree on
+``(shape, flags)`` are merged keeping the one with the most 根; since every fan table is non-decreasing in 根 for
+fixed flags, the best value over the collapsed set equals the best over all readings.  A new pattern that needs a
+fact not captured by the flags MUST add a flag bit here (e.g. a 2-5-8 pair for Wuhan).  ``collapse=False`` yields
+every reading (tests compare both against a brute-force enumeration of wildcard identities).
+
+Flag bits (over the concealed groups *and* the melds):
+
+==========================  ==================================================================
+``FLAG_SUIT_M/P/S``         a tile of that suit is present
+``FLAG_HONOR``              an honor tile is present
+``FLAG_RUN``                some set is a run (顺子 or 吃)
+``FLAG_GROUP_NO_TERMINAL``  some group (set, pair, meld) holds no 1/9 (breaks 带幺九)
+``FLAG_TERMINAL``           some tile is a 1 or 9 (breaks 断幺九)
+``FLAG_SIMPLE``             some tile is not a 1/9 (breaks the all-terminals 幺九)
+``FLAG_NOT_JIANG``          some tile is not a 2/5/8 (breaks 将对)
+``FLAG_MARKED_TRIPLET``     a triplet / pong / kong of the marked kind (Yibin 本金)
+==========================  ==================================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import lru_cache
+
+from envs.melds import Meld, MeldKind
+from envs.tiles import NUM_KINDS, NUM_SUITED, format_tiles, tile_code
+
+FLAG_SUIT_M = 1 << 0
+FLAG_SUIT_P = 1 << 1
+FLAG_SUIT_S = 1 << 2
+FLAG_HONOR = 1 << 3
+FLAG_RUN = 1 << 4
+FLAG_GROUP_NO_TERMINAL = 1 << 5
+FLAG_TERMINAL = 1 << 6
+FLAG_SIMPLE = 1 << 7
+FLAG_NOT_JIANG = 1 << 8
+FLAG_MARKED_TRIPLET = 1 << 9
+SUIT_FLAGS = FLAG_SUIT_M | FLAG_SUIT_P | FLAG_SUIT_S | FLAG_HONOR
+
+_SUIT_BIT = (FLAG_SUIT_M, FLAG_SUIT_P, FLAG_SUIT_S, FLAG_HONOR)
+
+
+def _tile_bits(kind: int) -> int:
+    """Flag bits a single tile of ``kind`` sets."""
+    bits = _SUIT_BIT[kind // 9 if kind < NUM_SUITED else 3]
+    terminal = kind < NUM_SUITED and kind % 9 in (0, 8)
+    jiang = kind < NUM_SUITED and kind % 9 in (1, 4, 7)
+    bits |= FLAG_TERMINAL if terminal else FLAG_SIMPLE
+    if not jiang:
+        bits |= FLAG_NOT_JIANG
+    return bits
+
+
+TILE_BITS: tuple[int, ...] = tuple(_tile_bits(k) for k in range(NUM_KINDS))
+_TERMINAL = tuple(k < NUM_SUITED and k % 9 in (0, 8) for k in range(NUM_KINDS))
+_RUN_START = tuple(k < NUM_SUITED and k % 9 <= 6 for k in range(NUM_KINDS))
+_RUN_HAS_TERMINAL = tuple(k < NUM_SUITED and k % 9 in (0, 6) for k in range(NUM_KINDS))
+
+
+class Shape(StrEnum):
+    """Winning shapes."""
+
+    STANDARD = "standard"  # 基本和: sets + one pair
+    SEVEN_PAIRS = "seven_pairs"  # 七对
+
+
+class GroupKind(StrEnum):
+    """Concealed group kinds."""
+
+    TRIPLET = "triplet"  # 刻子
+    RUN = "run"  # 顺子 (tile = lowest kind)
+    PAIR = "pair"  # 将 / 对子
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """One concealed group of an interpretation."""
+
+    kind: GroupKind
+    tile: int
+
+    def tiles(self) -> tuple[int, ...]:
+        """Kinds of the group's tiles."""
+        if self.kind is GroupKind.RUN:
+            return (self.tile, self.tile + 1, self.tile + 2)
+        return (self.tile,) * (3 if self.kind is GroupKind.TRIPLET else 2)
+
+    def __str__(self) -> str:
+        return format_tiles(self.tiles()).replace(" ", "")
+
+
+@dataclass(frozen=True, slots=True)
+class HandSpec:
+    """What the enumeration needs to know about one winning hand.
+
+    ``naturals``: 34-counts of the concealed natural (non-wildcard) tiles, **including** the winning tile.
+    ``wilds``: number of concealed wildcard tiles (including the winning tile when it is one).
+    ``melds``: the melds (each supplies one set).  ``allowed_mask``: bit k set when a wildcard may represent kind k.
+    ``sets``: sets the whole hand needs (4 for 13-tile hands).  ``four_copy_limit``: AMB-14.
+    ``soft_gen``: 根 counts represented wildcards (``wild_counts_for_gen``).  ``marked_kind``: kind whose triplet sets
+    :data:`FLAG_MARKED_TRIPLET` (Yibin 本金), or None.  ``seven_pairs``: the seven-pairs shape is available.
+    """
+
+    naturals: tuple[int, ...]
+    wilds: int = 0
+    melds: tuple[Meld, ...] = ()
+    allowed_mask: int = 0
+    sets: int = 4
+    four_copy_limit: bool = True
+    soft_gen: bool = True
+    marked_kind: int | None = None
+    seven_pairs: bool = True
+
+    def __post_init__(self) -> None:
+        if len(self.naturals) != NUM_KINDS:
+            raise ValueError(f"naturals must be 34 counts, got {len(self.naturals)}")
+        object.__setattr__(self, "naturals", tuple(self.naturals))
+        object.__setattr__(self, "melds", tuple(self.melds))
+
+    @property
+    def meld_counts(self) -> tuple[int, ...]:
+        """Copies of each kind represented in the melds (a 飞 counts its 听用 as the represented kind)."""
+        counts = [0] * NUM_KINDS
+        for meld in self.melds:
+            for k in meld.represented():
+                counts[k] += 1
+        return tuple(counts)
+
+
+@dataclass(frozen=True, slots=True)
+class Interpretation:
+    """One reading of a winning hand: a wildcard assignment and a decomposition.
+
+    ``groups``: concealed groups sorted by tile (the melds are the hand's other sets).  ``counts``: final concealed
+    34-counts with every wildcard counted as the kind it represents.  ``assignment``: the represented kinds of the
+    wildcards, sorted.  ``flags``: the feature bits of the module docstring.  ``gen``: 根 per §2.13 step 4.
+    """
+
+    shape: Shape
+    groups: tuple[Group, ...]
+    counts: tuple[int, ...]
+    assignment: tuple[int, ...]
+    flags: int
+    gen: int
+
+    def has(self, flag: int) -> bool:
+        """Whether every bit of ``flag`` is set."""
+        return self.flags & flag == flag
+
+    def describe(self) -> str:
+        """Readable form, e.g. ``"123m 555m 789s 99s 11m | wild -> 5m"``."""
+        text = " ".join(str(g) for g in self.groups)
+        if self.assignment:
+            text += " | wild -> " + " ".join(tile_code(k) for k in self.assignment)
+        return text
+
+
+def meld_flags(melds: Sequence[Meld], marked_kind: int | None = None) -> int:
+    """Flag bits the melds contribute (see the module docstring)."""
+    flags = 0
+    for meld in melds:
+        tiles = meld.represented()
+        for k in tiles:
+            flags |= TILE_BITS[k]
+        if meld.kind is MeldKind.CHI:
+            flags |= FLAG_RUN
+            if not _RUN_HAS_TERMINAL[meld.tile]:
+                flags |= FLAG_GROUP_NO_TERMINAL
+        else:
+            if not _TERMINAL[meld.tile]:
+                flags |= FLAG_GROUP_NO_TERMINAL
+            if meld.tile == marked_kind:
+                flags |= FLAG_MARKED_TRIPLET
+    return flags
+
+
+def hard_gen(spec: HandSpec) -> int:
+    """根 counting natural tiles only (``wild_counts_for_gen = false``): natural concealed + natural melded == 4."""
+    counts = list(spec.naturals)
+    for meld in spec.melds:
+        for k in meld.natural():
+            counts[k] += 1
+    return sum(1 for c in counts if c == 4)
+
+
+# ---- enumeration -----------------------------------------------------------------------------------------------
+
+_T, _R, _P = 0, 1, 2
+_GROUP_KINDS = (GroupKind.TRIPLET, GroupKind.RUN, GroupKind.PAIR)
+
+
+def interpretations(spec: HandSpec, *, collapse: bool = True) -> list[Interpretation]:
+    """Every interpretation of a complete hand (empty list when the hand is not complete).
+
+    With ``collapse`` readings with equal ``(shape, flags)`` are merged keeping the most 根 (see module docstring).
+    The result is sorted deterministically (shape, then groups).
+    """
+    found = _standard(spec, collapse)
+    if spec.seven_pairs and not spec.melds and spec.sets == 4:
+        found += _seven_pairs(spec, collapse)
+    if not spec.soft_gen:
+        gen = hard_gen(spec)
+        found = [(shape, flags, gen, groups) for shape, flags, _, groups in found]
+        if collapse:
+            merged: dict[tuple[Shape, int], tuple[Shape, int, int, tuple]] = {}
+            for item in found:
+                merged.setdefault((item[0], item[1]), item)
+            found = list(merged.values())
+    out = [_build(spec, shape, flags, gen, groups) for shape, flags, gen, groups in found]
+    out.sort(key=lambda it: (it.shape != Shape.STANDARD, [(g.tile, g.kind) for g in it.groups]))
+    return out
+
+
+def _build(spec: HandSpec, shape: Shape, flags: int, gen: int, raw_groups: tuple) -> Interpretation:
+    groups = tuple(sorted((Group(_GROUP_KINDS[g], k) for g, k in raw_groups), key=lambda g: (g.tile, g.kind)))
+    counts = [0] * NUM_KINDS
+    for group in groups:
+        for k in group.tiles():
+            counts[k] += 1
+    assignment: list[int] = []
+    for k in range(NUM_KINDS):
+        extra = counts[k] - spec.naturals[k]
+        if extra < 0:  # pragma: no cover - the recursion never drops natural tiles
+            raise AssertionError("interpretation lost natural tiles")
+        assignment.extend([k] * extra)
+    return Interpretation(shape, groups, tuple(counts), tuple(assignment), flags, gen)
+
+
+def _standard(spec: HandSpec, collapse: bool) -> list[tuple[Shape, int, int, tuple]]:
+    n = spec.naturals
+    m = spec.meld_counts
+    allowed = spec.allowed_mask
+    limit = spec.four_copy_limit
+    soft = spec.soft_gen
+    marked = spec.marked_kind
+    sets_needed = spec.sets - len(spec.melds)
+    if sets_needed < 0:
+        return []
+    start_flags = meld_flags(spec.melds, marked)
+    # state key: (runs started at i-1, runs started at i-2, sets left, pair left, wilds left, flags)
+    # value: list of (gen, groups) — one entry when collapsing (the most 根), every reading otherwise.
+    states: dict[tuple[int, int, int, int, int, int], list[tuple[int, tuple]]] = {
+        (0, 0, sets_needed, 1, spec.wilds, start_flags): [(0, ())]
+    }
+    for i in range(NUM_KINDS):
+        ni = n[i]
+        mi = m[i]
+        can_wild = (allowed >> i) & 1
+        quad_gen = 1 if soft and mi == 4 else 0
+        new: dict[tuple[int, int, int, int, int, int], list[tuple[int, tuple]]] = {}
+        tile_bits = TILE_BITS[i]
+        group_bits = 0 if _TERMINAL[i] else FLAG_GROUP_NO_TERMINAL
+        run_bits = FLAG_RUN | (0 if _RUN_HAS_TERMINAL[i] else FLAG_GROUP_NO_TERMINAL)
+        can_run = _RUN_START[i]
+        cap = 4 - mi if limit else 14
+        for (c1, c2, sets_left, pair_left, wilds_left, flags), entries in states.items():
+            carry = c1 + c2
+            if ni == 0 and carry == 0 and (wilds_left == 0 or not can_wild):
+                _merge(new, (0, 0, sets_left, pair_left, wilds_left, flags), entries, quad_gen, (), collapse)
+                continue
+            budget = wilds_left if can_wild else 0
+            top = min(cap, ni + budget)
+            for t in range(0, 3):
+                if t > sets_left:
+                    break
+                for p in range(0, pair_left + 1):
+                    base = 3 * t + 2 * p + carry
+                    if base > top:
+                        break
+                    r_max = sets_left - t if can_run else 0
+                    for r in range(0, r_max + 1):
+                        c = base + r
+                        if c > top:
+                            break
+                        if c < ni:
+                            continue
+                        f = flags
+                        if c:
+                            f |= tile_bits
+                        if t or p:
+                            f |= group_bits
+                            if t and i == marked:
+                                f |= FLAG_MARKED_TRIPLET
+                        if r:
+                            f |= run_bits
+                        gen = 1 if soft and c + mi == 4 else 0
+                        added = ((_T, i),) * t + ((_P, i),) * p + ((_R, i),) * r
+                        key = (r, c1, sets_left - t - r, pair_left - p, wilds_left - (c - ni), f)
+                        _merge(new, key, entries, gen, added, collapse)
+        states = new
+        if not states:
+            return []
+    out = []
+    for (c1, c2, sets_left, pair_left, wilds_left, flags), entries in states.items():
+        if c1 == 0 and c2 == 0 and sets_left == 0 and pair_left == 0 and wilds_left == 0:
+            out.extend((Shape.STANDARD, flags, gen, groups) for gen, groups in entries)
+    return out
+
+
+def _merge(new: dict, key: tuple, entries: list, gen_add: int, added: tuple, collapse: bool) -> None:
+    if collapse:
+        gen, groups = entries[0]
+        gen += gen_add
+        old = new.get(key)
+        if old is None or gen > old[0][0]:
+            new[key] = [(gen, groups + added if added else groups)]
+        return
+    bucket = new.setdefault(key, [])
+    for gen, groups in entries:
+        bucket.append((gen + gen_add, groups + added if added else groups))
+
+
+def _seven_pairs(spec: HandSpec, collapse: bool) -> list[tuple[Shape, int, int, tuple]]:
+    n = spec.naturals
+    allowed = spec.allowed_mask
+    cap = 4 if spec.four_copy_limit else 14
+    soft = spec.soft_gen
+    states: dict[tuple[int, int, int], list[tuple[int, tuple]]] = {(7, spec.wilds, 0): [(0, ())]}
+    for i in range(NUM_KINDS):
+        ni = n[i]
+        can_wild = (allowed >> i) & 1
+        tile_bits = TILE_BITS[i] | (0 if _TERMINAL[i] else FLAG_GROUP_NO_TERMINAL)
+        new: dict[tuple[int, int, int], list[tuple[int, tuple]]] = {}
+        for (pairs_left, wilds_left, flags), entries in states.items():
+            if ni == 0 and (wilds_left == 0 or not can_wild):
+                _merge(new, (pairs_left, wilds_left, flags), entries, 0, (), collapse)
+                continue
+            budget = wilds_left if can_wild else 0
+            for c in (0, 2, 4):
+                if c < ni or c > cap or c - ni > budget or c // 2 > pairs_left:
+                    continue
+                f = flags | tile_bits if c else flags
+                gen = 1 if soft and c == 4 else 0
+                added = ((_P, i),) * (c // 2)
+                _merge(new, (pairs_left - c // 2, wilds_left - (c - ni), f), entries, gen, added, collapse)
+        states = new
+        if not states:
+            return []
+    return [
+        (Shape.SEVEN_PAIRS, flags, gen, groups)
+        for (pairs_left, wilds_left, flags), entries in states.items()
+        if pairs_left == 0 and wilds_left == 0
+        for gen, groups in entries
+    ]
+
+
+# ---- fast completeness check -------------------------------------------------------------------------------
+
+
+def is_complete(spec: HandSpec) -> bool:
+    """Whether the hand has at least one interpretation (structure only; cached, no flags, no witnesses)."""
+    return _complete(
+        spec.naturals,
+        spec.wilds,
+        spec.meld_counts if spec.four_copy_limit else None,
+        spec.allowed_mask,
+        spec.sets - len(spec.melds),
+        spec.seven_pairs and not spec.melds and spec.sets == 4,
+    )
+
+
+@lru_cache(maxsize=1 << 16)
+def _complete(
+    n: tuple[int, ...], wilds: int, m: tuple[int, ...] | None, allowed: int, sets_needed: int, seven: bool
+) -> bool:
+    if sets_needed < 0:
+        return False
+    if seven and _seven_complete(n, wilds, m, allowed):
+        return True
+    states = {(0, 0, sets_needed, 1, wilds)}
+    for i in range(NUM_KINDS):
+        ni = n[i]
+        can_wild = (allowed >> i) & 1
+        cap = 4 - m[i] if m is not None else 14
+        can_run = _RUN_START[i]
+        new = set()
+        for state in states:
+            c1, c2, sets_left, pair_left, wilds_left = state
+            carry = c1 + c2
+            if ni == 0 and carry == 0 and (wilds_left == 0 or not can_wild):
+                new.add(state)
+                continue
+            top = min(cap, ni + (wilds_left if can_wild else 0))
+            for t in range(0, min(2, sets_left) + 1):
+                for p in range(0, pair_left + 1):
+                    base = 3 * t + 2 * p + carry
+                    if base > top:
+                        break
+                    for r in range(0, (sets_left - t if can_run else 0) + 1):
+                        c = base + r
+                        if c > top:
+                            break
+                        if c >= ni:
+                            new.add((r, c1, sets_left - t - r, pair_left - p, wilds_left - (c - ni)))
+        if not new:
+            return False
+        states = new
+    return (0, 0, 0, 0, 0) in states
+
+
+def _seven_complete(n: tuple[int, ...], wilds: int, m: tuple[int, ...] | None, allowed: int) -> bool:
+    need = 0
+    pairs = 0
+    for i in range(NUM_KINDS):
+        ni = n[i]
+        if ni % 2:
+            if not (allowed >> i) & 1 or (m is not None and ni + 1 > 4):
+                return False
+            need += 1
+            pairs += (ni + 1) // 2
+        else:
+            pairs += ni // 2
+    spare = wilds - need
+    if spare < 0 or spare % 2:
+        return False
+    # spare wildcards form extra pairs; with 14 tiles in total the pair count is always 7.
+    return pairs + spare // 2 == 7 and (spare == 0 or allowed != 0)

@@ -1,0 +1,627 @@
+"""Scoring (计分): the value and payment of one win (RULES.md §2.11.1, §2.13, §4, §10).
+
+Public API
+----------
+``score_hand(variant, concealed, melds, win_tile, *, self_drawn, void_suit, after_kong, robbing_kong, last_tile,
+benjin) -> ScoreResult`` scores one win given as strings; it validates the input (``ValueError`` naming the problem)
+and calls :func:`score_win`, the engine's entry point, which takes a :class:`WinContext` of counts and structured
+:class:`~envs.melds.Meld` values.  Engine helpers: :func:`can_win` (is this a legal win, fast), :func:`winning_tiles`,
+:func:`discard_values`, :func:`best_discard_value` and :func:`chajiao_value` (查大叫 values), :func:`wild_kinds`.
+
+How a win is scored (§2.13)
+---------------------------
+1. 四红中 (``hongzhong``, ``hz_four_red_instant``): four 红中 among the concealed tiles and the winning tile are an
+   instant win worth a fixed ``hz_tiandihu_fixed`` (8) doublings whatever else the hand holds (payment 256).
+2. A hand holding a tile of the declared void suit (concealed or melded) is not a win.  A wildcard cannot be won
+   on a discard or a robbed kong (a discarded 红中 is dead, AMB-68; 听用 are never discarded).
+3. Every interpretation — wildcard assignment × decomposition — is enumerated by :mod:`envs.interpret` and valued
+   by the variant's fan table (:mod:`envs.patterns`); the best one counts (highest multiplier, then payment).
+4. 天胡/地胡 (engine flags ``tianhu``/``dihu``) are fixed-value hands per ``tiandihu``: ``cap`` (天胡 = cap, 6
+   doublings when uncapped; 地胡 one less = half), ``fixed8`` (``hz_tiandihu_fixed``), ``cap_plus_1``, ``fixed3``;
+   a fixed hand replaces every other fan, is not capped and gets no self-draw bonus.  ``ms6`` is a 6-han *base
+   pattern* of the Mahjong Soul table (its bonuses, the point cap and the tsumo bonus still apply).
+5. Self-draw (§2.11.1): ``zimo_bonus = "jiafan"`` adds one doubling (breakdown ``zi_mo``); ``"jiadi"`` adds one
+   base unit per payer after the cap (``zimo_jiadi_after_cap``; before it otherwise) — in Mahjong Soul
+   ``tsumo_bonus_points``.  A 点杠花 paid as a discard (``WinContext.paid_as_discard``) gets no bonus.
+6. Payment per payer at base 1 (``base_unit``, i.e. points in 赤羽): ``min(2^d, 2^cap_doublings)`` (+ 加底);
+   Mahjong Soul: ``min(1000·2^(h-1), point_cap)`` (+ 1000 on tsumo).
+7. ``allow_pinghu_on_discard = false`` (two-player): a hand worth 0 doublings won on a discard or a robbed kong is
+   not a legal win.
+
+``ScoreResult.doublings`` is the uncapped total in the table's unit: doublings, han for ``mahjongsoul``, bonus
+doublings for ``wiki_xueliu`` (whose base is an S2 multiplier, see ``multiplier``).  ``breakdown`` maps the pattern
+keys of :data:`envs.patterns.PATTERN_NAMES_ZH` to their values; for doubling and han tables they sum to
+``doublings``.
+
+>>> r = score_hand("chengdu", "345m 678s 789s 2s", ["pong 5m"], "2s", self_drawn=True, void_suit="p")
+>>> r.doublings, r.payment, r.breakdown
+(1, 3, {'ping_hu': 0, 'gen': 1})
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from envs.config import RuleConfig, load_variant
+from envs.interpret import HandSpec, Interpretation, interpretations, is_complete
+from envs.melds import Meld, MeldKind, parse_meld
+from envs.patterns import FAN_TABLES, PATTERN_NAMES_ZH, PatternContext, Valuation, evaluate
+from envs.tiles import COPIES, NUM_KINDS, NUM_SUITED, RED, kind_of, parse_tiles, tile_code
+
+SUIT_LETTER_TO_INDEX = {"m": 0, "p": 1, "s": 2}
+
+
+# ---- data types ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class WinContext:
+    """One candidate win, as the engine knows it.
+
+    ``concealed``: 34 physical counts of the concealed hand **including the winning tile** (wildcard tiles counted
+    under their own kind, e.g. 红中 at 31).  ``melds``: the player's melds.  ``win_tile``: the winning kind.
+    ``self_drawn``, ``after_kong``, ``robbing_kong``, ``last_tile``: the situation flags of RULES.md §10.
+    ``void_suit``: declared void suit 0/1/2 (万/筒/条) or None.  ``indicator``: the Yibin 本金 kind (its rank
+    neighbours are the 听用).  ``tianhu``/``dihu``: 天胡/地胡 (engine decides).  ``juezhang``: 和绝张 (the other three
+    copies are visible; engine decides).  ``is_dealer``: the winner is the dealer.  ``paid_as_discard``: a
+    self-drawn win settled as a discard win (点杠花 with ``dianganghua = "dianpao"``): no self-draw bonus.
+    """
+
+    concealed: tuple[int, ...]
+    win_tile: int
+    melds: tuple[Meld, ...] = ()
+    self_drawn: bool = False
+    after_kong: bool = False
+    robbing_kong: bool = False
+    last_tile: bool = False
+    void_suit: int | None = None
+    indicator: int | None = None
+    tianhu: bool = False
+    dihu: bool = False
+    juezhang: bool = False
+    is_dealer: bool = False
+    paid_as_discard: bool = False
+
+    def __post_init__(self) -> None:
+        counts = tuple(self.concealed)
+        if len(counts) != NUM_KINDS:
+            raise ValueError(f"WinContext.concealed must be 34 counts, got {len(counts)}")
+        object.__setattr__(self, "concealed", counts)
+        object.__setattr__(self, "melds", tuple(self.melds))
+        if not isinstance(self.win_tile, int) or not 0 <= self.win_tile < NUM_KINDS:
+            raise ValueError(f"win_tile must be a kind 0-33, got {self.win_tile!r}")
+        if counts[self.win_tile] < 1:
+            raise ValueError(f"the concealed counts must include the winning tile {tile_code(self.win_tile)}")
+        if self.void_suit not in (None, 0, 1, 2):
+            raise ValueError(f"void_suit must be 0, 1, 2 or None, got {self.void_suit!r}")
+        _check_flags(self.self_drawn, self.after_kong, self.robbing_kong, self.last_tile)
+        if self.tianhu and self.dihu:
+            raise ValueError("a win cannot be both 天胡 (tianhu) and 地胡 (dihu)")
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreResult:
+    """Value of one win.
+
+    ``doublings``: uncapped total (doublings; han in 赤羽), None when not a win.  ``payment``: what each payer pays at
+    base 1 (cap and self-draw bonus applied; 赤羽: points), 0 when not a win.  ``breakdown``: pattern key -> value.
+    ``multiplier``: raw uncapped multiplier of the base unit.  ``capped``: the cap lowered the payment.
+    ``fixed``: name of a fixed-value hand (``si_hong_zhong``, ``tian_hu``, ``di_hu``) or None.
+    ``interpretation``: the chosen reading (None for fixed hands that need none, and for non-wins).
+    ``reason``: why a hand is not a win (``"incomplete"``, ``"void_suit"``, ``"wild_not_claimable"``,
+    ``"min_fan_on_discard"``), else ``""``.
+    """
+
+    is_win: bool
+    doublings: int | None
+    payment: int
+    breakdown: dict[str, int] = field(default_factory=dict)
+    multiplier: int = 0
+    capped: bool = False
+    fixed: str | None = None
+    interpretation: Interpretation | None = None
+    reason: str = ""
+
+    @property
+    def breakdown_zh(self) -> dict[str, int]:
+        """The breakdown with Chinese pattern names."""
+        return {PATTERN_NAMES_ZH.get(k, k): v for k, v in self.breakdown.items()}
+
+
+def _no_win(reason: str) -> ScoreResult:
+    return ScoreResult(False, None, 0, {}, reason=reason)
+
+
+# ---- wildcards -------------------------------------------------------------------------------------------------
+
+
+def tingyong_kinds(benjin: int, count: int = 8) -> tuple[int, int]:
+    """听用 of a Yibin 本金 kind: its rank neighbours in the same suit, wrapping 1<->9 (5s -> 4s, 6s; 1m -> 2m, 9m)."""
+    if not isinstance(benjin, int) or not 0 <= benjin < NUM_SUITED:
+        raise ValueError(f"本金 must be a suited tile (1m-9s), got {benjin!r}")
+    if count != 8:
+        raise ValueError(f"yibin_tingyong_count = {count} is not supported by the scorer; only 8 (the two neighbours)")
+    suit, rank = divmod(benjin, 9)
+    return tuple(sorted((suit * 9 + (rank - 1) % 9, suit * 9 + (rank + 1) % 9)))  # type: ignore[return-value]
+
+
+def wild_kinds(cfg: RuleConfig, indicator: int | None = None) -> tuple[int, ...]:
+    """Kinds acting as wildcards in this hand: (31,) for 红中, the 听用 pair for Yibin, () otherwise."""
+    if cfg.wild == "none":
+        return ()
+    if cfg.wild == "hongzhong":
+        return (RED,)
+    if cfg.wild == "tingyong":
+        if indicator is None:
+            raise ValueError(f"variant {cfg.name!r} needs the 本金 indicator tile (benjin=...) to know its 听用")
+        return tingyong_kinds(indicator, cfg.yibin_tingyong_count)
+    raise ValueError(f"wildcard rule {cfg.wild!r} is not supported by this scorer")
+
+
+def _allowed_mask(cfg: RuleConfig, void_suit: int | None) -> int:
+    """Kinds a wildcard may represent: the variant's suited kinds outside the void suit (never 红中 itself)."""
+    mask = 0
+    for k in cfg.kinds:
+        if k < NUM_SUITED and (void_suit is None or k // 9 != void_suit):
+            mask |= 1 << k
+    return mask
+
+
+# ---- the engine entry point ------------------------------------------------------------------------------------
+
+
+def _prepare(cfg: RuleConfig, ctx: WinContext) -> ScoreResult | HandSpec:
+    """Either a final answer (四红中, not a win) or the enumeration spec of the hand."""
+    wilds = wild_kinds(cfg, ctx.indicator)
+    counts = ctx.concealed
+    if cfg.wild == "hongzhong" and cfg.hz_four_red_instant and counts[RED] >= 4:
+        d = cfg.hz_tiandihu_fixed
+        return ScoreResult(True, d, (1 << d) * cfg.base_unit, {"si_hong_zhong": d}, 1 << d, fixed="si_hong_zhong")
+    claimable = cfg.wild == "hongzhong" and cfg.hz_red_discard_claimable and not ctx.robbing_kong
+    if ctx.win_tile in wilds and not ctx.self_drawn and not claimable:
+        return _no_win("wild_not_claimable")
+    void = ctx.void_suit
+    if void is not None:
+        lo, hi = void * 9, void * 9 + 9
+        if any(counts[k] for k in range(lo, hi) if k not in wilds):
+            return _no_win("void_suit")
+        if any(lo <= k < hi for m in ctx.melds for k in m.natural()) or any(
+            lo <= m.tile < hi for m in ctx.melds if m.wilds
+        ):
+            return _no_win("void_suit")
+    naturals = list(counts)
+    n_wild = 0
+    for k in wilds:
+        n_wild += naturals[k]
+        naturals[k] = 0
+    marked = ctx.indicator if cfg.fan_table == "yibin" else None
+    return HandSpec(
+        naturals=tuple(naturals),
+        wilds=n_wild,
+        melds=ctx.melds,
+        allowed_mask=_allowed_mask(cfg, void) if wilds else 0,
+        sets=(cfg.hand_size - 1) // 3,
+        four_copy_limit=not cfg.wild_ignores_four_copy_limit,
+        soft_gen=cfg.wild_counts_for_gen,
+        marked_kind=marked,
+        seven_pairs=True,
+    )
+
+
+def _fixed_hand(cfg: RuleConfig, ctx: WinContext) -> tuple[str, int] | None:
+    """天胡/地胡 as a fixed-value hand per ``tiandihu`` (None when scored through the table or disabled)."""
+    if not (ctx.tianhu or ctx.dihu) or cfg.tiandihu == "off":
+        return None
+    name = "tian_hu" if ctx.tianhu else "di_hu"
+    top = cfg.cap_doublings if cfg.cap_doublings is not None else 6
+    mode = cfg.tiandihu
+    if mode == "ms6":
+        return None if cfg.fan_table == "mahjongsoul" else (name, 6)
+    if mode == "cap":
+        return name, top if ctx.tianhu else top - 1
+    if mode == "fixed8":
+        return name, cfg.hz_tiandihu_fixed
+    if mode == "cap_plus_1":
+        return name, top + 1
+    return name, 3  # "fixed3"
+
+
+def _payment(cfg: RuleConfig, multiplier: int, zimo_units: bool, extra_units: int) -> tuple[int, bool]:
+    """Per-payer payment (§2.11.1) and whether the cap bound."""
+    unit = cfg.base_unit
+    raw = multiplier * unit
+    cap_amount: int | None = None
+    if cfg.cap_doublings is not None:
+        cap_amount = (1 << cfg.cap_doublings) * unit
+    if cfg.fan_table == "mahjongsoul":
+        cap_amount = cfg.point_cap if cap_amount is None else min(cap_amount, cfg.point_cap)
+    capped = cap_amount is not None and raw > cap_amount
+    value = min(raw, cap_amount) if cap_amount is not None else raw
+    if zimo_units and cfg.zimo_bonus == "jiadi":
+        bonus = cfg.tsumo_bonus_units
+        if cfg.zimo_jiadi_after_cap or cap_amount is None:
+            value += bonus
+        else:
+            value = min(raw + bonus, cap_amount)
+    return value + extra_units * unit, capped
+
+
+def _fixed_result(cfg: RuleConfig, name: str, value: int, interp: Interpretation | None) -> ScoreResult:
+    multiplier = 1 << (value - 1 if cfg.fan_table == "mahjongsoul" else value)
+    payment = multiplier * cfg.base_unit
+    if cfg.fan_table == "mahjongsoul":
+        payment = min(payment, cfg.point_cap)
+    return ScoreResult(True, value, payment, {name: value}, multiplier, fixed=name, interpretation=interp)
+
+
+def score_win(cfg: RuleConfig | str, ctx: WinContext) -> ScoreResult:
+    """Score one win (the engine's entry point; see the module docstring for the rules applied)."""
+    return _score(load_variant(cfg), ctx)
+
+
+def _score(cfg: RuleConfig, ctx: WinContext, *, enforce_min: bool = True, four_copy_limit: bool = True) -> ScoreResult:
+    prepared = _prepare(cfg, ctx)
+    if isinstance(prepared, ScoreResult):
+        return prepared
+    spec = prepared if four_copy_limit else dataclasses.replace(prepared, four_copy_limit=False)
+    readings = interpretations(spec)
+    if not readings:
+        return _no_win("incomplete")
+    fixed = _fixed_hand(cfg, ctx)
+    if fixed is not None:
+        return _fixed_result(cfg, fixed[0], fixed[1], readings[0])
+    table = FAN_TABLES[cfg.fan_table]
+    wild_tiles = spec.wilds + sum(m.wilds for m in ctx.melds)
+    zimo = ctx.self_drawn and not ctx.paid_as_discard
+    best: tuple[tuple[int, int, int], ScoreResult] | None = None
+    for reading in readings:
+        x = PatternContext(
+            shape=reading.shape,
+            flags=reading.flags,
+            gen=reading.gen,
+            melds=ctx.melds,
+            wild_tiles=wild_tiles,
+            sets=spec.sets,
+            self_drawn=ctx.self_drawn,
+            after_kong=ctx.after_kong,
+            robbing_kong=ctx.robbing_kong,
+            last_tile=ctx.last_tile,
+            juezhang=ctx.juezhang,
+            tianhu=ctx.tianhu,
+            dihu=ctx.dihu,
+            is_dealer=ctx.is_dealer,
+        )
+        val = evaluate(cfg, table, x)
+        result = _priced(cfg, val, zimo, reading)
+        key = (result.multiplier, result.payment, result.doublings or 0)
+        if best is None or key > best[0]:
+            best = (key, result)
+    assert best is not None
+    result = best[1]
+    if enforce_min and not cfg.allow_pinghu_on_discard and not ctx.self_drawn and result.multiplier < 2:
+        return _no_win("min_fan_on_discard")
+    return result
+
+
+def _priced(cfg: RuleConfig, val: Valuation, zimo: bool, reading: Interpretation) -> ScoreResult:
+    doublings, multiplier, breakdown = val.doublings, val.multiplier, val.breakdown
+    if zimo and cfg.zimo_bonus == "jiafan":
+        breakdown = {**breakdown, "zi_mo": 1}
+        doublings += 1
+        multiplier *= 2
+    payment, capped = _payment(cfg, multiplier, zimo, val.extra_units)
+    return ScoreResult(True, doublings, payment, breakdown, multiplier, capped, None, reading)
+
+
+def can_win(cfg: RuleConfig | str, ctx: WinContext) -> bool:
+    """Whether ``ctx`` is a legal win (structure, void suit, dead wildcards, two-player minimum); fast path cached."""
+    cfg = load_variant(cfg)
+    prepared = _prepare(cfg, ctx)
+    if isinstance(prepared, ScoreResult):
+        return prepared.is_win
+    if not is_complete(prepared):
+        return False
+    if cfg.allow_pinghu_on_discard or ctx.self_drawn:
+        return True
+    return _score(cfg, ctx).is_win
+
+
+# ---- waits and 查大叫 values -------------------------------------------------------------------------------------
+
+
+def _own_copies(concealed: Sequence[int], melds: Iterable[Meld]) -> list[int]:
+    counts = list(concealed)
+    for meld in melds:
+        for k in meld.natural():
+            counts[k] += 1
+        for k in meld.wild_kinds:
+            counts[k] += 1
+    return counts
+
+
+def _with_tile(concealed: Sequence[int], tile: int) -> tuple[int, ...]:
+    counts = list(concealed)
+    counts[tile] += 1
+    return tuple(counts)
+
+
+def winning_tiles(
+    cfg: RuleConfig | str,
+    concealed: Sequence[int],
+    melds: Sequence[Meld] = (),
+    *,
+    void_suit: int | None = None,
+    indicator: int | None = None,
+) -> tuple[int, ...]:
+    """Kinds whose self-draw would complete the 13-equivalent hand ``concealed`` (34 physical counts).
+
+    A kind of which the player already holds four copies (hand and melds) is skipped when
+    ``ready_excludes_fifth_tile`` (AMB-74).
+    """
+    cfg = load_variant(cfg)
+    own = _own_copies(concealed, melds)
+    out = []
+    for t in cfg.kinds:
+        if own[t] >= COPIES and cfg.ready_excludes_fifth_tile:
+            continue
+        ctx = WinContext(
+            _with_tile(concealed, t), t, tuple(melds), self_drawn=True, void_suit=void_suit, indicator=indicator
+        )
+        if _structural_win(cfg, ctx, fifth=own[t] >= COPIES):
+            out.append(t)
+    return tuple(out)
+
+
+def _structural_win(cfg: RuleConfig, ctx: WinContext, *, fifth: bool = False) -> bool:
+    prepared = _prepare(cfg, ctx)
+    if isinstance(prepared, ScoreResult):
+        return prepared.is_win
+    if fifth:  # a fifth copy is only a shape question (虚听 with ready_excludes_fifth_tile = false)
+        prepared = dataclasses.replace(prepared, four_copy_limit=False)
+    return is_complete(prepared)
+
+
+def discard_values(
+    cfg: RuleConfig | str,
+    concealed: Sequence[int],
+    melds: Sequence[Meld] = (),
+    *,
+    void_suit: int | None = None,
+    indicator: int | None = None,
+    is_dealer: bool = False,
+) -> dict[int, ScoreResult]:
+    """For every wait ``t`` of the 13-equivalent hand: its value as a plain discard win (查大叫, §2.11.2).
+
+    No self-draw bonus and no situational fans; wildcard kinds are skipped (they cannot be won on a discard) and so
+    are kinds held four times when ``ready_excludes_fifth_tile``.  The two-player minimum is not applied: readiness
+    is a question of shape (a 平胡 wait is worth 1).
+    """
+    cfg = load_variant(cfg)
+    wilds = wild_kinds(cfg, indicator)
+    own = _own_copies(concealed, melds)
+    out: dict[int, ScoreResult] = {}
+    for t in cfg.kinds:
+        if t in wilds:
+            continue
+        fifth = own[t] >= COPIES
+        if fifth and cfg.ready_excludes_fifth_tile:
+            continue
+        ctx = WinContext(
+            _with_tile(concealed, t), t, tuple(melds), void_suit=void_suit, indicator=indicator, is_dealer=is_dealer
+        )
+        result = _score(cfg, ctx, enforce_min=False, four_copy_limit=not fifth)
+        if result.is_win:
+            out[t] = result
+    return out
+
+
+def best_discard_value(
+    cfg: RuleConfig | str,
+    concealed: Sequence[int],
+    melds: Sequence[Meld] = (),
+    *,
+    void_suit: int | None = None,
+    indicator: int | None = None,
+) -> ScoreResult | None:
+    """The most valuable discard win over all waits (None when not ready): the 查大叫 value with ``chadajiao = max``."""
+    values = discard_values(cfg, concealed, melds, void_suit=void_suit, indicator=indicator)
+    if not values:
+        return None
+    return max(values.values(), key=lambda r: (r.payment, r.multiplier))
+
+
+def chajiao_value(
+    cfg: RuleConfig | str,
+    concealed: Sequence[int],
+    melds: Sequence[Meld] = (),
+    *,
+    void_suit: int | None = None,
+    indicator: int | None = None,
+) -> int | None:
+    """Per-payer 查大叫 amount of a ready hand following ``chadajiao`` (max or min over waits); None if not ready."""
+    cfg = load_variant(cfg)
+    values = discard_values(cfg, concealed, melds, void_suit=void_suit, indicator=indicator)
+    if not values:
+        return None
+    payments = [r.payment for r in values.values()]
+    return max(payments) if cfg.chadajiao == "max" else min(payments)
+
+
+# ---- the string API --------------------------------------------------------------------------------------------
+
+
+def _check_flags(self_drawn: bool, after_kong: bool, robbing_kong: bool, last_tile: bool) -> None:
+    if robbing_kong and self_drawn:
+        raise ValueError("robbing_kong contradicts self_drawn: a robbed kong tile is not drawn by the winner")
+    if robbing_kong and after_kong:
+        raise ValueError(
+            "robbing_kong contradicts after_kong: the robbed tile is neither a kong replacement nor a kong discard"
+        )
+    if robbing_kong and last_tile:
+        raise ValueError("robbing_kong contradicts last_tile: no kong may be declared once the wall is empty")
+
+
+def _parse_void(cfg: RuleConfig, void_suit: object) -> int | None:
+    if void_suit is None:
+        return None
+    if isinstance(void_suit, str) and void_suit in SUIT_LETTER_TO_INDEX:
+        index = SUIT_LETTER_TO_INDEX[void_suit]
+    elif isinstance(void_suit, int) and not isinstance(void_suit, bool) and void_suit in (0, 1, 2):
+        index = void_suit
+    else:
+        raise ValueError(f"void_suit must be 'm', 'p', 's' or None, got {void_suit!r}")
+    if not cfg.dingque:
+        raise ValueError(f"variant {cfg.name!r} has no 定缺 (dingque = false): void_suit must be None")
+    if "mps"[index] not in cfg.suits:
+        raise ValueError(f"void_suit {'mps'[index]!r} is not a suit of variant {cfg.name!r} (suits {cfg.suits!r})")
+    return index
+
+
+def _check_kind(cfg: RuleConfig, kind: int, where: str) -> None:
+    if kind in cfg.kinds:
+        return
+    if kind == RED:
+        raise ValueError(f"{where}: 红中 (5z) is not a tile of variant {cfg.name!r} (no red-dragon wildcards)")
+    raise ValueError(f"{where}: {tile_code(kind)} is not a tile of variant {cfg.name!r}")
+
+
+def _parse_meld_list(cfg: RuleConfig, melds: object, wilds: tuple[int, ...]) -> tuple[Meld, ...]:
+    if melds is None:
+        return ()
+    if isinstance(melds, (str, Meld)):
+        melds = [melds]
+    if not isinstance(melds, (list, tuple)):
+        raise ValueError(f"melds must be a list of strings like 'pong 5m', got {type(melds).__name__}")
+    out = []
+    for item in melds:
+        meld = item if isinstance(item, Meld) else parse_meld(item)
+        label = f"meld {str(item)!r}"
+        if meld.kind is MeldKind.CHI and not cfg.allow_chi:
+            raise ValueError(f"{label}: chi (吃) is not allowed in variant {cfg.name!r}")
+        if meld.kind is MeldKind.FEI:
+            if cfg.wild != "tingyong":
+                raise ValueError(f"{label}: fei (飞) melds exist only in Yibin, not in variant {cfg.name!r}")
+            if meld.wilds > cfg.yibin_fei_max_wild:
+                raise ValueError(f"{label}: a fei may hold at most {cfg.yibin_fei_max_wild} 听用 (yibin_fei_max_wild)")
+            bad = [k for k in meld.wild_kinds if k not in wilds]
+            if bad:
+                names = ", ".join(tile_code(k) for k in wilds)
+                raise ValueError(f"{label}: {tile_code(bad[0])} is not a 听用 of this hand (听用: {names})")
+        if meld.tile < 0:
+            raise ValueError(f"{label}: the meld's tile must be known to score the hand")
+        for k in meld.represented():
+            _check_kind(cfg, k, label)
+        if meld.tile in wilds:
+            raise ValueError(
+                f"{label}: {tile_code(meld.tile)} is a wildcard in variant {cfg.name!r} and cannot be melded"
+                + (" (wild_in_melds = false)" if not cfg.wild_in_melds else "")
+            )
+        out.append(meld)
+    return tuple(out)
+
+
+def score_hand(
+    variant: str | RuleConfig,
+    concealed: str,
+    melds: Sequence[str | Meld] | None,
+    win_tile: str | int,
+    *,
+    self_drawn: bool = False,
+    void_suit: str | None = None,
+    after_kong: bool = False,
+    robbing_kong: bool = False,
+    last_tile: bool = False,
+    benjin: str | None = None,
+) -> ScoreResult:
+    """Score one win given as strings (RULES.md §10).
+
+    ``concealed``: the concealed tiles **before** the winning tile (``13 - 3·len(melds)`` of them);
+    ``melds``: e.g. ``["pong 5m", "kong 9s", "ankong 3p", "bukong 7s"]`` (kong = 直杠 exposed from a discard);
+    ``win_tile``: the winning tile; ``void_suit``: ``"m"``/``"p"``/``"s"``/None; ``benjin``: the Yibin 本金 tile
+    (required in Yibin, refused elsewhere).  Bad input raises ``ValueError`` naming the problem; a legal hand that
+    is not complete (or holds a void-suit tile) gives ``is_win = False``.
+    """
+    cfg = load_variant(variant)
+    void = _parse_void(cfg, void_suit)
+    for name, value in (
+        ("self_drawn", self_drawn),
+        ("after_kong", after_kong),
+        ("robbing_kong", robbing_kong),
+        ("last_tile", last_tile),
+    ):
+        if not isinstance(value, bool):
+            raise ValueError(f"{name} must be True or False, got {value!r}")
+    _check_flags(self_drawn, after_kong, robbing_kong, last_tile)
+    indicator: int | None = None
+    if cfg.wild == "tingyong":
+        if benjin is None:
+            raise ValueError(f"variant {cfg.name!r} needs benjin= (the 本金 indicator tile, e.g. benjin='5s')")
+        indicator = kind_of(benjin) if isinstance(benjin, str) else benjin
+        if not isinstance(indicator, int) or indicator not in cfg.kinds or indicator >= NUM_SUITED:
+            raise ValueError(f"benjin {benjin!r} must be a suited tile of variant {cfg.name!r}")
+    elif benjin is not None:
+        raise ValueError(f"benjin is only used in Yibin (wild = 'tingyong'); variant {cfg.name!r} has no 本金")
+    wilds = wild_kinds(cfg, indicator)
+
+    tiles = parse_tiles(concealed)
+    for k in tiles:
+        _check_kind(cfg, k, f"concealed {concealed!r}")
+    if isinstance(win_tile, str):
+        win = kind_of(win_tile)
+    elif isinstance(win_tile, int) and not isinstance(win_tile, bool) and 0 <= win_tile < NUM_KINDS:
+        win = win_tile
+    else:
+        raise ValueError(f"win_tile must be one tile such as '5m', got {win_tile!r}")
+    _check_kind(cfg, win, "win_tile")
+    meld_list = _parse_meld_list(cfg, melds, wilds)
+
+    expected = cfg.hand_size - 3 * len(meld_list)
+    if expected < 1 or len(tiles) != expected:
+        raise ValueError(
+            f"wrong tile count: {len(tiles)} concealed tile(s) and {len(meld_list)} meld(s); a hand holds "
+            f"{cfg.hand_size} tiles before the winning tile, so expected {cfg.hand_size} - 3×{len(meld_list)} = "
+            f"{expected} concealed tiles"
+        )
+    counts = [0] * NUM_KINDS
+    for k in tiles:
+        counts[k] += 1
+    counts[win] += 1
+    physical = _own_copies(counts, meld_list)
+    if indicator is not None and cfg.indicator_removed_from_wall:
+        physical[indicator] += 1
+    for k, n in enumerate(physical):
+        if n > COPIES:
+            extra = " (the 本金 indicator is one copy)" if k == indicator and cfg.indicator_removed_from_wall else ""
+            raise ValueError(
+                f"{tile_code(k)} appears {n} times across the concealed tiles, melds and winning tile{extra}; "
+                "a kind has only 4 copies"
+            )
+    ctx = WinContext(
+        concealed=tuple(counts),
+        win_tile=win,
+        melds=meld_list,
+        self_drawn=self_drawn,
+        after_kong=after_kong,
+        robbing_kong=robbing_kong,
+        last_tile=last_tile,
+        void_suit=void,
+        indicator=indicator,
+    )
+    return score_win(cfg, ctx)
+
+
+__all__ = [
+    "ScoreResult",
+    "WinContext",
+    "best_discard_value",
+    "can_win",
+    "chajiao_value",
+    "discard_values",
+    "score_hand",
+    "score_win",
+    "tingyong_kinds",
+    "wild_kinds",
+    "winning_tiles",
+]
