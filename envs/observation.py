@@ -167,7 +167,6 @@ SLICES: dict[str, slice] = _offsets()
 NUM_PLANES = sum(g.rows for g in PLANES)
 OBS_SHAPE = (NUM_PLANES, NUM_KINDS)
 
-_SUIT_ROWS = tuple(np.arange(s * 9, s * 9 + 9) for s in range(3))
 _MELD_GROUP = {
     MeldKind.PONG: "pongs",
     MeldKind.FEI: "pongs",
@@ -175,8 +174,32 @@ _MELD_GROUP = {
     MeldKind.ANKONG: "concealed_kongs",
     MeldKind.BUKONG: "added_kongs",
 }
-_CLAIMED_MELDS = frozenset({MeldKind.PONG, MeldKind.FEI, MeldKind.KONG, MeldKind.BUKONG})
 _PHASE_ROW = {p: i for i, p in enumerate(PHASES)}
+_R: dict[str, int] = {name: sl.start for name, sl in SLICES.items()}  # first row of each group
+_SIZE = NUM_PLANES * NUM_KINDS
+# _HAND_CELLS[k][c]: flat indices of the thermometer cells of c copies of kind k
+_HAND_CELLS = tuple(
+    tuple(tuple((_R["hand"] + i) * NUM_KINDS + k for i in range(c)) for c in range(5)) for k in range(NUM_KINDS)
+)
+
+
+def _visible_weights() -> np.ndarray:
+    """Row weights turning the count planes into visible copies (claimed melds: one copy is a discard)."""
+    w = np.zeros(NUM_PLANES, dtype=np.int64)
+    for name, weight in (
+        ("hand", 1),
+        ("discards", 1),
+        ("pongs", 2),
+        ("exposed_kongs", 3),
+        ("concealed_kongs", 4),
+        ("added_kongs", 3),
+        ("revealed_hands", 1),
+    ):
+        w[SLICES[name]] = weight
+    return w
+
+
+_VISIBLE_WEIGHTS = _visible_weights()
 
 
 def observation_bounds() -> tuple[np.ndarray, np.ndarray]:
@@ -277,38 +300,40 @@ class ObservationEncoder:
         n = self.num_players
         if view.num_players != n:
             raise ValueError(f"view is for a {view.num_players}-player table, encoder for {n} players")
-        if out is None:
-            out = np.zeros(OBS_SHAPE, dtype=np.float32)
-        else:
-            if out.shape != OBS_SHAPE or out.dtype != np.float32:
-                raise ValueError(f"out must be float32 with shape {OBS_SHAPE}, got {out.dtype} {out.shape}")
-            out.fill(0.0)
+        if out is not None and (out.shape != OBS_SHAPE or out.dtype != np.float32):
+            raise ValueError(f"out must be float32 with shape {OBS_SHAPE}, got {out.dtype} {out.shape}")
         me = view.seat
-        slots = [(me + r) % n for r in range(n)]  # slots[r] = absolute seat of slot r
-        s = SLICES
+        cells: list[int] = []  # flat indices row * 34 + kind; each occurrence adds 1
+        rows: list[int] = []  # broadcast rows ...
+        values: list[float] = []  # ... and their values
+        extra: list[int] = []  # visible copies not derivable from the count planes (+1 each) ...
+        less: list[int] = []  # ... and copies to subtract (wildcards standing in a 飞 meld)
+        add = cells.append
 
-        # --- own hand -----------------------------------------------------------------------------------------
-        hand = np.asarray(view.hand, dtype=np.int64)
-        h0 = s["hand"].start
-        for i in range(4):
-            out[h0 + i] = hand > i
-        visible = hand.copy()
+        # --- own hand -------------------------------------------------------------------------------------------
+        hand = view.hand
+        for k in range(NUM_KINDS):
+            c = hand[k]
+            if c:
+                cells += _HAND_CELLS[k][c]
         if view.drawn_tile is not None:
-            out[s["drawn_tile"].start, view.drawn_tile] = 1.0
-        for k in exchange_picks:
-            out[s["exchange_picked"].start, k] += 1.0
-        for k in view.exchange_given:
-            out[s["exchange_given"].start, k] += 1.0
-        for k in view.exchange_received:
-            out[s["exchange_received"].start, k] += 1.0
+            add(_R["drawn_tile"] * NUM_KINDS + view.drawn_tile)
+        if exchange_picks:
+            cells += [_R["exchange_picked"] * NUM_KINDS + k for k in exchange_picks]
+        if view.exchange_given:
+            cells += [_R["exchange_given"] * NUM_KINDS + k for k in view.exchange_given]
+        if view.exchange_received:
+            cells += [_R["exchange_received"] * NUM_KINDS + k for k in view.exchange_received]
         if view.exchange_offset is not None and view.exchange_offset % n:
-            out[s["exchange_direction"].start + view.exchange_offset % n - 1] = 1.0
-        out[s["hand_size"].start] = hand.sum() / HAND_SCALE
-        out[s["melds_count"].start] = len(view.melds[me]) / 4.0
+            rows.append(_R["exchange_direction"] + view.exchange_offset % n - 1)
+            values.append(1.0)
+        rows += (_R["hand_size"], _R["melds_count"])
+        values += (sum(hand) / HAND_SCALE, len(view.melds[me]) / 4.0)
 
         # --- per-seat public information -------------------------------------------------------------------------
-        wilds = view.wild_kinds
-        for r, seat in enumerate(slots):
+        revealed_rows: list[tuple[int, tuple[int, ...]]] = []
+        for r in range(n):
+            seat = (me + r) % n
             hidden = 0
             for meld in view.melds[seat]:
                 group = _MELD_GROUP.get(meld.kind)
@@ -317,60 +342,86 @@ class ObservationEncoder:
                 if meld.tile < 0:
                     hidden += 1
                     continue
-                out[s[group].start + r, meld.tile] = 1.0
-                visible[meld.tile] += meld.size - meld.wilds
-                for k in meld.wild_kinds:
-                    visible[k] += 1
-                if meld.kind in _CLAIMED_MELDS:
-                    visible[meld.tile] -= 1  # the claimed copy is already counted among the discards
-            out[s["hidden_kongs"].start + r] = hidden / 4.0
+                add((_R[group] + r) * NUM_KINDS + meld.tile)
+                if meld.wilds:  # a 飞: fewer natural copies, the 听用 themselves are seen
+                    less += [meld.tile] * meld.wilds
+                    extra += meld.wild_kinds
+            if hidden:
+                rows.append(_R["hidden_kongs"] + r)
+                values.append(hidden / 4.0)
             discards = view.discards[seat]
-            drow = out[s["discards"].start + r]
-            for k in discards:
-                drow[k] += 1.0
-                visible[k] += 1
             if discards:
-                out[s["last_discard"].start + r, discards[-1]] = 1.0
+                base = (_R["discards"] + r) * NUM_KINDS
+                cells += [base + k for k in discards]
+                add((_R["last_discard"] + r) * NUM_KINDS + discards[-1])
             revealed = view.revealed_hands[seat]
             if revealed is not None and seat != me:
-                out[s["revealed_hands"].start + r] = revealed
-                visible += np.asarray(revealed, dtype=np.int64)
+                revealed_rows.append((_R["revealed_hands"] + r, revealed))
             void = view.own_void if seat == me else view.void_suits[seat]
             if void is not None:
-                out[s["void_suits"].start + r, _SUIT_ROWS[void]] = 1.0
-            if view.won[seat]:
-                out[s["won"].start + r] = 1.0
-            if view.active[seat]:
-                out[s["active"].start + r] = 1.0
-            out[s["seat_present"].start + r] = 1.0
-            out[s["scores"].start + r] = _score_value(view.scores[seat], self.base_unit)
+                base = (_R["void_suits"] + r) * NUM_KINDS + 9 * void
+                cells += range(base, base + 9)
+            rows += (_R["won"] + r, _R["active"] + r, _R["seat_present"] + r, _R["scores"] + r)
+            values += (
+                float(view.won[seat]),
+                float(view.active[seat]),
+                1.0,
+                _score_value(view.scores[seat], self.base_unit),
+            )
+        robbed: set[tuple[int, int | None]] = set()
         for w in view.wins:
-            out[s["win_tiles"].start + relative_slot(w.seat, me, n), w.tile] += 1.0
-            if w.from_seat is None and w.seat != me:
-                visible[w.tile] += 1  # a self-drawn / instant winning tile is shown, not discarded
-        for k in wilds:
-            out[s["wild_kinds"].start, k] = 1.0
+            add((_R["win_tiles"] + (w.seat - me) % n) * NUM_KINDS + w.tile)
+            # a winning tile is set aside face up: count it unless it is a discard (already counted); several
+            # winners robbing one added kong share its tile
+            if w.how == "qianggang":
+                if (w.tile, w.from_seat) not in robbed:
+                    robbed.add((w.tile, w.from_seat))
+                    extra.append(w.tile)
+            elif w.from_seat is None:
+                extra.append(w.tile)
+        for k in view.wild_kinds:
+            add(_R["wild_kinds"] * NUM_KINDS + k)
         if view.indicator is not None:
-            out[s["indicator"].start, view.indicator] = 1.0
-            visible[view.indicator] += 1
-        out[s["visible"].start] = np.minimum(visible, 4)
+            add(_R["indicator"] * NUM_KINDS + view.indicator)
+            extra.append(view.indicator)
 
         # --- turn, claims, locks, phase, wall --------------------------------------------------------------------
-        out[s["dealer"].start + relative_slot(view.dealer, me, n)] = 1.0
-        out[s["current"].start + relative_slot(view.current, me, n)] = 1.0
+        rows += (
+            _R["dealer"] + (view.dealer - me) % n,
+            _R["current"] + (view.current - me) % n,
+            _R["phase"] + _PHASE_ROW[view.phase],
+            _R["to_act"],
+            _R["wall"],
+        )
+        values += (1.0, 1.0, 1.0, float(view.to_act), view.wall_remaining / WALL_SCALE)
         if view.claim_tile is not None:
-            out[s["claim_tile"].start, view.claim_tile] = 1.0
+            add(_R["claim_tile"] * NUM_KINDS + view.claim_tile)
             if view.phase == Phase.ROB:
-                out[s["claim_is_rob"].start] = 1.0
-        for k in view.pass_hu_locked:
-            out[s["pass_hu_locked"].start, k] = 1.0
-        for k in view.pass_pong_locked:
-            out[s["pass_pong_locked"].start, k] = 1.0
-        out[s["phase"].start + _PHASE_ROW[view.phase]] = 1.0
-        if view.to_act:
-            out[s["to_act"].start] = 1.0
-        out[s["wall"].start] = view.wall_remaining / WALL_SCALE
-        out[s["wall_countdown"].start, : min(view.wall_remaining, NUM_KINDS)] = 1.0
+                rows.append(_R["claim_is_rob"])
+                values.append(1.0)
+        if view.pass_hu_locked:
+            cells += [_R["pass_hu_locked"] * NUM_KINDS + k for k in view.pass_hu_locked]
+        if view.pass_pong_locked:
+            cells += [_R["pass_pong_locked"] * NUM_KINDS + k for k in view.pass_pong_locked]
+        base = _R["wall_countdown"] * NUM_KINDS
+        cells += range(base, base + min(view.wall_remaining, NUM_KINDS))
+
+        dense = np.bincount(cells, minlength=_SIZE).reshape(OBS_SHAPE)
+        for row, counts in revealed_rows:
+            dense[row] = counts
+        # visible copies: own hand, discards, melds (less the claimed copy, already among the discards),
+        # revealed hands, then the extras
+        visible = _VISIBLE_WEIGHTS @ dense
+        if extra:
+            visible += np.bincount(extra, minlength=NUM_KINDS)
+        if less:
+            visible -= np.bincount(less, minlength=NUM_KINDS)
+        dense[_R["visible"]] = visible
+        if out is None:
+            out = dense.astype(np.float32)
+        else:
+            out[...] = dense
+        out[rows] = np.asarray(values, dtype=np.float32)[:, None]
         return out
 
 
