@@ -56,6 +56,7 @@ FLAG_SIMPLE = 1 << 7
 FLAG_NOT_JIANG = 1 << 8
 FLAG_MARKED_TRIPLET = 1 << 9
 SUIT_FLAGS = FLAG_SUIT_M | FLAG_SUIT_P | FLAG_SUIT_S | FLAG_HONOR
+ALL_FLAGS = (1 << 10) - 1
 
 _SUIT_BIT = (FLAG_SUIT_M, FLAG_SUIT_P, FLAG_SUIT_S, FLAG_HONOR)
 
@@ -119,6 +120,8 @@ class HandSpec:
     ``sets``: sets the whole hand needs (4 for 13-tile hands).  ``four_copy_limit``: AMB-14.
     ``soft_gen``: 根 counts represented wildcards (``wild_counts_for_gen``).  ``marked_kind``: kind whose triplet sets
     :data:`FLAG_MARKED_TRIPLET` (Yibin 本金), or None.  ``seven_pairs``: the seven-pairs shape is available.
+    ``flag_mask``: the flag bits the caller's fan table reads; other bits are cleared, so readings that differ only
+    in unread facts collapse together (faster, same best value).
     """
 
     naturals: tuple[int, ...]
@@ -130,6 +133,7 @@ class HandSpec:
     soft_gen: bool = True
     marked_kind: int | None = None
     seven_pairs: bool = True
+    flag_mask: int = ALL_FLAGS
 
     def __post_init__(self) -> None:
         if len(self.naturals) != NUM_KINDS:
@@ -205,6 +209,24 @@ def hard_gen(spec: HandSpec) -> int:
 
 # ---- enumeration -----------------------------------------------------------------------------------------------
 
+
+def _active_kinds(naturals: Sequence[int], wilds: int, allowed: int, runs: bool) -> list[int]:
+    """Kinds where the search has a choice: a natural tile, a usable wildcard, or a run carried in (sorted)."""
+    active = set()
+    for k in range(NUM_KINDS):
+        if naturals[k] or (wilds and (allowed >> k) & 1):
+            active.add(k)
+            if runs and _RUN_START[k]:
+                active.update((k + 1, k + 2))
+    return sorted(active)
+
+
+def _skipped_quads(meld_counts: Sequence[int], active: list[int]) -> int:
+    """根 of melded kongs at kinds the search skips (no concealed tile can join them)."""
+    seen = set(active)
+    return sum(1 for k in range(NUM_KINDS) if meld_counts[k] == 4 and k not in seen)
+
+
 _T, _R, _P = 0, 1, 2
 _GROUP_KINDS = (GroupKind.TRIPLET, GroupKind.RUN, GroupKind.PAIR)
 
@@ -256,21 +278,25 @@ def _standard(spec: HandSpec, collapse: bool) -> list[tuple[Shape, int, int, tup
     sets_needed = spec.sets - len(spec.melds)
     if sets_needed < 0:
         return []
-    start_flags = meld_flags(spec.melds, marked)
+    mask = spec.flag_mask
+    start_flags = meld_flags(spec.melds, marked) & mask
+    marked_bit = FLAG_MARKED_TRIPLET & mask
     # state key: (runs started at i-1, runs started at i-2, sets left, pair left, wilds left, flags)
     # value: list of (gen, groups) — one entry when collapsing (the most 根), every reading otherwise.
+    active = _active_kinds(n, spec.wilds, allowed, True)
+    start_gen = _skipped_quads(m, active) if soft else 0
     states: dict[tuple[int, int, int, int, int, int], list[tuple[int, tuple]]] = {
-        (0, 0, sets_needed, 1, spec.wilds, start_flags): [(0, ())]
+        (0, 0, sets_needed, 1, spec.wilds, start_flags): [(start_gen, ())]
     }
-    for i in range(NUM_KINDS):
+    for i in active:
         ni = n[i]
         mi = m[i]
         can_wild = (allowed >> i) & 1
         quad_gen = 1 if soft and mi == 4 else 0
         new: dict[tuple[int, int, int, int, int, int], list[tuple[int, tuple]]] = {}
-        tile_bits = TILE_BITS[i]
-        group_bits = 0 if _TERMINAL[i] else FLAG_GROUP_NO_TERMINAL
-        run_bits = FLAG_RUN | (0 if _RUN_HAS_TERMINAL[i] else FLAG_GROUP_NO_TERMINAL)
+        tile_bits = TILE_BITS[i] & mask
+        group_bits = (0 if _TERMINAL[i] else FLAG_GROUP_NO_TERMINAL) & mask
+        run_bits = (FLAG_RUN | (0 if _RUN_HAS_TERMINAL[i] else FLAG_GROUP_NO_TERMINAL)) & mask
         can_run = _RUN_START[i]
         cap = 4 - mi if limit else 14
         for (c1, c2, sets_left, pair_left, wilds_left, flags), entries in states.items():
@@ -300,7 +326,7 @@ def _standard(spec: HandSpec, collapse: bool) -> list[tuple[Shape, int, int, tup
                         if t or p:
                             f |= group_bits
                             if t and i == marked:
-                                f |= FLAG_MARKED_TRIPLET
+                                f |= marked_bit
                         if r:
                             f |= run_bits
                         gen = 1 if soft and c + mi == 4 else 0
@@ -336,10 +362,10 @@ def _seven_pairs(spec: HandSpec, collapse: bool) -> list[tuple[Shape, int, int, 
     cap = 4 if spec.four_copy_limit else 14
     soft = spec.soft_gen
     states: dict[tuple[int, int, int], list[tuple[int, tuple]]] = {(7, spec.wilds, 0): [(0, ())]}
-    for i in range(NUM_KINDS):
+    for i in _active_kinds(n, spec.wilds, allowed, False):
         ni = n[i]
         can_wild = (allowed >> i) & 1
-        tile_bits = TILE_BITS[i] | (0 if _TERMINAL[i] else FLAG_GROUP_NO_TERMINAL)
+        tile_bits = (TILE_BITS[i] | (0 if _TERMINAL[i] else FLAG_GROUP_NO_TERMINAL)) & spec.flag_mask
         new: dict[tuple[int, int, int], list[tuple[int, tuple]]] = {}
         for (pairs_left, wilds_left, flags), entries in states.items():
             if ni == 0 and (wilds_left == 0 or not can_wild):
@@ -388,7 +414,7 @@ def _complete(
     if seven and _seven_complete(n, wilds, m, allowed):
         return True
     states = {(0, 0, sets_needed, 1, wilds)}
-    for i in range(NUM_KINDS):
+    for i in _active_kinds(n, wilds, allowed, True):
         ni = n[i]
         can_wild = (allowed >> i) & 1
         cap = 4 - m[i] if m is not None else 14
@@ -416,6 +442,11 @@ def _complete(
             return False
         states = new
     return (0, 0, 0, 0, 0) in states
+
+
+def clear_completeness_cache() -> None:
+    """Empty the cache of :func:`is_complete` (benchmarks measure cold calls)."""
+    _complete.cache_clear()
 
 
 def _seven_complete(n: tuple[int, ...], wilds: int, m: tuple[int, ...] | None, allowed: int) -> bool:

@@ -47,6 +47,7 @@ from typing import Literal
 
 from envs.config import RuleConfig
 from envs.interpret import (
+    ALL_FLAGS,
     FLAG_GROUP_NO_TERMINAL,
     FLAG_HONOR,
     FLAG_MARKED_TRIPLET,
@@ -322,6 +323,9 @@ class FanTable:
     base: tuple[Fan, ...]
     bonus: tuple[Fan, ...]
     basic: int = 0  # value of 平胡 when no base row applies
+    reads: int = (
+        ALL_FLAGS  # interpretation flag bits the predicates of this table read (enumeration collapses the rest)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,6 +391,7 @@ CHENGDU = FanTable(
     name="chengdu",
     rule="additive",
     unit="doublings",
+    reads=SUIT_FLAGS | FLAG_RUN | FLAG_GROUP_NO_TERMINAL | FLAG_TERMINAL | FLAG_NOT_JIANG,
     base=(
         Fan("dui_dui_hu", 1, is_dui_dui_hu),
         Fan("qing_yi_se", 2, is_qing_yi_se),
@@ -411,6 +416,7 @@ HONGZHONG = FanTable(
     name="hongzhong",
     rule="additive",
     unit="doublings",
+    reads=SUIT_FLAGS | FLAG_RUN | FLAG_GROUP_NO_TERMINAL | FLAG_TERMINAL | FLAG_SIMPLE,
     base=(
         _longqidui_row(lambda cfg: cfg.hz_qidui_doublings),
         Fan("qi_dui", lambda cfg, x: cfg.hz_qidui_doublings, is_qi_dui),
@@ -438,6 +444,7 @@ YIBIN = FanTable(
     name="yibin",
     rule="max_base",
     unit="doublings",
+    reads=SUIT_FLAGS | FLAG_RUN | FLAG_MARKED_TRIPLET,
     base=(
         Fan("dui_dui_hu", lambda cfg, x: cfg.yibin_duidui_doublings, is_dui_dui_hu),
         Fan("qing_yi_se", 2, is_qing_yi_se),
@@ -471,6 +478,7 @@ MAHJONGSOUL = FanTable(
     name="mahjongsoul",
     rule="max_base",
     unit="han",
+    reads=SUIT_FLAGS | FLAG_RUN | FLAG_GROUP_NO_TERMINAL | FLAG_NOT_JIANG,
     basic=1,
     base=(
         Fan("dui_dui_hu", 2, is_dui_dui_hu),
@@ -499,6 +507,7 @@ WIKI_XUELIU = FanTable(
     name="wiki_xueliu",
     rule="max_base",
     unit="multiplier",
+    reads=SUIT_FLAGS | FLAG_RUN | FLAG_GROUP_NO_TERMINAL | FLAG_TERMINAL | FLAG_NOT_JIANG,
     basic=2,
     base=(
         Fan("men_qian_qing", 3, is_men_qian_qing_zimo),

@@ -197,6 +197,7 @@ def _prepare(cfg: RuleConfig, ctx: WinContext) -> ScoreResult | HandSpec:
         n_wild += naturals[k]
         naturals[k] = 0
     marked = ctx.indicator if cfg.fan_table == "yibin" else None
+    table = FAN_TABLES[cfg.fan_table]
     return HandSpec(
         naturals=tuple(naturals),
         wilds=n_wild,
@@ -207,6 +208,7 @@ def _prepare(cfg: RuleConfig, ctx: WinContext) -> ScoreResult | HandSpec:
         soft_gen=cfg.wild_counts_for_gen,
         marked_kind=marked,
         seven_pairs=True,
+        flag_mask=table.reads,
     )
 
 
@@ -479,15 +481,15 @@ def _parse_void(cfg: RuleConfig, void_suit: object) -> int | None:
     return index
 
 
-def _check_kind(cfg: RuleConfig, kind: int, where: str) -> None:
-    if kind in cfg.kinds:
+def _check_kind(cfg: RuleConfig, kind: int, where: str, kinds: frozenset[int] | None = None) -> None:
+    if kind in (kinds if kinds is not None else cfg.kinds):
         return
     if kind == RED:
         raise ValueError(f"{where}: 红中 (5z) is not a tile of variant {cfg.name!r} (no red-dragon wildcards)")
     raise ValueError(f"{where}: {tile_code(kind)} is not a tile of variant {cfg.name!r}")
 
 
-def _parse_meld_list(cfg: RuleConfig, melds: object, wilds: tuple[int, ...]) -> tuple[Meld, ...]:
+def _parse_meld_list(cfg: RuleConfig, melds: object, wilds: tuple[int, ...], kinds: frozenset[int]) -> tuple[Meld, ...]:
     if melds is None:
         return ()
     if isinstance(melds, (str, Meld)):
@@ -512,7 +514,7 @@ def _parse_meld_list(cfg: RuleConfig, melds: object, wilds: tuple[int, ...]) -> 
         if meld.tile < 0:
             raise ValueError(f"{label}: the meld's tile must be known to score the hand")
         for k in meld.represented():
-            _check_kind(cfg, k, label)
+            _check_kind(cfg, k, label, kinds)
         if meld.tile in wilds:
             raise ValueError(
                 f"{label}: {tile_code(meld.tile)} is a wildcard in variant {cfg.name!r} and cannot be melded"
@@ -565,17 +567,18 @@ def score_hand(
         raise ValueError(f"benjin is only used in Yibin (wild = 'tingyong'); variant {cfg.name!r} has no 本金")
     wilds = wild_kinds(cfg, indicator)
 
+    kinds = frozenset(cfg.kinds)
     tiles = parse_tiles(concealed)
     for k in tiles:
-        _check_kind(cfg, k, f"concealed {concealed!r}")
+        _check_kind(cfg, k, f"concealed {concealed!r}", kinds)
     if isinstance(win_tile, str):
         win = kind_of(win_tile)
     elif isinstance(win_tile, int) and not isinstance(win_tile, bool) and 0 <= win_tile < NUM_KINDS:
         win = win_tile
     else:
         raise ValueError(f"win_tile must be one tile such as '5m', got {win_tile!r}")
-    _check_kind(cfg, win, "win_tile")
-    meld_list = _parse_meld_list(cfg, melds, wilds)
+    _check_kind(cfg, win, "win_tile", kinds)
+    meld_list = _parse_meld_list(cfg, melds, wilds, kinds)
 
     expected = cfg.hand_size - 3 * len(meld_list)
     if expected < 1 or len(tiles) != expected:
