@@ -529,7 +529,11 @@ WIKI_XUELIU = FanTable(
         Fan("he_jue_zhang", 1, is_he_jue_zhang, lambda cfg: cfg.enable_juezhang),
     ),
 )
-"""S2 血流 column §4.2 (verbatim, not the default): base multipliers (take the largest) × 2 per bonus."""
+"""S2 血流 column §4.2 (verbatim, not the default): base multipliers (take the largest) × 2 per bonus.
+
+龙七对 is 七对 × 根 here (``longqidui_mode`` does not apply); 门前清 and 断幺九 are part of the column, not gated by
+``enable_menqing`` / ``enable_duanyao``; 和绝张 follows ``enable_juezhang``.
+"""
 
 
 FAN_TABLES: dict[str, FanTable] = {t.name: t for t in (CHENGDU, HONGZHONG, YIBIN, MAHJONGSOUL, WIKI_XUELIU)}

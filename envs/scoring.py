@@ -88,6 +88,8 @@ class WinContext:
         counts = tuple(self.concealed)
         if len(counts) != NUM_KINDS:
             raise ValueError(f"WinContext.concealed must be 34 counts, got {len(counts)}")
+        if any(not 0 <= c <= COPIES + 1 for c in counts):
+            raise ValueError(f"WinContext.concealed counts must be 0-4, got {counts}")
         object.__setattr__(self, "concealed", counts)
         object.__setattr__(self, "melds", tuple(self.melds))
         if not isinstance(self.win_tile, int) or not 0 <= self.win_tile < NUM_KINDS:
@@ -172,10 +174,20 @@ def _allowed_mask(cfg: RuleConfig, void_suit: int | None) -> int:
 # ---- the engine entry point ------------------------------------------------------------------------------------
 
 
-def _prepare(cfg: RuleConfig, ctx: WinContext) -> ScoreResult | HandSpec:
-    """Either a final answer (四红中, not a win) or the enumeration spec of the hand."""
+def _prepare(cfg: RuleConfig, ctx: WinContext, *, fifth_ok: bool = False) -> ScoreResult | HandSpec:
+    """Either a final answer (四红中, not a win) or the enumeration spec of the hand.
+
+    ``fifth_ok``: the winning tile may be a fifth copy (查大叫 with ``ready_excludes_fifth_tile = false``).
+    """
     wilds = wild_kinds(cfg, ctx.indicator)
     counts = ctx.concealed
+    if not fifth_ok and max(counts) > COPIES:
+        raise ValueError(f"WinContext.concealed counts must be 0-4, got {counts}")
+    if sum(counts) + 3 * len(ctx.melds) != cfg.hand_size + 1:
+        raise ValueError(
+            f"a winning hand holds {cfg.hand_size + 1} tiles counting each meld as 3: got {sum(counts)} concealed "
+            f"(including the winning tile) and {len(ctx.melds)} meld(s)"
+        )
     if cfg.wild == "hongzhong" and cfg.hz_four_red_instant and counts[RED] >= 4:
         d = cfg.hz_tiandihu_fixed
         return ScoreResult(True, d, (1 << d) * cfg.base_unit, {"si_hong_zhong": d}, 1 << d, fixed="si_hong_zhong")
@@ -264,7 +276,7 @@ def score_win(cfg: RuleConfig | str, ctx: WinContext) -> ScoreResult:
 
 
 def _score(cfg: RuleConfig, ctx: WinContext, *, enforce_min: bool = True, four_copy_limit: bool = True) -> ScoreResult:
-    prepared = _prepare(cfg, ctx)
+    prepared = _prepare(cfg, ctx, fifth_ok=not four_copy_limit)
     if isinstance(prepared, ScoreResult):
         return prepared
     spec = prepared if four_copy_limit else dataclasses.replace(prepared, four_copy_limit=False)
@@ -377,7 +389,7 @@ def winning_tiles(
 
 
 def _structural_win(cfg: RuleConfig, ctx: WinContext, *, fifth: bool = False) -> bool:
-    prepared = _prepare(cfg, ctx)
+    prepared = _prepare(cfg, ctx, fifth_ok=fifth)
     if isinstance(prepared, ScoreResult):
         return prepared.is_win
     if fifth:  # a fifth copy is only a shape question (虚听 with ready_excludes_fifth_tile = false)

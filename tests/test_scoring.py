@@ -900,6 +900,13 @@ def test_win_context_validation():
         WinContext(concealed=counts, win_tile=kind_of("5s"), tianhu=True, dihu=True)
     with pytest.raises(ValueError, match="void_suit"):
         WinContext(concealed=counts, win_tile=kind_of("5s"), void_suit=3)
+    with pytest.raises(ValueError, match="0-4"):
+        five = list(parse_counts("1111m 456m 789m 555s"))
+        five[0] += 1
+        score_win("chengdu", WinContext(concealed=tuple(five), win_tile=kind_of("1m")))
+    short = tuple(parse_counts("123m 456m 789m 55s"))
+    with pytest.raises(ValueError, match="holds 14 tiles"):
+        score_win("chengdu", WinContext(concealed=short, win_tile=kind_of("5s")))
 
 
 def test_tingyong_kinds_wrap_within_the_suit():
