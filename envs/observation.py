@@ -185,7 +185,7 @@ _HAND_CELLS = tuple(
 
 def _visible_weights() -> np.ndarray:
     """Row weights turning the count planes into visible copies (claimed melds: one copy is a discard)."""
-    w = np.zeros(NUM_PLANES, dtype=np.int64)
+    w = np.zeros(NUM_PLANES, dtype=np.float32)
     for name, weight in (
         ("hand", 1),
         ("discards", 1),
@@ -406,22 +406,24 @@ class ObservationEncoder:
         base = _R["wall_countdown"] * NUM_KINDS
         cells += range(base, base + min(view.wall_remaining, NUM_KINDS))
 
-        dense = np.bincount(cells, minlength=_SIZE).reshape(OBS_SHAPE)
+        dense = np.bincount(cells, minlength=_SIZE).astype(np.float32).reshape(OBS_SHAPE)
         for row, counts in revealed_rows:
             dense[row] = counts
         # visible copies: own hand, discards, melds (less the claimed copy, already among the discards),
         # revealed hands, then the extras
         visible = _VISIBLE_WEIGHTS @ dense
-        if extra:
-            visible += np.bincount(extra, minlength=NUM_KINDS)
-        if less:
-            visible -= np.bincount(less, minlength=NUM_KINDS)
+        for k in extra:
+            visible[k] += 1.0
+        for k in less:
+            visible[k] -= 1.0
         dense[_R["visible"]] = visible
+        broadcast = [0.0] * NUM_PLANES
+        for row, value in zip(rows, values):
+            broadcast[row] = value
+        dense += np.asarray(broadcast, dtype=np.float32)[:, None]
         if out is None:
-            out = dense.astype(np.float32)
-        else:
-            out[...] = dense
-        out[rows] = np.asarray(values, dtype=np.float32)[:, None]
+            return dense
+        out[...] = dense
         return out
 
 

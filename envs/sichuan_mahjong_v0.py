@@ -1,0 +1,412 @@
+"""Sichuan mahjong (川麻) — PettingZoo AEC environment ``sichuan_mahjong_v0``.
+
+One episode is one hand of a Sichuan-family variant (成都 血战到底, 血流成河, 红中, 宜宾, 赤羽之战, two-player ...),
+played by the pure rules engine :class:`envs.game.Game`.  Every engine decision is an AEC turn.
+
+>>> from envs import sichuan_mahjong_v0
+>>> env = sichuan_mahjong_v0.env(variant="hongzhong")
+>>> env.reset(seed=7)
+>>> for agent in env.agent_iter():
+...     obs, reward, terminated, truncated, info = env.last()
+...     action = None if terminated or truncated else env.action_space(agent).sample(obs["action_mask"])
+...     env.step(action)
+
+Construction
+------------
+``env(variant="hongzhong", render_mode=None, **options)`` returns the raw env wrapped in PettingZoo's
+``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``; ``raw_env(...)`` is the bare environment.
+``variant`` is a preset name of :data:`envs.config.PRESETS`, a YAML path or a :class:`~envs.config.RuleConfig`.
+
+Options:
+
+* ``rules`` — a mapping of rule-flag overrides applied to the variant (``{"cap_doublings": 4}``).
+* ``reward_mode`` — ``"delta"`` (default): every agent receives its score change as it happens (kong payments, wins,
+  end-of-hand settlement); ``"terminal"``: an agent receives its whole hand score once, when it leaves (a 血战
+  winner) or when the hand ends.  Either way an agent's rewards sum to its hand score.
+* ``reward_scale`` — rewards are ``score change / base_unit * reward_scale`` when ``normalize_reward`` is true
+  (default false: ``score change * reward_scale``, in the variant's points).
+
+Illegal actions are an error, not a penalty: stepping an action whose mask entry is 0 raises ``ValueError`` naming
+the action and the legal ones (no ``TerminateIllegalWrapper``: a learner must use the mask).
+
+Agents, turns and simultaneous decisions
+----------------------------------------
+Agents are ``player_0`` … ``player_{n-1}`` (seat numbers of the engine).  The engine's pending seats take their turns
+one after another (the engine's order).  Simultaneous decisions — 换三张, 定缺, claim windows on a discard and rob
+windows on an added kong — are collected one agent at a time; an agent never sees another agent's answer (the
+engine resolves the decision when the last pending seat has answered).  换三张 takes **three** consecutive turns of
+the same agent (one ``EXCHANGE_PICK k`` each); the picks so far are shown in the ``exchange_picked`` plane.
+
+A 血战 winner leaves the hand through PettingZoo's finished-agent mechanism: it is terminated, steps once with
+``None`` and is removed from ``agents``.  When the hand ends every remaining agent terminates.  Nothing truncates.
+
+Actions (``Discrete(183)``, the flat layout of :mod:`envs.actions`)
+------------------------------------------------------------------
+
+=========  ========================  ==============================================================
+ids        action                    meaning
+=========  ========================  ==============================================================
+0-33       ``DISCARD k``             打牌 discard one tile of kind k
+34-67      ``KONG k``                杠 暗杠 / 补杠 on own turn, 直杠 on a discard
+68         ``PONG``                  碰 the discard
+69         ``HU``                    胡 自摸 / 点炮 / 抢杠
+70         ``PASS``                  过 decline the claim or the rob
+71-104     ``EXCHANGE_PICK k``       换三张 pick one tile of kind k (three turns)
+105-107    ``DINGQUE s``             定缺 void suit 万 / 筒 / 条
+108-182    reserved                  吃 / 飞 / 提 / 报胡 / 请胡 / 红中杠 / 赖子杠 of other variants
+=========  ========================  ==============================================================
+
+Observations
+------------
+``{"observation": float32 (93, 34), "action_mask": int8 (183,)}``; the tensor is ``chuanma-v0`` of
+:mod:`envs.observation` (its docstring has the full plane table; ``envs.observation.decode`` gives named views).
+The mask is all zeros for an agent that is not ``agent_selection``.
+
+Infos
+-----
+``infos[agent]`` holds ``"seat"``, ``"transfers"`` (the payments of the last step as
+``(payer, receiver, amount, reason)`` tuples, public information), ``"scores"`` (hand scores of every seat) and,
+once the hand is over, ``"result"`` (the engine's hand result as a dict).
+
+reset
+-----
+``reset(seed=None, options=None)``.  ``seed`` (int, bytes or str) deals the hand ``Game(cfg, seed=seed)``; a reset
+without a seed plays the next hand of the current seed sequence (hand ``i`` uses ``envs.wall.hand_seed(seed, i)``;
+the sequence starts at seed 0 if no seed was ever given): the environment never reads the clock or OS entropy.
+``options`` may hold a fixed start for tests and puzzles — ``"wall"`` (kinds in draw order), ``"dealer"``,
+``"exchange_offset"`` — passed to the engine, and ``"rules"`` (flag overrides for this hand only; the table size
+cannot change).  Other keys are ignored with a ``UserWarning`` (PettingZoo's ``api_test`` passes arbitrary options).
+
+Version history
+---------------
+* ``sichuan_mahjong_v0`` — first release: observation ``chuanma-v0``, action layout ``chuanma-actions-v0``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import operator
+import warnings
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from envs.actions import ACTION_SPACE_SIZE, EXCHANGE_BASE, action_name, decode, exchange
+from envs.config import RuleConfig, load_variant
+from envs.game import Game
+from envs.observation import OBS_SHAPE, ObservationEncoder, legal_mask, observation_bounds
+from envs.tiles import NUM_KINDS
+from envs.view import PlayerView
+from envs.wall import hand_seed
+
+ENV_NAME = "sichuan_mahjong_v0"
+REWARD_MODES = ("delta", "terminal")
+_GAME_OPTIONS = ("wall", "dealer", "exchange_offset")
+_RESET_OPTIONS = (*_GAME_OPTIONS, "rules")
+
+
+def env(variant: str | RuleConfig = "hongzhong", render_mode: str | None = None, **options: Any) -> AECEnv:
+    """The wrapped environment: :class:`raw_env` inside ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``."""
+    e: AECEnv = raw_env(variant=variant, render_mode=render_mode, **options)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+class raw_env(AECEnv, EzPickle):
+    """The bare AEC environment (see the module docstring)."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": ENV_NAME,
+        "render_modes": ["ansi", "human"],
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        variant: str | RuleConfig = "hongzhong",
+        render_mode: str | None = None,
+        *,
+        rules: Mapping[str, Any] | None = None,
+        reward_mode: str = "delta",
+        reward_scale: float = 1.0,
+        normalize_reward: bool = False,
+    ) -> None:
+        EzPickle.__init__(
+            self,
+            variant=variant,
+            render_mode=render_mode,
+            rules=rules,
+            reward_mode=reward_mode,
+            reward_scale=reward_scale,
+            normalize_reward=normalize_reward,
+        )
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
+        if reward_mode not in REWARD_MODES:
+            raise ValueError(f"reward_mode must be one of {list(REWARD_MODES)}, got {reward_mode!r}")
+        if not np.isfinite(reward_scale):
+            raise ValueError(f"reward_scale must be a finite number, got {reward_scale!r}")
+        self.cfg: RuleConfig = load_variant(variant, **dict(rules or {}))
+        Game(self.cfg, seed=0, record_events=False)  # UnsupportedRule now rather than at the first reset
+        self.render_mode = render_mode
+        self.reward_mode = reward_mode
+        self._reward_factor = float(reward_scale) / (self.cfg.base_unit if normalize_reward else 1)
+        n = self.cfg.num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        self._encoder = ObservationEncoder.from_config(self.cfg)
+        low, high = observation_bounds()
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(low=low, high=high, shape=OBS_SHAPE, dtype=np.float32),
+                    "action_mask": spaces.Box(low=0, high=1, shape=(ACTION_SPACE_SIZE,), dtype=np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(ACTION_SPACE_SIZE) for a in self.possible_agents}
+        self.game: Game | None = None
+        self._seed_base: Any = 0
+        self._hand_index = -1
+        self._picks: list[list[int]] = [[] for _ in range(n)]
+        self._scores: list[int] = [0] * n
+        self._cache: dict[int, tuple[PlayerView, np.ndarray]] = {}
+        self._event_cursor = 0
+
+    # ---- spaces ----------------------------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # ---- episode ---------------------------------------------------------------------------------------------
+    def reset(self, seed: Any = None, options: dict[str, Any] | None = None) -> None:
+        options = dict(options or {})
+        unknown = sorted(set(options) - set(_RESET_OPTIONS))
+        if unknown:  # ignored, as PettingZoo's api_test requires, but never silently
+            warnings.warn(
+                f"ignoring unknown reset option(s) {unknown}; known options are {list(_RESET_OPTIONS)}",
+                UserWarning,
+                stacklevel=2,
+            )
+        if seed is not None:
+            self._seed_base, self._hand_index = seed, 0
+            hand = seed
+        else:
+            self._hand_index += 1
+            hand = self._seed_base if self._hand_index == 0 else hand_seed(self._seed_base, self._hand_index)
+        cfg = self.cfg
+        if options.get("rules"):
+            cfg = cfg.replace(**dict(options["rules"]))
+            if cfg.num_players != self.cfg.num_players:
+                raise ValueError(
+                    f"reset option 'rules' cannot change num_players ({self.cfg.num_players} -> {cfg.num_players}); "
+                    "make a new environment instead"
+                )
+        fixed = {k: options[k] for k in _GAME_OPTIONS if k in options}
+        if "wall" in fixed:
+            self.game = Game(cfg, **fixed)
+        else:
+            self.game = Game(cfg, seed=hand, **fixed)
+        n = cfg.num_players
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._picks = [[] for _ in range(n)]
+        self._scores = list(self.game.scores)
+        self._skip_agent_selection = None
+        self._cache.clear()
+        self._event_cursor = 0
+        self._after_engine_step([])
+        if self.render_mode == "human":
+            self.render()
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.game
+        seat = self.agent_name_mapping[agent]
+        view, mask = self._view_and_mask(seat)
+        action_id = _as_id(action)
+        if action_id is None or not mask[action_id]:
+            legal = ", ".join(f"{i} ({action_name(i)})" for i in np.flatnonzero(mask))
+            shown = f"{action_id} ({action_name(action_id)})" if action_id is not None else repr(action)
+            raise ValueError(f"illegal action {shown} for {agent} in phase {view.phase.value}; legal: {legal}")
+        action = action_id
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self._cache.clear()
+        picks = self._picks[seat]
+        n_transfers = len(game.transfers)
+        if EXCHANGE_BASE <= action < EXCHANGE_BASE + NUM_KINDS:  # one 换三张 pick; the third one commits
+            picks.append(action - EXCHANGE_BASE)
+            if len(picks) < 3:
+                self._accumulate_rewards()
+                self.infos = {a: self._info(self.agent_name_mapping[a], []) for a in self.agents}
+                if self.render_mode == "human":
+                    self.render()
+                return
+            engine_action = exchange(picks)
+            self._picks[seat] = []
+        else:
+            engine_action = decode(action)
+        game.step(seat, engine_action)
+        self._after_engine_step(game.transfers[n_transfers:])
+        if self.render_mode == "human":
+            self.render()
+
+    def _after_engine_step(self, new_transfers: list) -> None:
+        """Rewards, terminations, infos and the next agent after the engine moved."""
+        game = self.game
+        new_events = game.events[self._event_cursor :]
+        self._event_cursor = len(game.events)
+        scores = game.scores
+        over = game.is_over
+        for agent in self.agents:
+            seat = self.agent_name_mapping[agent]
+            leaving = over or (not game.active[seat] and self._score_final(seat))
+            if self.reward_mode == "delta":
+                self.rewards[agent] = (scores[seat] - self._scores[seat]) * self._reward_factor
+            elif leaving and not self.terminations[agent]:
+                self.rewards[agent] = scores[seat] * self._reward_factor
+            if leaving:
+                self.terminations[agent] = True
+            self.infos[agent] = self._info(seat, new_transfers, new_events)
+        for seat, score in enumerate(scores):
+            if score != self._scores[seat] and self.possible_agents[seat] not in self.rewards:
+                warnings.warn(
+                    f"seat {seat} left the hand but its score changed ({self._scores[seat]} -> {score}); "
+                    "the change cannot be paid as a reward",
+                    RuntimeWarning,
+                    stacklevel=3,
+                )
+        self._scores = list(scores)
+        self._accumulate_rewards()
+        if not over:
+            self.agent_selection = self.possible_agents[game.pending[0]]
+        elif self.agents:
+            self.agent_selection = self.agents[0]
+        self._deads_step_first()
+
+    def _score_final(self, seat: int) -> bool:
+        """Whether a seat that left the hand (血战 winner) can no longer gain or lose points.
+
+        The only later change is a 退税 refund (RULES.md §2.11.3): with ``refund_kong_if_not_ready`` a player who
+        never won returns, at exhaustion, the kong payments it still holds.  A winner who paid such a kong payment
+        to a player who has not won stays in ``agents`` (without decisions) until that is settled.
+        """
+        game = self.game
+        if not game.cfg.refund_kong_if_not_ready:
+            return True
+        return not any(
+            rec.payer == seat and not rec.transferred and not game.won[rec.owner] for rec in game.kong_payments
+        )
+
+    def _info(self, seat: int, transfers: list, events: list[dict[str, Any]] = ()) -> dict[str, Any]:
+        game = self.game
+        info: dict[str, Any] = {
+            "seat": seat,
+            "events": _events_for(events, seat),
+            "transfers": [(t.payer, t.receiver, t.amount, t.reason) for t in transfers],
+            "scores": list(game.scores),
+        }
+        if game.is_over:
+            info["result"] = _result_dict(game.result)
+        return info
+
+    # ---- observations ----------------------------------------------------------------------------------------
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.agent_name_mapping[agent]
+        view, mask = self._view_and_mask(seat)
+        obs = self._encoder.encode(view, exchange_picks=self._picks[seat])
+        if agent == self.agent_selection and not self.terminations.get(agent, True):
+            mask = mask.copy()
+        else:
+            mask = np.zeros(ACTION_SPACE_SIZE, dtype=np.int8)
+        return {"observation": obs, "action_mask": mask}
+
+    def _view_and_mask(self, seat: int) -> tuple[PlayerView, np.ndarray]:
+        """The seat's view and legal mask, cached until the next action."""
+        hit = self._cache.get(seat)
+        if hit is None:
+            view = self.game.view(seat)
+            hit = self._cache[seat] = (view, legal_mask(view, self._picks[seat]))
+        return hit
+
+    def action_mask(self, agent: str | None = None) -> np.ndarray:
+        """The ``int8`` legal-action mask of ``agent`` (default: the agent to act)."""
+        return self.observe(agent or self.agent_selection)["action_mask"]
+
+    # ---- rendering -------------------------------------------------------------------------------------------
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        text = self._render_text()
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def _render_text(self) -> str:
+        from envs.render import render_view
+
+        if self.game is None:
+            return "(no hand: call reset() first)"
+        seat = self.agent_name_mapping.get(self.agent_selection, 0) if self.agents else 0
+        return render_view(self.game.view(seat))
+
+    def close(self) -> None:
+        self.game = None
+
+
+def _events_for(events: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
+    """The engine events ``seat`` may see (the ``visible_to`` / ``redact`` convention of :mod:`envs.game`), copied."""
+    out = []
+    for ev in events:
+        vis = ev.get("visible_to")
+        if vis is None:
+            out.append(dict(ev))
+        elif seat in vis:
+            out.append({k: v for k, v in ev.items() if k not in ("visible_to", "redact")})
+        elif ev.get("redact"):
+            drop = set(ev["redact"]) | {"visible_to", "redact"}
+            out.append({k: v for k, v in ev.items() if k not in drop})
+    return out
+
+
+def _as_id(action: Any) -> int | None:
+    """The flat id of an action given as an int / numpy integer, or None when it is not one in range."""
+    try:
+        a = operator.index(action)
+    except TypeError:
+        return None
+    return a if 0 <= a < ACTION_SPACE_SIZE else None
+
+
+def _result_dict(result: Any) -> dict[str, Any]:
+    """The engine's hand result as plain JSON-able data (lists, dicts, numbers, strings)."""
+    return _plain(dataclasses.asdict(result))
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
