@@ -15,7 +15,8 @@ Construction
 ------------
 ``env(variant="hongzhong", render_mode=None, **options)`` returns the raw env wrapped in PettingZoo's
 ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``; ``raw_env(...)`` is the bare environment.
-``variant`` is a preset name of :data:`envs.config.PRESETS`, a YAML path or a :class:`~envs.config.RuleConfig`.
+``variant`` is a preset name of :data:`envs.config.PRESETS`, a YAML path or a :class:`~envs.config.RuleConfig`;
+a variant the engine does not implement yet (``yibin``: 听用 and 飞/提) raises ``envs.game.UnsupportedRule`` here.
 
 Options:
 
@@ -38,7 +39,10 @@ engine resolves the decision when the last pending seat has answered).  换三�
 the same agent (one ``EXCHANGE_PICK k`` each); the picks so far are shown in the ``exchange_picked`` plane.
 
 A 血战 winner leaves the hand through PettingZoo's finished-agent mechanism: it is terminated, steps once with
-``None`` and is removed from ``agents``.  When the hand ends every remaining agent terminates.  Nothing truncates.
+``None`` and is removed from ``agents`` — as soon as its hand score is final.  The one way a departed winner's score
+can still change is a 退税 refund (RULES.md §2.11.3): a winner who paid kong money to a player who has not won stays
+in ``agents``, without decisions, until that player wins or the hand ends, so that rewards always add up to the
+hand score.  When the hand ends every remaining agent terminates.  Nothing truncates.
 
 Actions (``Discrete(183)``, the flat layout of :mod:`envs.actions`)
 ------------------------------------------------------------------
@@ -64,9 +68,10 @@ The mask is all zeros for an agent that is not ``agent_selection``.
 
 Infos
 -----
-``infos[agent]`` holds ``"seat"``, ``"transfers"`` (the payments of the last step as
-``(payer, receiver, amount, reason)`` tuples, public information), ``"scores"`` (hand scores of every seat) and,
-once the hand is over, ``"result"`` (the engine's hand result as a dict).
+``infos[agent]`` holds ``"seat"``, ``"events"`` (the engine events of the last step that this seat may see: other
+seats' private events are dropped or redacted, see ``Game.events_for``), ``"transfers"`` (the payments of the last
+step as ``(payer, receiver, amount, reason)`` tuples, public information), ``"scores"`` (hand scores of every seat)
+and, once the hand is over, ``"result"`` (the engine's ``HandResult`` as plain JSON-able data).
 
 reset
 -----
