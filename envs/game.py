@@ -505,7 +505,10 @@ class Game:
 
     # ---- legal actions --------------------------------------------------------------------------------------
     def legal_actions(self, seat: int) -> list[Action]:
-        """Legal actions of ``seat`` now; ``[]`` when the seat has nothing to decide.  Do not mutate the list."""
+        """Legal actions of ``seat`` now (a fresh list); ``[]`` when the seat has nothing to decide."""
+        return list(self._legal(seat))
+
+    def _legal(self, seat: int) -> list[Action]:
         cached = self._legal_cache.get(seat)
         if cached is not None:
             return cached
@@ -623,7 +626,7 @@ class Game:
             )
         if action.type == ActionType.EXCHANGE:
             action = exchange(action.tiles)
-        legal = self.legal_actions(seat)
+        legal = self._legal(seat)
         if action not in legal:
             shown = ", ".join(str(a) for a in legal[:40]) + (f", ... ({len(legal)} in all)" if len(legal) > 40 else "")
             raise ValueError(f"illegal action {action} for seat {seat} in phase {self.phase.value}; legal: [{shown}]")
@@ -1286,7 +1289,7 @@ class Game:
             indicator=None,
             pass_hu_locked=hu_locked,
             pass_pong_locked=tuple(k for k in range(NUM_KINDS) if pong_mask >> k & 1),
-            legal_actions=tuple(self.legal_actions(seat)),
+            legal_actions=tuple(self._legal(seat)),
         )
 
     def copy(self) -> Game:
@@ -1432,7 +1435,7 @@ class Game:
             assert pend, f"phase {self.phase.value} has no pending seat"
             for s in pend:
                 assert self.active[s], f"pending seat {s} is not active"
-                assert self.legal_actions(s), f"pending seat {s} has no legal action"
+                assert self._legal(s), f"pending seat {s} has no legal action"
             if self.phase == Phase.SELF:
                 assert pend == (self.current,), "self phase must await exactly the current seat"
         assert len(self.set_aside) <= len(self.wins), "more set-aside tiles than wins"
