@@ -1,0 +1,119 @@
+"""Benchmark: AEC decisions per second of ``sichuan_mahjong_v0`` with random masked actions, per variant.
+
+Measures the raw env and the wrapped env (``AssertOutOfBounds`` + ``OrderEnforcing``) for every preset of
+:data:`envs.config.PRESETS` (a preset the engine refuses with ``UnsupportedRule`` is reported as skipped).  A
+"decision" is one ``step`` of an agent with a non-empty mask (dead-agent ``None`` steps are not counted, but their
+time is).  Each step also builds the observation and the mask through ``last()``, as a training loop would.  For
+reference, in the same run: RLCard's ``mahjong`` env (random legal actions) and PettingZoo's ``connect_four_v3``
+when they can be imported (reported as skipped otherwise; ``connect_four_v3`` needs ``pygame``).
+
+Usage: ``python benchmarks/bench_aec.py [--decisions 20000] [--variants hongzhong chengdu] [--seed 0]``.
+Prints one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from envs import sichuan_mahjong_v0
+from envs.config import PRESETS
+from envs.game import UnsupportedRule
+
+
+def run_aec(env, decisions: int, seed: int) -> dict:
+    """Random masked play for ``decisions`` decisions; returns throughput numbers."""
+    rng = np.random.default_rng(seed)
+    done_decisions = 0
+    hands = 0
+    env.reset(seed=seed)
+    start = time.perf_counter()
+    while done_decisions < decisions:
+        if not env.agents:
+            hands += 1
+            env.reset()
+            continue
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[rng.integers(legal.size)]))
+        done_decisions += 1
+    elapsed = time.perf_counter() - start
+    return {
+        "decisions": done_decisions,
+        "hands_finished": hands,
+        "seconds": round(elapsed, 3),
+        "decisions_per_s": round(done_decisions / elapsed, 1),
+    }
+
+
+def bench_rlcard(decisions: int, seed: int) -> dict:
+    try:
+        import rlcard  # type: ignore[import-not-found]
+    except ImportError:
+        return {"skipped": "rlcard is not installed"}
+    env = rlcard.make("mahjong", config={"seed": seed})
+    rng = np.random.default_rng(seed)
+    steps = 0
+    start = time.perf_counter()
+    state, _ = env.reset()
+    while steps < decisions:
+        if env.is_over():
+            state, _ = env.reset()
+            continue
+        legal = list(state["legal_actions"])
+        state, _ = env.step(legal[rng.integers(len(legal))])
+        steps += 1
+    elapsed = time.perf_counter() - start
+    return {"decisions": steps, "seconds": round(elapsed, 3), "decisions_per_s": round(steps / elapsed, 1)}
+
+
+def bench_connect_four(decisions: int, seed: int) -> dict:
+    try:
+        from pettingzoo.classic import connect_four_v3
+    except ImportError as exc:  # connect_four imports pygame at module level
+        return {"skipped": f"connect_four_v3 cannot be imported: {exc}"}
+    return run_aec(connect_four_v3.env(), decisions, seed)
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--decisions", type=int, default=20000, help="decisions per measurement")
+    parser.add_argument("--variants", nargs="*", default=list(PRESETS), help="variant presets to measure")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    out: dict = {
+        "benchmark": "bench_aec",
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "decisions": args.decisions,
+        "variants": {},
+    }
+    for name in args.variants:
+        try:
+            raw = sichuan_mahjong_v0.raw_env(variant=name)
+        except UnsupportedRule as exc:
+            out["variants"][name] = {"skipped": str(exc)}
+            continue
+        out["variants"][name] = {
+            "raw": run_aec(raw, args.decisions, args.seed),
+            "wrapped": run_aec(sichuan_mahjong_v0.env(variant=name), args.decisions, args.seed),
+        }
+    out["rlcard_mahjong"] = bench_rlcard(args.decisions, args.seed)
+    out["connect_four_v3"] = bench_connect_four(args.decisions, args.seed)
+    print(json.dumps(out, indent=2))
+    return out
+
+
+if __name__ == "__main__":
+    main()
