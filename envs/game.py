@@ -4,9 +4,17 @@ Supported variants: ``chengdu`` (血战到底), ``xueliu`` (血流成河), ``hon
 ``two_player`` (二人), plus any :class:`~envs.config.RuleConfig` built from their flags.  Yibin (听用, 飞/提),
 Duankagen (报胡/请胡) and Wuhan (吃, 赖子) need rules this engine does not implement yet; a config that asks for them
 (``wild`` = tingyong/laizi, ``allow_chi``, ``kong_payment = "factor"``, ``exchange_mode = "redraw_up_to_3"``,
-``continuation = "single"`` combined with chi ...) is refused with :class:`UnsupportedRule` at construction.  Their
-action types are reserved in :mod:`envs.actions` and the state machine below leaves room for them (extra self
-actions, extra claim types).
+their fan tables) is refused with :class:`UnsupportedRule` at construction.  Their action types are reserved in
+:mod:`envs.actions` and the state machine leaves room for them (extra self actions, extra claim options).
+
+Public API
+----------
+``Game(cfg, seed=None, *, wall=None, dealer=None, exchange_offset=None, match_points=None, record_events=True)``;
+``phase`` (:class:`~envs.view.Phase`), ``pending`` (seats awaited now), ``legal_actions(seat)``, ``step(seat,
+action)``, ``is_over``, ``view(seat)`` (:class:`~envs.view.PlayerView`), ``transfers``, ``scores``, ``wins``,
+``events`` / ``events_for(seat)``, ``result`` (:class:`HandResult` once over), ``copy()``, ``snapshot()``,
+``validate()``; full-information helpers for tests and tools: ``hand_of(seat)``, ``live_wall()``, ``hands``,
+``melds``, ``discards``, ``current``, ``drawn_tile``, ``claim_tile``/``claim_from``, ``kong_payments``.
 
 The specifications in this implementation
 -----------------------------------------
@@ -26,8 +34,10 @@ The specifications in this implementation
   every seat has committed.
 * **定缺** (§2.4): simultaneous, public after the last declaration.
 * **Decisions.**  ``pending`` lists the seats whose answer is awaited.  Exchange, 定缺, claim windows and rob
-  windows are simultaneous: every pending seat answers, then the engine resolves.  Claim and rob windows ask only
-  seats with an option other than PASS.  In the self phase only the current seat is pending.
+  windows are simultaneous: every pending seat answers (in any order), then the engine resolves; a seat that has
+  answered leaves ``pending``.  Claim and rob windows ask only seats with an option other than PASS.  In the self
+  phase only the current seat is pending.  Order: exchange and 定缺 from the dealer in turn order; windows in turn
+  order after the discarder (or the kong player).
 * **Self phase** (§2.5): HU (自摸; also the dealer's first action, 天胡), KONG k (暗杠 with four concealed copies,
   补杠 on an own pong), DISCARD k.  Right after a pong the claimer may only discard.  While a seat holds tiles of
   its void suit and ``must_discard_void_first`` is on, only void tiles may be discarded.  No kong of the void
@@ -55,7 +65,8 @@ The specifications in this implementation
   robber(s) and the kong player pays each as a discarder.
 * **杠上开花 / 点杠花 / 杠上炮 / 呼叫转移** (§2.7.3, §2.7.5).  A self-draw on a replacement tile is 杠上开花; when
   the kong that produced the replacement was an exposed kong and ``dianganghua = "dianpao"``, only the seat that
-  discarded the kong tile pays, at the discard-win value.  A discard that ends a turn in which its discarder made
+  discarded the kong tile pays, at the discard-win value (its :class:`~envs.view.WinInfo` has how ``"zimo"`` and
+  ``from_seat`` = that payer).  A discard that ends a turn in which its discarder made
   a kong is 杠上炮: the discarder pays as usual and hands over the kong income of that turn (``full_each``: the
   full amount to every winner; ``split``: shared equally, the remainder stays; ``none``).  Handed-over kong
   income is never refunded.
@@ -75,7 +86,8 @@ The specifications in this implementation
   ``single`` — the hand ends at the first win (several winners on one discard with ``multi_ron``).
 * **Winning tiles.**  A winner's concealed hand keeps its 13-tile-equivalent shape; every winning tile is set aside
   (once per discard, even when several players win on it) — this is what ``validate`` counts.
-* **Settlement** (§2.11): every win is scored by :mod:`envs.scoring` (``payment × base_unit`` per payer); at
+* **Settlement** (§2.11): every win is scored by :mod:`envs.scoring` (``ScoreResult.payment`` points per payer,
+  ``base_unit`` included); kong payments, wins and 呼叫转移 go through :mod:`envs.settlement`; at
   exhaustion with at least two seats that never won, :func:`envs.settlement.end_of_hand_transfers` runs 查花猪, 查大叫
   and 退税.  Every transfer is a :class:`~envs.settlement.Transfer`; each hand's transfers sum to zero.
 * **Points matches** (``start_points > 0``, 赤羽): a seat whose match total drops below zero ends the hand at once
@@ -632,7 +644,9 @@ class Game:
             raise ValueError(f"illegal action {action} for seat {seat} in phase {self.phase.value}; legal: [{shown}]")
         self._legal_cache = {}
         phase = self.phase
-        private = phase != Phase.SELF
+        private = phase != Phase.SELF or (
+            action.type == ActionType.KONG and not self.cfg.reveal_concealed_kong and self.hands[seat][action.tile] == 4
+        )
         self._emit(
             "action",
             visible_to=[seat] if private else None,

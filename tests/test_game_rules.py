@@ -431,3 +431,87 @@ def test_structured_action_equality_is_used_for_legality():
     assert tiles[0] != tiles[-1]
     g.step(0, Action(ActionType.EXCHANGE, tiles=tuple(reversed(tiles))))  # unsorted picks are normalised
     assert g.pending == (1, 2, 3) and g.view(0).exchange_given == tiles
+
+
+# ---- kong variations -----------------------------------------------------------------------------------------------
+def _c9_until_kong(cfg):
+    from tests.test_game_settlement import C9_HANDS
+
+    s = build_wall(cfg, C9_HANDS, "9m 5s", offset=2)
+    g = s.game()
+    start(g, s, "pppm")
+    auto(g, until=turn_of(1))
+    return g, s
+
+
+def test_replacement_from_the_back_of_the_wall():
+    g, s = _c9_until_kong(load_variant("chengdu", kong_draw_from="back"))
+    remaining = g.wall_remaining
+    g.step(1, kong(T("9m")))
+    assert g.drawn_tile == s.wall[-1] and g.wall_remaining == remaining - 1
+    assert g.live_wall() == s.wall[108 - remaining + 0 : -1]
+
+
+@pytest.mark.parametrize(
+    ("mode", "expected"),
+    [
+        ("xi_each_1", [(0, 1, 1, "xi"), (2, 1, 1, "xi"), (3, 1, 1, "xi")]),
+        ("none", []),
+        ("standard", [(0, 1, 2, "kong_concealed"), (2, 1, 2, "kong_concealed"), (3, 1, 2, "kong_concealed")]),
+    ],
+)
+def test_kong_payment_modes(mode, expected):
+    g, _ = _c9_until_kong(load_variant("chengdu", kong_payment=mode))
+    g.step(1, kong(T("9m")))
+    assert transfers(g) == expected
+
+
+def test_hidden_concealed_kongs():
+    g, _ = _c9_until_kong(load_variant("chengdu", reveal_concealed_kong=False))
+    g.step(1, kong(T("9m")))
+    assert g.view(1).melds[1][0].tile == T("9m")
+    assert g.view(0).melds[1][0].tile == -1
+    seen = g.events_for(0)
+    assert all(ev.get("tile") != T("9m") for ev in seen if ev["type"] == "kong")
+    assert all("action" not in ev for ev in seen if ev["type"] == "action" and ev["seat"] == 1)
+    assert replay(g.events).snapshot() == g.snapshot()
+
+
+def test_dealer_first_turn_drawn_tile_is_the_fourteenth_dealt_tile():
+    cfg = load_variant("chengdu", exchange_mode="none")
+    wall = shuffled_wall(cfg, 12)
+    g = Game(cfg, wall=wall, dealer=0)
+    for s in range(4):
+        g.step(s, g.legal_actions(s)[0])
+    assert g.phase == Phase.SELF and g.drawn_tile == wall[13]
+
+
+ROB2_HANDS = {  # S1 and S3 both wait on 7p when S2 adds its kong
+    0: "7p 1479m 258m 1479s 25s",
+    1: "123m 456m 345p 68p 11m",
+    2: "77p 129p 1234568s 9s",
+    3: "234p 456p 345s 68p 99s",
+}
+
+
+@pytest.mark.parametrize("multi", [True, False])
+def test_several_robbers(multi):
+    cfg = load_variant("chengdu", multi_ron=multi)
+    s = build_wall(cfg, ROB2_HANDS, "5m 9m 4m 7p", offset=2)
+    g = s.game()
+    start(g, s, "psmm")
+    g.step(0, discard(T("7p")))
+    for seat in g.pending:
+        g.step(seat, PONG if seat == 2 else PASS)
+    g.step(2, discard(T("9s")))
+    auto(g, until=turn_of(2))
+    g.step(2, kong(T("7p")))
+    assert g.phase == Phase.ROB and g.pending == (3, 1)
+    g.step(1, HU)
+    g.step(3, HU)
+    if multi:
+        assert transfers(g) == [(2, 3, 2, "qianggang"), (2, 1, 2, "qianggang")]
+        assert g.current == 2  # winners scanned from S2: S3, S1; next active after S1 is S2
+    else:
+        assert transfers(g) == [(2, 3, 2, "qianggang")]
+        assert g.current == 0
