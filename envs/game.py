@@ -333,6 +333,7 @@ class Game:
         self.drawn_tile: int | None = None
         self._after_pong = False
         self._after_kong = False  # the current drawn tile is a kong replacement
+        self._drew_last = False  # the current seat's last draw emptied the live wall (海底)
         self._kong_feeder: int | None = None  # discarder of the exposed kong whose replacement is the drawn tile
         self._turn_kongs = 0  # kongs made by the current seat in this turn (杠上炮)
         self._turn_income: list[int] = []  # indices into kong_payments of this turn's kong payments (呼叫转移)
@@ -811,6 +812,7 @@ class Game:
         self._turn_kongs = 0
         self._turn_income = []
         self._dihu_draw = False
+        self._drew_last = False
 
     def _clear_locks(self, seat: int) -> None:
         if self._hu_lock[seat]:
@@ -828,6 +830,7 @@ class Game:
         self.hands[seat][t] += 1
         self._hand_changed(seat)
         self.drawn_tile = t
+        self._drew_last = self._front == self._back
         self._clear_locks(seat)
         self._emit("draw", visible_to=[seat], redact=("tile",), seat=seat, tile=t, replacement=replacement)
         return t
@@ -1022,7 +1025,7 @@ class Game:
                 "self_drawn": True,
                 "robbing_kong": False,
                 "after_kong": self._after_kong,
-                "last_tile": self.wall_remaining == 0 and self.drawn_tile is not None,
+                "last_tile": self._drew_last,
                 "tianhu": tianhu,
                 "dihu": not tianhu and self._dihu_draw and first_win,
             }
@@ -1039,7 +1042,7 @@ class Game:
             "self_drawn": False,
             "robbing_kong": False,
             "after_kong": self._turn_kongs > 0 and payer == self.current,
-            "last_tile": self.wall_remaining == 0,
+            "last_tile": self._drew_last and payer == self.current,
             "dihu": dihu,
         }
 

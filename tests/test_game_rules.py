@@ -515,3 +515,34 @@ def test_several_robbers(multi):
     else:
         assert transfers(g) == [(2, 3, 2, "qianggang")]
         assert g.current == 0
+
+
+# ---- dealer succession -------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("rule", ["first_winner", "first_winner_ms", "rotate"])
+def test_a_hand_without_winner_keeps_the_dealer(rule):
+    cfg = load_variant("chengdu", dealer_rule=rule)
+    g = Game(cfg, seed=31, dealer=2)
+    for s in list(g.pending):
+        g.step(s, g.legal_actions(s)[0])
+    for s in list(g.pending):
+        g.step(s, g.legal_actions(s)[0])
+    auto(g)  # the tsumogiri policy never wins
+    assert g.exhausted and not g.wins and g.result.next_dealer == 2
+
+
+@pytest.mark.parametrize(
+    ("rule", "multi_ron_dealer", "expected"),
+    [("first_winner", "discarder", 0), ("first_winner", "first_in_order", 1), ("first_winner_ms", "discarder", 1),
+     ("rotate", "discarder", 1)],
+)  # fmt: skip
+def test_next_dealer_after_a_multi_ron(rule, multi_ron_dealer, expected):
+    from tests.test_game_settlement import C11_HANDS
+
+    cfg = load_variant("chengdu", dealer_rule=rule, multi_ron_dealer=multi_ron_dealer, continuation="single")
+    s = build_wall(cfg, C11_HANDS, offset=2)
+    g = s.game()
+    start(g, s, "spsm")
+    g.step(0, discard(T("3s")))
+    g.step(1, HU)
+    g.step(3, HU)
+    assert g.is_over and g.result.next_dealer == expected

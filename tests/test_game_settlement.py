@@ -339,6 +339,25 @@ def test_c15_last_tile_self_draw():
     assert transfers(g, before) == [(q, 1, 3, "zimo") for q in active]
 
 
+HAIDI_PAO_HANDS = dict(C15_HANDS) | {0: "22s 123m 456m 789m 78s"}  # S0 waits on 6s/9s
+
+
+def test_last_discard_win_is_haidi_pao():
+    cfg = load_variant("chengdu")
+    s = build_wall(cfg, HAIDI_PAO_HANDS, offset=2, last="6s", dealer=2)
+    g = s.game()
+    start(g, s, "ppsm")
+    auto(g, until=lambda g: g.wall_remaining == 0 and g.phase == Phase.SELF)
+    assert g.current == 1
+    g.step(1, discard(T("6s")))
+    assert g.legal_actions(0) == [HU, PASS]  # HU only: no pong/kong on the last discard
+    g.step(0, HU)
+    events = [ev for ev in g.events if ev["type"] == "win"]
+    assert events[-1]["breakdown"] == {"ping_hu": 0, "hai_di_pao": 1}
+    assert (1, 0, 2, "dianpao") in transfers(g)
+    assert g.exhausted  # the wall is empty: the hand ends with the end-of-hand checks among S1, S2, S3
+
+
 @pytest.mark.parametrize("claims", ["hu_only", "all"])
 def test_the_last_discard_can_only_be_won(claims):
     cfg = load_variant("chengdu", claims_on_last_discard=claims)
