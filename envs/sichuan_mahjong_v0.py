@@ -163,7 +163,9 @@ class raw_env(AECEnv, EzPickle):
         Game(self.cfg, seed=0, record_events=False)  # UnsupportedRule now rather than at the first reset
         self.render_mode = render_mode
         self.reward_mode = reward_mode
-        self._reward_factor = float(reward_scale) / (self.cfg.base_unit if normalize_reward else 1)
+        self.reward_scale = float(reward_scale)
+        self.normalize_reward = bool(normalize_reward)
+        self._reward_factor = self.reward_scale / (self.cfg.base_unit if normalize_reward else 1)
         n = self.cfg.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
@@ -218,6 +220,9 @@ class raw_env(AECEnv, EzPickle):
                     f"reset option 'rules' cannot change num_players ({self.cfg.num_players} -> {cfg.num_players}); "
                     "make a new environment instead"
                 )
+        # the hand's rules decide the score scale of the observation and of normalised rewards
+        self._encoder = ObservationEncoder.from_config(cfg)
+        self._reward_factor = self.reward_scale / (cfg.base_unit if self.normalize_reward else 1)
         fixed = {k: options[k] for k in _GAME_OPTIONS if k in options}
         if "wall" in fixed:
             self.game = Game(cfg, **fixed)
