@@ -73,6 +73,24 @@ def test_c9_without_call_transfer():
     assert not any(r.transferred for r in g.kong_payments)
 
 
+@pytest.mark.parametrize(("mode", "each"), [("full_each", 6), ("split", 3), ("none", 0)])
+def test_call_transfer_with_two_winners(mode, each):
+    cfg = load_variant("chengdu", hujiao_zhuanyi=mode)
+    hands = C9_HANDS | {3: "234p 567p 789p 34s 11p"}  # S3 also waits on 5s
+    s = build_wall(cfg, hands, "9m 5s", offset=2)
+    g = s.game()
+    start(g, s, "pppm")
+    auto(g, until=turn_of(1))
+    g.step(1, kong(T("9m")))
+    g.step(1, discard(T("5s")))
+    assert g.pending == (2, 3)
+    g.step(3, HU)
+    g.step(2, HU)
+    moved = [(1, 2, each, "hujiao_zhuanyi"), (1, 3, each, "hujiao_zhuanyi")] if each else []
+    assert transfers(g)[3:] == [(1, 2, 2, "dianpao"), (1, 3, 2, "dianpao"), *moved]
+    assert all(r.transferred for r in g.kong_payments) == (mode != "none")
+
+
 # ---- C10: robbing an added kong ----------------------------------------------------------------------------------
 C10_HANDS = {
     0: "123m 456m 345p 68p 11m 7p",
@@ -145,6 +163,28 @@ def test_c10_passing_the_rob_completes_the_kong_with_payment():
     assert transfers(g, before) == [(0, 3, 1, KONG_BU), (1, 3, 1, KONG_BU), (2, 3, 1, KONG_BU)]
     assert g.phase == Phase.SELF and g.current == 3  # replacement draw
     assert g.view(0).pass_hu_locked == (T("7p"),)  # passing a rob locks like passing a discard
+
+
+@pytest.mark.parametrize(("requires_immediate", "each"), [(True, 0), (False, 1)])
+def test_added_kong_from_the_hand_pays_only_without_the_immediacy_rule(requires_immediate, each):
+    cfg = load_variant("chengdu", bugang_pay_requires_immediate=requires_immediate)
+    s = build_wall(cfg, C10_HANDS, "9m 4m 5m 7p", offset=2)
+    g = s.game()
+    start(g, s, "sppm")
+    g.step(0, discard(T("7p")))
+    for seat in g.pending:
+        g.step(seat, PONG if seat == 3 else PASS)
+    g.step(3, discard(T("9s")))
+    auto(g, until=turn_of(3))
+    g.step(3, discard(T("1s")))  # keeps the fourth 7p for a later turn
+    auto(g, until=turn_of(3))
+    assert g.drawn_tile != T("7p") and kong(T("7p")) in g.legal_actions(3)
+    before = len(g.transfers)
+    g.step(3, kong(T("7p")))
+    for seat in g.pending:  # S0 may rob again (its lock was cleared by its draw); it passes
+        g.step(seat, PASS)
+    assert [m.kind for m in g.melds[3]] == [MeldKind.BUKONG]
+    assert transfers(g, before) == ([(q, 3, 1, KONG_BU) for q in (0, 1, 2)] if each else [])
 
 
 # ---- C11: one discard, two winners -------------------------------------------------------------------------------
