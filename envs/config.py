@@ -15,6 +15,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import types
 import typing
 from dataclasses import dataclass
@@ -25,8 +26,12 @@ import yaml
 
 from envs.tiles import parse_tiles
 
-PRESETS = ("chengdu", "xueliu", "hongzhong", "yibin", "chiyu", "two_player")
-"""Variant presets shipped in ``configs/variants/`` (the others of RULES.md arrive with later work)."""
+PRESETS = ("chengdu", "xueliu", "hongzhong", "yibin", "duankagen", "chiyu", "two_player", "wuhan")
+"""Variant presets shipped in ``configs/variants/`` (all eight rule sets of RULES.md; every one loads and scores)."""
+
+ENGINE_PRESETS = ("chengdu", "xueliu", "hongzhong", "chiyu", "two_player")
+"""The presets the rules engine (:mod:`envs.game`) plays today.  ``yibin`` (听用, 飞/提), ``duankagen`` (报胡/请胡) and
+``wuhan`` (吃, 赖子, 红中杠) are scored by :mod:`envs.scoring` but their play rules are not implemented yet."""
 
 DEFAULT_VARIANT = "hongzhong"
 
@@ -94,9 +99,11 @@ class RuleConfig:
     forced_hu_last_n: int = 0
 
     # --- scoring (§2.11, §4) ---
-    fan_table: Literal["chengdu", "wiki_xueliu", "hongzhong", "yibin", "mahjongsoul"] = "chengdu"
+    fan_table: Literal[
+        "chengdu", "wiki_xueliu", "hongzhong", "yibin", "mahjongsoul", "dkg_wiki", "dkg_wanghu", "wuhan"
+    ] = "chengdu"
     fan_display: Literal["doublings", "multiplier", "han", "fan"] = "doublings"
-    zimo_bonus: Literal["jiadi", "jiafan", "none"] = "jiadi"
+    zimo_bonus: Literal["jiadi", "jiafan", "none", "factor"] = "jiadi"
     zimo_jiadi_after_cap: bool = True
     cap_doublings: int | None = 3
     enable_yaojiu_jiangdui: bool = True
@@ -136,6 +143,38 @@ class RuleConfig:
     yibin_min_fan_rule: bool = False
     piao: bool = False
 
+    # --- 断卡根 Duankagen (§4.5, §9.2) ---
+    dkg_tier_units: tuple[int, ...] = (1, 2, 4, 8)
+    dkg_xiaohu_exceptions: tuple[Literal["baohu_discard", "qinghu_discard", "gang_shang_pao"], ...] = (
+        "baohu_discard",
+        "qinghu_discard",
+    )
+    dkg_zimo_plus_one_fan: bool = False
+    dkg_xiaohu_zimo_vs_baohu: bool = False
+    dkg_erheyi: bool = False
+    dkg_tiandihu_fixed: int = 3
+    dkg_qinghu_catch_bonus: int = 3
+    dkg_baohu_win_bonus: int = 2
+    dkg_baohu_penalty: int = 1
+    dkg_zimo_units: int = 1
+
+    # --- 武汉 红中赖子杠 Wuhan (§4.8, §9.2) ---
+    wuhan_open_mode: Literal["kaikou", "koukou"] = "kaikou"
+    wuhan_angang_factor: int = 4
+    wuhan_minggang_factor: int = 2
+    wuhan_hongzhong_gang_factor: int = 2
+    wuhan_laizi_gang_factor: int = 2
+    wuhan_small_base: int = 1
+    wuhan_big_base: int = 10
+    wuhan_small_win_max_laizi: int = 1
+    wuhan_caps: tuple[int, ...] = (300, 400, 700)
+    wuhan_cap_thresholds: tuple[int, ...] = (300, 600)
+    wuhan_cap_threshold_inclusive: bool = True
+    wuhan_discard_all_pay: bool = True
+    wuhan_rob_chonggang: bool = False
+    wuhan_haidi_tiles: int = 4
+    laizi_discard_is_gang: bool = True
+
     # --- 赤羽之战 Mahjong Soul (§4.6, §9.2) ---
     point_cap: int = 32000
     tsumo_bonus_points: int = 1000
@@ -168,8 +207,12 @@ class RuleConfig:
 
     @property
     def tsumo_bonus_units(self) -> int:
-        """What 自摸加底 adds per payer, in points of ``base_unit``."""
-        return self.tsumo_bonus_points if self.fan_table == "mahjongsoul" else self.base_unit
+        """What 自摸加底 adds per payer, in points of ``base_unit`` (断卡根: ``dkg_zimo_units`` base units)."""
+        if self.fan_table == "mahjongsoul":
+            return self.tsumo_bonus_points
+        if self.fan_table in DKG_TABLES:
+            return self.dkg_zimo_units * self.base_unit
+        return self.base_unit
 
     def replace(self, **overrides: Any) -> RuleConfig:
         """A copy with some flags changed; unknown keys and bad values raise :class:`ConfigError`."""
@@ -178,8 +221,17 @@ class RuleConfig:
     def to_dict(self) -> dict[str, Any]:
         """Plain mapping of every flag (JSON/YAML-serialisable)."""
         d = _as_mapping(self)
-        d["extra_tiles"] = list(d["extra_tiles"])
+        for key, value in d.items():
+            if isinstance(value, tuple):
+                d[key] = list(value)
         return d
+
+
+DKG_TABLES = ("dkg_wiki", "dkg_wanghu")
+"""Fan tables of 断卡根 (additive fan counts, paid by tier or by 2^(f-1))."""
+
+_TILE_TUPLE_FIELDS = frozenset({"extra_tiles"})
+"""Tuple fields holding tile kinds (given as codes such as ``5z``); other tuple fields hold plain values."""
 
 
 _FIELDS: dict[str, dataclasses.Field] = {}
@@ -223,6 +275,11 @@ def _check_value(key: str, value: Any, hint: Any, source: str) -> Any:
         if not isinstance(value, str):
             raise ConfigError(f"{source}: key {key!r} expects a string, got {value!r}")
         return value
+    if origin is tuple and key not in _TILE_TUPLE_FIELDS:
+        if not isinstance(value, (list, tuple)):
+            raise ConfigError(f"{source}: key {key!r} expects a list, got {value!r}")
+        element = get_args(hint)[0]
+        return tuple(_check_value(key, item, element, source) for item in value)
     if origin is tuple:
         if isinstance(value, str):
             value = parse_tiles(value, check_copies=False)
@@ -263,6 +320,48 @@ def _validate(cfg: RuleConfig, source: str) -> None:
     deck = cfg.num_tiles
     if deck < cfg.num_players * cfg.hand_size + 1:
         raise ConfigError(f"{source}: {deck} tiles cannot deal {cfg.num_players} hands of {cfg.hand_size}")
+    _validate_scoring(cfg, source)
+
+
+def _validate_scoring(cfg: RuleConfig, source: str) -> None:
+    """Checks of the 断卡根 / Wuhan flags and of flag combinations the scorer relies on."""
+    tiers = cfg.dkg_tier_units
+    if not tiers or any(t <= 0 for t in tiers) or any(a > b for a, b in itertools.pairwise(tiers)):
+        raise ConfigError(f"{source}: key 'dkg_tier_units' = {list(tiers)} must be positive and non-decreasing")
+    for key in ("dkg_tiandihu_fixed", "dkg_qinghu_catch_bonus", "dkg_baohu_win_bonus", "dkg_baohu_penalty",
+                "dkg_zimo_units", "wuhan_small_win_max_laizi", "wuhan_haidi_tiles"):  # fmt: skip
+        if getattr(cfg, key) < 0:
+            raise ConfigError(f"{source}: key {key!r} must be >= 0")
+    for key in ("wuhan_small_base", "wuhan_big_base"):
+        if getattr(cfg, key) < 1:
+            raise ConfigError(f"{source}: key {key!r} must be >= 1")
+    for key in ("wuhan_angang_factor", "wuhan_minggang_factor", "wuhan_hongzhong_gang_factor",
+                "wuhan_laizi_gang_factor"):  # fmt: skip
+        value = getattr(cfg, key)
+        if value < 1 or value & (value - 1):
+            raise ConfigError(f"{source}: key {key!r} = {value} must be a power of two (1, 2, 4, 8 ...)")
+    caps, thresholds = cfg.wuhan_caps, cfg.wuhan_cap_thresholds
+    if len(caps) != 3 or caps[0] <= 0 or not caps[0] <= caps[1] <= caps[2]:
+        raise ConfigError(
+            f"{source}: key 'wuhan_caps' = {list(caps)} must be three increasing amounts [封顶, 金顶, 钻顶]"
+        )
+    if len(thresholds) != 2 or thresholds[0] <= 0 or thresholds[0] > thresholds[1]:
+        raise ConfigError(
+            f"{source}: key 'wuhan_cap_thresholds' = {list(thresholds)} must be two increasing amounts "
+            "[金顶 threshold, 钻顶 threshold]"
+        )
+    wuhan = cfg.fan_table == "wuhan"
+    if cfg.zimo_bonus == "factor" and not wuhan:
+        raise ConfigError(f"{source}: zimo_bonus 'factor' (自摸 x2) belongs to fan_table 'wuhan'")
+    if cfg.kong_payment == "factor" and not wuhan:
+        raise ConfigError(f"{source}: kong_payment 'factor' (kongs as multipliers) belongs to fan_table 'wuhan'")
+    if wuhan and cfg.zimo_bonus not in ("factor", "none"):
+        raise ConfigError(f"{source}: fan_table 'wuhan' needs zimo_bonus 'factor' or 'none', got {cfg.zimo_bonus!r}")
+    if cfg.fan_table in DKG_TABLES and cfg.zimo_bonus not in ("jiadi", "none"):
+        raise ConfigError(
+            f"{source}: fan_table {cfg.fan_table!r} needs zimo_bonus 'jiadi' (+dkg_zimo_units base per payer) or "
+            f"'none', got {cfg.zimo_bonus!r} (self-draw +1 fan is dkg_zimo_plus_one_fan)"
+        )
 
 
 def _from_mapping(data: dict[str, Any], source: str) -> RuleConfig:

@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from envs.config import PRESETS, ConfigError, RuleConfig, load_config_file, load_variant
+from envs.config import ENGINE_PRESETS, PRESETS, ConfigError, RuleConfig, load_config_file, load_variant
 
 
 @pytest.mark.parametrize("name", PRESETS)
@@ -32,6 +32,22 @@ def test_preset_values_follow_rules_md():
     assert 31 in hz.kinds and 31 not in cd.kinds and len(cd.kinds) == 27
 
 
+def test_duankagen_and_wuhan_presets_follow_rules_md():
+    dkg, wh = load_variant("duankagen"), load_variant("wuhan")
+    assert (dkg.num_tiles, dkg.hand_size, len(dkg.kinds), dkg.dingque) == (72, 10, 18, False)
+    assert dkg.fan_table == "dkg_wiki" and dkg.dkg_tier_units == (1, 2, 4, 8) and dkg.kong_payment == "xi_each_1"
+    assert dkg.dkg_xiaohu_exceptions == ("baohu_discard", "qinghu_discard") and dkg.tiandihu == "fixed3"
+    assert (wh.num_tiles, len(wh.kinds), wh.wild, wh.allow_chi, wh.multi_ron) == (136, 34, "laizi", True, False)
+    assert wh.zimo_bonus == "factor" and wh.kong_payment == "factor" and wh.continuation == "single"
+    assert wh.wuhan_caps == (300, 400, 700) and wh.wuhan_cap_thresholds == (300, 600)
+    assert (wh.wuhan_angang_factor, wh.wuhan_laizi_gang_factor, wh.kong_draw_from) == (4, 2, "back")
+
+
+def test_engine_presets_are_presets():
+    assert set(ENGINE_PRESETS) < set(PRESETS)
+    assert {"duankagen", "wuhan", "yibin"}.isdisjoint(ENGINE_PRESETS)
+
+
 def test_yaml_files_document_every_flag():
     # chengdu.yaml lists every general flag (§9.1); each variant file lists its own variant-specific flags (§9.2).
     import yaml
@@ -47,6 +63,8 @@ def test_yaml_files_document_every_flag():
         "yibin": {f for f in fields if f.startswith("yibin_")} | {"piao"},
         "chiyu": {"point_cap", "tsumo_bonus_points", "huazhu_min_points"},
         "two_player": {"num_suits"},
+        "duankagen": {f for f in fields if f.startswith("dkg_")},
+        "wuhan": {f for f in fields if f.startswith("wuhan_")} | {"laizi_discard_is_gang"},
     }
     assert keys("chengdu") == fields - set().union(*specific.values())
     for name, flags in specific.items():
@@ -71,6 +89,17 @@ def test_unknown_key_names_key_and_file(tmp_path):
         ("suits: mx\n", "'suits'"),
         ("wild: hongzhong\n", "needs 红中"),
         ("- a\n- b\n", "mapping"),
+        ("dkg_tier_units: [2, 1]\n", "'dkg_tier_units'.*non-decreasing"),
+        ("dkg_tier_units: 4\n", "'dkg_tier_units' expects a list"),
+        ("dkg_xiaohu_exceptions: [always]\n", "'dkg_xiaohu_exceptions' = 'always' is not one of"),
+        ("wuhan_angang_factor: 3\n", "'wuhan_angang_factor' = 3 must be a power of two"),
+        ("wuhan_caps: [300, 400]\n", "'wuhan_caps'"),
+        ("wuhan_cap_thresholds: [600, 300]\n", "'wuhan_cap_thresholds'"),
+        ("wuhan_big_base: 0\n", "'wuhan_big_base' must be >= 1"),
+        ("zimo_bonus: factor\n", "belongs to fan_table 'wuhan'"),
+        ("kong_payment: factor\n", "belongs to fan_table 'wuhan'"),
+        ("fan_table: wuhan\n", "fan_table 'wuhan' needs zimo_bonus"),
+        ("fan_table: dkg_wiki\nzimo_bonus: jiafan\n", "dkg_zimo_plus_one_fan"),
     ],
 )
 def test_bad_values_raise(tmp_path, text, pattern):
@@ -103,6 +132,9 @@ def test_direct_construction_normalises_tiles():
         RuleConfig(multi_ron="yes")  # type: ignore[arg-type]
 
 
-def test_to_dict_round_trip():
-    cfg = load_variant("hongzhong")
-    assert RuleConfig(**cfg.to_dict()) == cfg
+@pytest.mark.parametrize("name", ["hongzhong", "duankagen", "wuhan"])
+def test_to_dict_round_trip(name):
+    cfg = load_variant(name)
+    data = cfg.to_dict()
+    assert all(not isinstance(v, tuple) for v in data.values())  # YAML/JSON-friendly lists
+    assert RuleConfig(**data) == cfg
