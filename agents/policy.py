@@ -1,0 +1,374 @@
+"""Learned policies (策略智能体): :class:`PolicyAgent` plays a trained network behind the agent interface.
+
+Checkpoint files
+----------------
+A checkpoint is a zip archive holding
+
+* ``chuanma.json`` — :class:`CheckpointMeta`: format, variant name and every rule flag, observation version
+  (:data:`envs.observation.OBS_VERSION`), action layout version (:data:`envs.actions.ACTION_LAYOUT_VERSION`),
+  package version, seed, training step and the network specification (:class:`NetSpec` as a mapping);
+* ``policy.pth`` — the ``state_dict`` of the sb3-contrib ``MaskableActorCriticPolicy``.
+
+Training checkpoints written by ``MaskablePPO.save`` (which also hold the optimizer and the algorithm state) get
+``chuanma.json`` added and load here too; :func:`save_policy` writes a policy-only file.
+
+:meth:`PolicyAgent.load` refuses, with a :class:`CheckpointError` naming the problem and what was expected, a file
+that is missing or corrupt (truncated zip, bad CRC, missing member, unreadable tensors), a checkpoint made for
+another variant (name or rule flags), another observation version or another action layout.
+
+>>> agent = PolicyAgent.load("runs/hongzhong/final.zip", variant="hongzhong")   # doctest: +SKIP
+>>> agent.act(observation, legal_mask)                                          # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import pickle
+import zipfile
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+import numpy as np
+import torch
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from torch import nn
+
+from agents.base import BaseAgent, legal_ids
+from envs import __version__ as PACKAGE_VERSION
+from envs.actions import ACTION_LAYOUT_VERSION, ACTION_SPACE_SIZE
+from envs.config import RuleConfig, load_variant
+from envs.observation import OBS_SHAPE, OBS_VERSION, observation_bounds
+from training.features import NumpyActor, TilePlaneExtractor
+
+CHECKPOINT_FORMAT = "chuanma-checkpoint-v1"
+META_NAME = "chuanma.json"
+POLICY_NAME = "policy.pth"
+_IGNORED_FLAGS = frozenset({"description"})
+_ACTIVATIONS: dict[str, type[nn.Module]] = {"relu": nn.ReLU, "tanh": nn.Tanh, "elu": nn.ELU}
+
+
+class CheckpointError(ValueError):
+    """A checkpoint cannot be used: missing, corrupt, or made for another variant / observation / action layout."""
+
+
+@dataclass(frozen=True)
+class NetSpec:
+    """Network shape: the :class:`training.features.TilePlaneExtractor` widths and the policy / value MLP layers."""
+
+    features_dim: int = 256
+    channels: int = 32
+    honor_channels: int = 8
+    broadcast_dim: int = 64
+    pi_layers: tuple[int, ...] = (128,)
+    vf_layers: tuple[int, ...] = (128,)
+    activation: str = "relu"
+    ortho_init: bool = True
+
+    def __post_init__(self) -> None:
+        for name in ("features_dim", "channels", "honor_channels", "broadcast_dim"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+                raise ValueError(f"NetSpec.{name} must be a positive integer, got {value!r}")
+        for name in ("pi_layers", "vf_layers"):
+            value = tuple(getattr(self, name))
+            if any(isinstance(v, bool) or not isinstance(v, int) or v <= 0 for v in value):
+                raise ValueError(f"NetSpec.{name} must be a list of positive integers, got {list(value)!r}")
+            object.__setattr__(self, name, value)
+        if self.activation not in _ACTIVATIONS:
+            raise ValueError(f"NetSpec.activation must be one of {sorted(_ACTIVATIONS)}, got {self.activation!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["pi_layers"] = list(self.pi_layers)
+        d["vf_layers"] = list(self.vf_layers)
+        return d
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> NetSpec:
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"NetSpec: unknown key(s) {unknown}; expected some of {sorted(known)}")
+        return cls(**dict(data))
+
+    def policy_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments of ``MaskableActorCriticPolicy`` (and ``MaskablePPO(policy_kwargs=...)``)."""
+        return {
+            "net_arch": {"pi": list(self.pi_layers), "vf": list(self.vf_layers)},
+            "activation_fn": _ACTIVATIONS[self.activation],
+            "ortho_init": self.ortho_init,
+            "features_extractor_class": TilePlaneExtractor,
+            "features_extractor_kwargs": {
+                "features_dim": self.features_dim,
+                "channels": self.channels,
+                "honor_channels": self.honor_channels,
+                "broadcast_dim": self.broadcast_dim,
+            },
+            "share_features_extractor": True,
+        }
+
+
+@dataclass(frozen=True)
+class CheckpointMeta:
+    """What a checkpoint was made for (stored as ``chuanma.json``)."""
+
+    variant: str
+    variant_config: dict[str, Any]
+    net: dict[str, Any]
+    obs_version: str = OBS_VERSION
+    action_layout_version: str = ACTION_LAYOUT_VERSION
+    obs_shape: tuple[int, ...] = OBS_SHAPE
+    action_space_size: int = ACTION_SPACE_SIZE
+    package_version: str = PACKAGE_VERSION
+    seed: int | None = None
+    step: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+    format: str = CHECKPOINT_FORMAT
+
+    @classmethod
+    def for_variant(cls, cfg: RuleConfig, net: NetSpec, *, seed: int | None, step: int, **extra: Any) -> CheckpointMeta:
+        return cls(variant=cfg.name, variant_config=cfg.to_dict(), net=net.to_dict(), seed=seed, step=step, extra=extra)
+
+    def to_json(self) -> str:
+        d = asdict(self)
+        d["obs_shape"] = list(self.obs_shape)
+        return json.dumps(d, ensure_ascii=False, indent=2, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str, source: str) -> CheckpointMeta:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise CheckpointError(f"checkpoint {source}: {META_NAME} is not valid JSON ({exc})") from None
+        if not isinstance(data, dict):
+            raise CheckpointError(f"checkpoint {source}: {META_NAME} must hold a JSON object")
+        if data.get("format") != CHECKPOINT_FORMAT:
+            raise CheckpointError(
+                f"checkpoint {source}: unknown checkpoint format {data.get('format')!r}, expected {CHECKPOINT_FORMAT!r}"
+            )
+        known = {f.name for f in fields(cls)}
+        missing = sorted(
+            f.name for f in fields(cls) if f.name in ("variant", "variant_config", "net") and f.name not in data
+        )
+        if missing:
+            raise CheckpointError(f"checkpoint {source}: {META_NAME} lacks the field(s) {missing}")
+        kwargs = {k: v for k, v in data.items() if k in known}
+        kwargs["obs_shape"] = tuple(kwargs.get("obs_shape", ()))
+        return cls(**kwargs)
+
+
+def net_spec_of(meta: CheckpointMeta) -> NetSpec:
+    try:
+        return NetSpec.from_dict(meta.net)
+    except (TypeError, ValueError) as exc:
+        raise CheckpointError(f"checkpoint network specification is invalid: {exc}") from None
+
+
+def observation_space() -> gymnasium.spaces.Box:
+    low, high = observation_bounds()
+    return gymnasium.spaces.Box(low=low, high=high, shape=OBS_SHAPE, dtype=np.float32)
+
+
+def build_policy(net: NetSpec, learning_rate: float = 0.0) -> MaskableActorCriticPolicy:
+    """A fresh (randomly initialised) policy network of shape ``net`` on the CPU."""
+    return MaskableActorCriticPolicy(
+        observation_space(),
+        gymnasium.spaces.Discrete(ACTION_SPACE_SIZE),
+        lambda _progress: learning_rate,
+        **net.policy_kwargs(),
+    )
+
+
+# ---- files -----------------------------------------------------------------------------------------------------
+def write_meta(path: str | Path, meta: CheckpointMeta) -> None:
+    """Add (or replace) ``chuanma.json`` in an existing zip checkpoint (e.g. one written by ``MaskablePPO.save``)."""
+    path = Path(path)
+    with zipfile.ZipFile(path, "r") as zf:
+        members = {name: zf.read(name) for name in zf.namelist() if name != META_NAME}
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        for name, data in members.items():
+            zf.writestr(name, data)
+        zf.writestr(META_NAME, meta.to_json())
+    tmp.replace(path)
+
+
+def save_policy(path: str | Path, policy: MaskableActorCriticPolicy, meta: CheckpointMeta) -> Path:
+    """Write a policy-only checkpoint (``chuanma.json`` + ``policy.pth``) atomically; returns the path."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    buf = io.BytesIO()
+    torch.save(policy.state_dict(), buf)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr(META_NAME, meta.to_json())
+        zf.writestr(POLICY_NAME, buf.getvalue())
+    tmp.replace(path)
+    return path
+
+
+def read_meta(path: str | Path) -> CheckpointMeta:
+    """The metadata of a checkpoint (:class:`CheckpointError` if missing or unreadable)."""
+    return _read(path, with_weights=False)[0]
+
+
+def _read(path: str | Path, *, with_weights: bool) -> tuple[CheckpointMeta, dict[str, torch.Tensor] | None]:
+    path = Path(path)
+    source = repr(str(path))
+    if not path.is_file():
+        raise CheckpointError(f"checkpoint {source} does not exist (expected a .zip written by chuanma train)")
+    try:
+        with zipfile.ZipFile(path, "r") as zf:
+            names = set(zf.namelist())
+            if META_NAME not in names:
+                raise CheckpointError(
+                    f"checkpoint {source} has no {META_NAME}: not a chuanma checkpoint (members: {sorted(names)})"
+                )
+            meta = CheckpointMeta.from_json(zf.read(META_NAME).decode("utf-8"), source)
+            state = None
+            if with_weights:
+                if POLICY_NAME not in names:
+                    raise CheckpointError(f"checkpoint {source} has no {POLICY_NAME} (the policy weights)")
+                raw = zf.read(POLICY_NAME)
+                state = torch.load(io.BytesIO(raw), map_location="cpu", weights_only=True)
+    except CheckpointError:
+        raise
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, UnicodeDecodeError) as exc:
+        raise CheckpointError(
+            f"checkpoint {source} is corrupt or truncated ({type(exc).__name__}: {exc}); expected a complete zip "
+            f"archive with {META_NAME} and {POLICY_NAME}"
+        ) from None
+    except (RuntimeError, pickle.UnpicklingError, ValueError, TypeError) as exc:
+        raise CheckpointError(f"checkpoint {source}: the weights in {POLICY_NAME} cannot be read ({exc})") from None
+    if with_weights and not isinstance(state, dict):
+        raise CheckpointError(f"checkpoint {source}: {POLICY_NAME} does not hold a state dict")
+    return meta, state
+
+
+def check_compatible(meta: CheckpointMeta, source: str, variant: str | RuleConfig | None = None) -> None:
+    """Raise :class:`CheckpointError` unless ``meta`` matches this package's observation / action layout and
+    (when given) ``variant``."""
+    if meta.obs_version != OBS_VERSION or tuple(meta.obs_shape) != OBS_SHAPE:
+        raise CheckpointError(
+            f"checkpoint {source} was made for observation version {meta.obs_version!r} with shape "
+            f"{tuple(meta.obs_shape)}, expected {OBS_VERSION!r} with shape {OBS_SHAPE}"
+        )
+    if meta.action_layout_version != ACTION_LAYOUT_VERSION or meta.action_space_size != ACTION_SPACE_SIZE:
+        raise CheckpointError(
+            f"checkpoint {source} was made for action layout {meta.action_layout_version!r} "
+            f"({meta.action_space_size} actions), expected {ACTION_LAYOUT_VERSION!r} ({ACTION_SPACE_SIZE} actions)"
+        )
+    if variant is not None:
+        check_variant(meta, load_variant(variant), source)
+
+
+def check_variant(meta: CheckpointMeta, cfg: RuleConfig, source: str) -> None:
+    """Raise :class:`CheckpointError` unless the checkpoint was made for ``cfg`` (same name and rule flags)."""
+    if meta.variant != cfg.name:
+        raise CheckpointError(f"checkpoint {source} was trained for variant {meta.variant!r}, expected {cfg.name!r}")
+    mine = cfg.to_dict()
+    theirs = meta.variant_config
+    differing = sorted(k for k in mine.keys() & theirs.keys() if k not in _IGNORED_FLAGS and mine[k] != theirs[k])
+    if differing:
+        detail = ", ".join(f"{k}: checkpoint {theirs[k]!r} vs expected {mine[k]!r}" for k in differing[:5])
+        raise CheckpointError(
+            f"checkpoint {source} was trained for variant {meta.variant!r} with other rule flags ({detail})"
+        )
+
+
+# ---- the agent ---------------------------------------------------------------------------------------------------
+class PolicyAgent(BaseAgent):
+    """A policy network behind ``act(observation, legal_mask)``.
+
+    The agent keeps its own copy of the actor weights (:class:`training.features.NumpyActor`): it never changes,
+    whatever happens to the network it was made from.  ``deterministic=True`` plays the masked argmax; otherwise
+    it samples from the masked softmax with a numpy generator seeded by ``seed`` (no global RNG).
+    ``reset(seat, variant)`` refuses a variant other than the one of ``meta`` (when known).
+    """
+
+    name = "policy"
+
+    def __init__(
+        self,
+        actor: NumpyActor,
+        meta: CheckpointMeta | None = None,
+        *,
+        deterministic: bool = True,
+        seed: int | None = 0,
+        name: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.actor = actor
+        self.meta = meta
+        self.deterministic = deterministic
+        self.rng = np.random.default_rng(seed)
+        if name is not None:
+            self.name = name
+
+    @classmethod
+    def from_policy(
+        cls,
+        policy: MaskableActorCriticPolicy,
+        net: NetSpec,
+        meta: CheckpointMeta | None = None,
+        **kwargs: Any,
+    ) -> PolicyAgent:
+        """An agent playing a frozen copy of ``policy``'s current weights."""
+        return cls(NumpyActor(policy.state_dict(), net.activation), meta, **kwargs)
+
+    @classmethod
+    def load(
+        cls,
+        path: str | Path,
+        *,
+        variant: str | RuleConfig | None = None,
+        deterministic: bool = True,
+        seed: int | None = 0,
+        name: str | None = None,
+    ) -> PolicyAgent:
+        """Load a checkpoint; :class:`CheckpointError` if it is corrupt or made for another variant (when
+        ``variant`` is given), observation version or action layout."""
+        source = repr(str(path))
+        meta, state = _read(path, with_weights=True)
+        check_compatible(meta, source, variant)
+        net = net_spec_of(meta)
+        with torch.random.fork_rng(devices=[]):  # the throw-away initialisation leaves the global generator alone
+            policy = build_policy(net)
+        try:
+            policy.load_state_dict(state)
+        except RuntimeError as exc:
+            raise CheckpointError(
+                f"checkpoint {source}: the weights do not fit the network {meta.net} ({str(exc).splitlines()[0]})"
+            ) from None
+        return cls.from_policy(
+            policy, net, meta, deterministic=deterministic, seed=seed, name=name or f"policy@{meta.step}"
+        )
+
+    def reset(self, seat: int, variant: RuleConfig) -> None:
+        if self.meta is not None and variant is not None:
+            check_variant(self.meta, variant, f"of {self.name}")
+        super().reset(seat, variant)
+
+    def logits(self, observation: np.ndarray) -> np.ndarray:
+        """Unmasked action logits, shape ``(183,)`` for one observation or ``(B, 183)`` for a batch."""
+        obs = np.asarray(observation, dtype=np.float32)
+        if obs.ndim == 2:
+            return self.actor.logits(obs[None])[0]
+        return self.actor.logits(obs)
+
+    def act(self, observation: np.ndarray, legal_mask: np.ndarray) -> int:
+        ids = legal_ids(legal_mask)
+        if ids.size == 1:
+            return int(ids[0])
+        logits = self.logits(observation)[ids].astype(np.float64)
+        if self.deterministic:
+            return int(ids[int(np.argmax(logits))])
+        p = np.exp(logits - logits.max())
+        return int(ids[int(self.rng.choice(ids.size, p=p / p.sum()))])
+
+    def __repr__(self) -> str:
+        return f"PolicyAgent(name={self.name!r}, deterministic={self.deterministic})"

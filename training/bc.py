@@ -1,0 +1,179 @@
+"""Behaviour-cloning warm start (行为克隆): imitate a rule-based teacher before PPO.
+
+:func:`collect_decisions` plays whole hands of the AEC environment with the teacher in every seat and records each
+decision that has more than one legal action: the observation, the legal mask, the teacher's action and the
+return-to-go of the deciding seat (its hand score change from that decision to the end of the hand, in reward
+units: ``/ base_unit * reward_scale``, the same as the learner's PPO rewards).  :func:`train_bc` fits the policy
+network with cross-entropy on the masked logits plus ``value_coef`` times the squared error of the value head, so
+PPO starts from a sensible policy *and* critic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+import torch
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from tqdm.auto import tqdm
+
+from agents.registry import make_agent
+from envs.actions import ACTION_SPACE_SIZE
+from envs.config import RuleConfig
+from envs.observation import OBS_SHAPE
+from envs.sichuan_mahjong_v0 import raw_env
+
+
+@dataclass
+class Decisions:
+    """Recorded teacher decisions (observations stored as float16 to halve the memory)."""
+
+    observations: np.ndarray  # (N, 93, 34) float16
+    masks: np.ndarray  # (N, 183) bool
+    actions: np.ndarray  # (N,) int64
+    returns: np.ndarray  # (N,) float32
+    hands: int
+
+    def __len__(self) -> int:
+        return int(self.actions.shape[0])
+
+
+@dataclass(frozen=True)
+class BCReport:
+    decisions: int
+    hands: int
+    epochs: int
+    train_accuracy: float
+    heldout_accuracy: float
+    final_policy_loss: float
+    final_value_loss: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def collect_decisions(
+    cfg: RuleConfig,
+    teacher: str,
+    num_decisions: int,
+    seed: int,
+    *,
+    env_options: dict[str, Any] | None = None,
+    progress: bool = False,
+) -> Decisions:
+    """Play teacher-only hands (seeds derived from ``seed``) until ``num_decisions`` decisions are recorded."""
+    if num_decisions <= 0:
+        raise ValueError(f"num_decisions must be positive, got {num_decisions}")
+    options = dict(env_options or {})
+    env = raw_env(variant=cfg, **options)
+    factor = env._reward_factor
+    n = env.cfg.num_players
+    obs_buf = np.zeros((num_decisions, *OBS_SHAPE), dtype=np.float16)
+    mask_buf = np.zeros((num_decisions, ACTION_SPACE_SIZE), dtype=bool)
+    act_buf = np.zeros(num_decisions, dtype=np.int64)
+    ret_buf = np.zeros(num_decisions, dtype=np.float32)
+    seeds = np.random.SeedSequence([seed, 0xBC])
+    count = 0
+    hands = 0
+    bar = tqdm(total=num_decisions, desc="BC data", unit="dec", disable=not progress, leave=False)
+    while count < num_decisions:
+        hand_seed = int(seeds.spawn(1)[0].generate_state(1)[0])
+        env.reset(seed=hand_seed)
+        teachers = [make_agent(teacher, seed=hand_seed + s) for s in range(n)]
+        for s, t in enumerate(teachers):
+            t.reset(s, env.game.cfg)
+        start = count
+        seats: list[int] = []
+        score_then: list[int] = []
+        while env.agents:
+            agent = env.agent_selection
+            if env.terminations[agent] or env.truncations[agent]:
+                env.step(None)
+                continue
+            o = env.observe(agent)
+            seat = env.agent_name_mapping[agent]
+            mask = o["action_mask"]
+            action = teachers[seat].act(o["observation"], mask)
+            if count < num_decisions and int(mask.sum()) > 1:
+                obs_buf[count] = o["observation"]
+                mask_buf[count] = mask.astype(bool)
+                act_buf[count] = action
+                seats.append(seat)
+                score_then.append(env.game.scores[seat])
+                count += 1
+            env.step(action)
+        final = env.game.scores
+        for i, (seat, then) in enumerate(zip(seats, score_then)):
+            ret_buf[start + i] = (final[seat] - then) * factor
+        hands += 1
+        bar.update(count - start)
+    bar.close()
+    return Decisions(obs_buf, mask_buf, act_buf, ret_buf, hands)
+
+
+def _accuracy(policy: MaskableActorCriticPolicy, data: Decisions, idx: np.ndarray, batch: int) -> float:
+    if idx.size == 0:
+        return float("nan")
+    correct = 0
+    with torch.no_grad():
+        for i in range(0, idx.size, batch):
+            b = idx[i : i + batch]
+            obs = torch.as_tensor(data.observations[b].astype(np.float32))
+            dist = policy.get_distribution(obs, action_masks=data.masks[b])
+            pred = dist.distribution.probs.argmax(dim=1).numpy()
+            correct += int((pred == data.actions[b]).sum())
+    return correct / idx.size
+
+
+def train_bc(
+    policy: MaskableActorCriticPolicy,
+    data: Decisions,
+    *,
+    epochs: int,
+    batch_size: int,
+    learning_rate: float,
+    value_coef: float,
+    seed: int,
+    heldout_share: float = 0.1,
+    progress: bool = False,
+) -> BCReport:
+    """Fit ``policy`` in place to the teacher's decisions (its own Adam optimizer; PPO's is left untouched)."""
+    rng = np.random.default_rng([seed, 0xBC1])
+    n = len(data)
+    order = rng.permutation(n)
+    n_held = int(n * heldout_share) if n >= 20 else 0
+    held, train = order[:n_held], order[n_held:]
+    params = [p for p in policy.parameters() if p.requires_grad]
+    optimizer = torch.optim.Adam(params, lr=learning_rate)
+    policy.set_training_mode(True)
+    policy_loss = value_loss = float("nan")
+    bar = tqdm(total=epochs * max(1, -(-train.size // batch_size)), desc="BC", unit="batch", disable=not progress)
+    for _epoch in range(epochs):
+        perm = train[rng.permutation(train.size)]
+        for i in range(0, perm.size, batch_size):
+            b = perm[i : i + batch_size]
+            obs = torch.as_tensor(data.observations[b].astype(np.float32))
+            actions = torch.as_tensor(data.actions[b])
+            values, log_prob, _entropy = policy.evaluate_actions(obs, actions, action_masks=data.masks[b])
+            p_loss = -log_prob.mean()
+            v_loss = torch.nn.functional.mse_loss(values.flatten(), torch.as_tensor(data.returns[b]))
+            loss = p_loss + value_coef * v_loss
+            optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(params, 1.0)
+            optimizer.step()
+            policy_loss, value_loss = p_loss.item(), v_loss.item()
+            bar.update(1)
+            bar.set_postfix(ce=f"{policy_loss:.3f}")
+    bar.close()
+    policy.set_training_mode(False)
+    return BCReport(
+        decisions=n,
+        hands=data.hands,
+        epochs=epochs,
+        train_accuracy=_accuracy(policy, data, train[: min(train.size, 5000)], 512),
+        heldout_accuracy=_accuracy(policy, data, held, 512),
+        final_policy_loss=policy_loss,
+        final_value_loss=value_loss,
+    )

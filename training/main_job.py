@@ -1,0 +1,164 @@
+"""The README's main job (主任务): ``chuanma main`` (``bash dev.sh main``).
+
+Trains a self-play policy on the default variant (红中 hongzhong) from ``configs/train/hongzhong.yaml`` scaled to a
+budget that finishes in about ten minutes on two CPU cores — behaviour-cloning warm start from the greedy baseline,
+then MaskablePPO self-play — evaluates it against ``random`` and ``greedy`` by duplicate one-vs-three evaluation,
+prints the markdown table and says where the learning curve and the checkpoint went.
+
+Budget
+------
+* ``--minutes M`` (default 10): time budget of the whole job.  BC uses a fixed number of decisions, PPO runs whole
+  segments until ``PPO_SHARE`` of the budget has passed, the final evaluation plays a fixed number of walls (scaled
+  with ``M``).  The number of PPO steps therefore depends on the machine; the report states it.
+* ``--steps N``: a fixed number of PPO steps instead of a deadline (reproducible: same seed, same result).
+* ``CHUANMA_BUDGET=small`` (environment variable): everything tiny (about a minute) for CI and notebooks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from training.config import TrainConfig, load_train_config
+
+DEFAULT_CONFIG = "hongzhong"
+PPO_SHARE = 0.72  # PPO stops at the first segment boundary after this share of the time budget
+BUDGET_ENV = "CHUANMA_BUDGET"
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much of everything the main job does."""
+
+    minutes: float | None  # time budget (None: run exactly ``steps``)
+    steps: int  # PPO steps (an upper bound when ``minutes`` is set)
+    bc_decisions: int
+    eval_walls: int
+    segment_steps: int
+    num_envs: int
+    n_steps: int
+    batch_size: int
+
+
+def budget_for(minutes: float | None, steps: int | None, small: bool) -> Budget:
+    """The budget for ``--minutes`` / ``--steps`` / ``CHUANMA_BUDGET=small``."""
+    if small:
+        return Budget(None, steps or 1024, 400, 2, 512, 4, 64, 128)
+    if steps is not None:
+        if steps <= 0:
+            raise ValueError(f"--steps must be positive, got {steps}")
+        walls = 48 if minutes is None else max(4, int(4.8 * minutes))
+        return Budget(minutes, steps, 12000, walls, 8192, 8, 128, 256)
+    if minutes is None:
+        minutes = 10.0
+    if minutes <= 0:
+        raise ValueError(f"--minutes must be positive, got {minutes}")
+    scale = minutes / 10.0
+    return Budget(
+        minutes=minutes,
+        steps=10_000_000,
+        bc_decisions=max(1000, int(12000 * min(1.0, scale))),
+        eval_walls=max(4, int(48 * scale)),
+        segment_steps=8192 if minutes >= 5 else 2048,
+        num_envs=8,
+        n_steps=128 if minutes >= 5 else 64,
+        batch_size=256,
+    )
+
+
+def main_config(budget: Budget, *, seed: int, base: str | Path = DEFAULT_CONFIG) -> TrainConfig:
+    """``configs/train/hongzhong.yaml`` scaled to ``budget`` (constant learning rate, evaluation only at the end)."""
+    cfg = load_train_config(base)
+    return cfg.replace(
+        source="chuanma main budget",
+        **{
+            "name": f"main-{cfg.name}",
+            "seed": seed,
+            "total_steps": budget.steps,
+            "env.num_envs": budget.num_envs,
+            "ppo.n_steps": budget.n_steps,
+            "ppo.batch_size": budget.batch_size,
+            "ppo.learning_rate_final": cfg.ppo.learning_rate,
+            "bc.decisions": budget.bc_decisions,
+            "schedule.segment_steps": budget.segment_steps,
+            "schedule.checkpoint_every": 4,
+            "eval.every": 0,
+            "eval.final_deals": budget.eval_walls,
+        },
+    )
+
+
+def run_main(
+    *,
+    minutes: float | None = None,
+    steps: int | None = None,
+    run_dir: str | Path | None = None,
+    seed: int = 0,
+    workers: int = 2,
+    progress: bool = True,
+    small: bool | None = None,
+) -> dict[str, Any]:
+    """Run the main job; returns the training report (see :func:`training.report.write_report`)."""
+    from training.trainer import RUNS_DIR, Trainer
+
+    start = time.monotonic()
+    if small is None:
+        small = os.environ.get(BUDGET_ENV, "").strip().lower() == "small"
+    budget = budget_for(minutes, steps, small)
+    cfg = main_config(budget, seed=seed)
+    if run_dir is None:
+        run_dir = RUNS_DIR / f"{cfg.name}-{time.strftime('%Y%m%d-%H%M%S')}"
+    print(
+        f"chuanma main: variant {cfg.variant}, budget "
+        + (f"{budget.minutes:g} min" if budget.minutes else f"{budget.steps} PPO steps")
+        + f", BC {budget.bc_decisions} decisions, final evaluation {budget.eval_walls} walls per opponent, "
+        f"run directory {run_dir}",
+        flush=True,
+    )
+    trainer = Trainer.create(cfg, run_dir, progress=progress)
+    deadline = start + PPO_SHARE * budget.minutes * 60.0 if budget.minutes else None
+    trainer.train(deadline=deadline, progress=progress)
+    report = trainer.finish(workers=workers, progress=progress)
+    elapsed = time.monotonic() - start
+    report["job_wall_time_s"] = elapsed
+    print()
+    print(report["markdown"])
+    print(f"Learning curve: {report['learning_curve']}")
+    print(f"Checkpoint:     {report['checkpoint']}  (agents.policy.PolicyAgent.load)")
+    print(f"Report:         {Path(run_dir) / 'report.md'}")
+    print(f"Total wall time {elapsed / 60:.1f} min, {report['steps']} PPO steps.")
+    return report
+
+
+def register_cli(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Add the ``main`` subcommand to a ``chuanma`` argument parser."""
+    p = subparsers.add_parser(
+        "main",
+        help="the README's main job: train on hongzhong (~10 min), evaluate vs random and greedy",
+        description=__doc__.split("\n\n")[1] if __doc__ else None,
+    )
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--minutes", type=float, default=None, help="time budget in minutes (default 10)")
+    group.add_argument("--steps", type=int, default=None, help="a fixed number of PPO steps instead of a deadline")
+    p.add_argument("--seed", type=int, default=0, help="run seed")
+    p.add_argument("--run-dir", default=None, help="run directory (default runs/main-hongzhong-<time>)")
+    p.add_argument("--workers", type=int, default=2, help="worker processes for the final evaluation")
+    p.add_argument("--no-progress", action="store_true", help="no progress bars")
+    p.set_defaults(func=_run_cli)
+    return p
+
+
+def _run_cli(args: argparse.Namespace) -> int:
+    run_main(
+        minutes=args.minutes,
+        steps=args.steps,
+        run_dir=args.run_dir,
+        seed=args.seed,
+        workers=args.workers,
+        progress=not args.no_progress,
+    )
+    return 0

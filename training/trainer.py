@@ -1,0 +1,447 @@
+"""The self-play trainer (自我对弈训练器): :class:`Trainer` runs the training of one variant with ``MaskablePPO``.
+
+The command line is :mod:`training.train` (``chuanma train``).
+
+A run
+-----
+1. The run directory (``runs/<name>/`` unless ``--run-dir``) receives ``config.yaml`` (the resolved configuration,
+   loadable again) and ``run.json`` (package, observation and action-layout versions, library versions, seed, rules).
+2. Optional behaviour-cloning warm start (:mod:`training.bc`, ``bc.decisions > 0``).
+3. The initial policy becomes the first snapshot of the self-play pool (:class:`training.selfplay.SnapshotPool`).
+4. PPO runs in segments of ``schedule.segment_steps`` learner steps.  Each segment starts by reseeding everything
+   from ``(seed, segment)`` — sb3's global torch / numpy generators, every environment (``seed + i``) and therefore
+   the opponent draws — and resetting the environments; the learning rate is set for the segment (linear anneal).
+   After a segment: a snapshot joins the pool every ``pool.snapshot_every`` segments, a duplicate evaluation against
+   ``eval.opponents`` runs every ``eval.every`` segments, a checkpoint is written every ``schedule.checkpoint_every``
+   segments (and at the end).
+5. Final duplicate evaluation (``eval.final_deals`` walls per opponent), ``final.zip`` (policy-only checkpoint for
+   :meth:`agents.policy.PolicyAgent.load`), ``report.json``, ``report.md`` and ``learning_curve.png``.
+
+Checkpoints (``checkpoints/step_<N>/``) hold the ``MaskablePPO`` zip (weights, optimizer, counters; with the chuanma
+metadata), ``state.json`` (segment, step, metrics history, evaluations) and ``pool.json``.  Because every segment
+starts from a state that depends only on the checkpoint, a resumed run reproduces the uninterrupted one exactly:
+same step count, same pool, same weights.
+
+Logs: TensorBoard under ``tb/`` (sb3's rollout/train scalars: episode reward and length, entropy, policy / value
+losses, KL, clip fraction; plus ``eval/*`` points), ``metrics.jsonl`` and ``evals.jsonl``; a tqdm bar with ETA.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import platform
+import shutil
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from sb3_contrib import MaskablePPO
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.logger import HumanOutputFormat, KVWriter, Logger, TensorBoardOutputFormat
+from stable_baselines3.common.utils import ConstantSchedule
+from tqdm.auto import tqdm
+
+from agents.policy import CheckpointMeta, PolicyAgent, save_policy, write_meta
+from envs import __version__ as PACKAGE_VERSION
+from envs.actions import ACTION_LAYOUT_VERSION
+from envs.config import RuleConfig, load_variant
+from envs.observation import OBS_VERSION
+from training.config import TrainConfig, dump_train_config, load_train_config
+from training.evaluate_policy import evaluate_agent, evaluate_checkpoint, result_row
+from training.selfplay import SnapshotPool, env_options, make_vec_env
+
+RUNS_DIR = Path("runs")
+CHECKPOINT_DIR = "checkpoints"
+MODEL_FILE = "model.zip"
+STATE_FILE = "state.json"
+FINAL_POLICY = "final.zip"
+
+
+def segment_seed(seed: int, segment: int) -> int:
+    """The seed of one training segment (31-bit, derived from the run seed and the segment index)."""
+    return int(np.random.SeedSequence([seed, segment, 0x5E6]).generate_state(1)[0] >> 1)
+
+
+@dataclass
+class RunState:
+    """Counters and histories of a run (``state.json`` of a checkpoint)."""
+
+    segment: int = 0
+    num_timesteps: int = 0
+    wall_time_s: float = 0.0
+    history: list[dict[str, Any]] = field(default_factory=list)
+    evals: list[dict[str, Any]] = field(default_factory=list)
+    bc: dict[str, Any] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "segment": self.segment,
+            "num_timesteps": self.num_timesteps,
+            "wall_time_s": self.wall_time_s,
+            "history": self.history,
+            "evals": self.evals,
+            "bc": self.bc,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> RunState:
+        return cls(
+            segment=int(d["segment"]),
+            num_timesteps=int(d["num_timesteps"]),
+            wall_time_s=float(d.get("wall_time_s", 0.0)),
+            history=list(d.get("history", [])),
+            evals=list(d.get("evals", [])),
+            bc=d.get("bc"),
+        )
+
+
+class _HistoryWriter(KVWriter):
+    """Keeps every dumped row of sb3's logger (rollout/*, train/*, time/*) in the run state."""
+
+    def __init__(self, rows: list[dict[str, Any]]) -> None:
+        self.rows = rows
+
+    def write(self, key_values: dict[str, Any], key_excluded: dict[str, Any], step: int = 0) -> None:
+        row = {"step": int(step)}
+        for k, v in key_values.items():
+            if isinstance(v, (int, float, np.floating, np.integer)) and not isinstance(v, bool):
+                row[k] = float(v)
+        if len(row) > 1:
+            self.rows.append(row)
+
+    def close(self) -> None:
+        pass
+
+
+class _ProgressCallback(BaseCallback):
+    """tqdm progress over the whole run (steps, ETA, recent episode reward)."""
+
+    def __init__(self, bar: tqdm | None) -> None:
+        super().__init__()
+        self.bar = bar
+
+    def _on_step(self) -> bool:
+        if self.bar is not None:
+            self.bar.update(self.training_env.num_envs)
+        return True
+
+    def _on_rollout_end(self) -> None:
+        buf = self.model.ep_info_buffer
+        if self.bar is not None and buf:
+            self.bar.set_postfix(ep_rew=f"{np.mean([e['r'] for e in buf]):+.3f}", refresh=False)
+
+
+class Trainer:
+    """One training run in ``run_dir`` (see the module docstring).  Use :meth:`create` or :meth:`resume`."""
+
+    def __init__(self, cfg: TrainConfig, run_dir: Path, state: RunState, model: MaskablePPO, pool: SnapshotPool):
+        self.cfg = cfg
+        self.run_dir = run_dir
+        self.state = state
+        self.model = model
+        self.pool = pool
+        self.rules: RuleConfig = load_variant(cfg.variant, **cfg.env.rules)
+        self.net = cfg.net.spec()
+        self._configure_logger()
+
+    # ---- construction ----------------------------------------------------------------------------------------
+    @classmethod
+    def create(cls, cfg: TrainConfig, run_dir: str | Path | None = None, *, progress: bool | None = None) -> Trainer:
+        """A new run: writes the run directory, builds the model, runs the BC warm start, seeds the pool."""
+        torch.set_num_threads(cfg.torch_threads)
+        run_dir = Path(run_dir) if run_dir is not None else RUNS_DIR / cfg.name
+        if (run_dir / CHECKPOINT_DIR).exists() and any((run_dir / CHECKPOINT_DIR).iterdir()):
+            raise ValueError(
+                f"run directory {str(run_dir)!r} already holds checkpoints; resume it with --resume {run_dir} "
+                f"or choose another --run-dir"
+            )
+        run_dir.mkdir(parents=True, exist_ok=True)
+        (run_dir / "config.yaml").write_text(dump_train_config(cfg), encoding="utf-8")
+        rules = load_variant(cfg.variant, **cfg.env.rules)
+        (run_dir / "run.json").write_text(json.dumps(run_metadata(cfg, rules), indent=2, ensure_ascii=False) + "\n")
+        vec_env = make_vec_env(cfg)
+        p = cfg.ppo
+        model = MaskablePPO(
+            MaskableActorCriticPolicy,
+            vec_env,
+            learning_rate=p.learning_rate,
+            n_steps=p.n_steps,
+            batch_size=p.batch_size,
+            n_epochs=p.n_epochs,
+            gamma=p.gamma,
+            gae_lambda=p.gae_lambda,
+            clip_range=p.clip_range,
+            clip_range_vf=p.clip_range_vf,
+            normalize_advantage=p.normalize_advantage,
+            ent_coef=p.ent_coef,
+            vf_coef=p.vf_coef,
+            max_grad_norm=p.max_grad_norm,
+            target_kl=p.target_kl,
+            policy_kwargs=cfg.net.spec().policy_kwargs(),
+            seed=cfg.seed,
+            device="cpu",
+            verbose=0,
+        )
+        state = RunState()
+        pool = SnapshotPool(run_dir / "pool", cfg.pool.max_size)
+        trainer = cls(cfg, run_dir, state, model, pool)
+        show = cfg.logging.progress_bar if progress is None else progress
+        if cfg.bc.decisions > 0:
+            trainer._warm_start(show)
+        pool.add(model.policy, trainer.meta(0))
+        trainer.save_checkpoint()
+        return trainer
+
+    @classmethod
+    def resume(cls, run_dir: str | Path, *, total_steps: int | None = None) -> Trainer:
+        """Continue the run in ``run_dir`` from its newest checkpoint (``total_steps`` may extend the budget)."""
+        run_dir = Path(run_dir)
+        ckpt = latest_checkpoint(run_dir)
+        if ckpt is None:
+            raise ValueError(f"run directory {str(run_dir)!r} has no complete checkpoint to resume from")
+        cfg = load_train_config(run_dir / "config.yaml")
+        if total_steps is not None:
+            cfg = cfg.replace(total_steps=total_steps)
+            (run_dir / "config.yaml").write_text(dump_train_config(cfg), encoding="utf-8")
+        torch.set_num_threads(cfg.torch_threads)
+        state = RunState.from_dict(json.loads((ckpt / STATE_FILE).read_text()))
+        pool = SnapshotPool.load(run_dir / "pool", ckpt / "pool.json")
+        pool.max_size = cfg.pool.max_size
+        vec_env = make_vec_env(cfg)
+        model = MaskablePPO.load(ckpt / MODEL_FILE, env=vec_env, device="cpu")
+        if model.num_timesteps != state.num_timesteps:
+            raise ValueError(
+                f"checkpoint {str(ckpt)!r} is inconsistent: model step {model.num_timesteps}, state step "
+                f"{state.num_timesteps}"
+            )
+        return cls(cfg, run_dir, state, model, pool)
+
+    def _configure_logger(self) -> None:
+        outputs: list[KVWriter] = [_HistoryWriter(self.state.history)]
+        if self.cfg.logging.tensorboard:
+            outputs.append(TensorBoardOutputFormat(str(self.run_dir / "tb")))
+        if self.cfg.logging.verbose:
+            outputs.append(HumanOutputFormat(sys.stdout))
+        self.model.set_logger(Logger(str(self.run_dir), outputs))
+
+    def meta(self, step: int) -> CheckpointMeta:
+        return CheckpointMeta.for_variant(self.rules, self.net, seed=self.cfg.seed, step=step, run=self.cfg.name)
+
+    # ---- behaviour cloning -----------------------------------------------------------------------------------
+    def _warm_start(self, progress: bool) -> None:
+        from training.bc import collect_decisions, train_bc
+
+        b = self.cfg.bc
+        t0 = time.perf_counter()
+        data = collect_decisions(
+            self.rules, b.teacher, b.decisions, self.cfg.seed, env_options=env_options(self.cfg), progress=progress
+        )
+        t1 = time.perf_counter()
+        report = train_bc(
+            self.model.policy,
+            data,
+            epochs=b.epochs,
+            batch_size=b.batch_size,
+            learning_rate=b.learning_rate,
+            value_coef=b.value_coef,
+            seed=self.cfg.seed,
+            progress=progress,
+        )
+        t2 = time.perf_counter()
+        self.state.bc = {**report.to_dict(), "collect_s": t1 - t0, "train_s": t2 - t1, "teacher": b.teacher}
+        self.state.wall_time_s += t2 - t0
+
+    # ---- the loop --------------------------------------------------------------------------------------------
+    @property
+    def done(self) -> bool:
+        return self.state.num_timesteps >= self.cfg.total_steps
+
+    def train(
+        self,
+        *,
+        max_segments: int | None = None,
+        deadline: float | None = None,
+        progress: bool | None = None,
+    ) -> RunState:
+        """Train until ``total_steps`` (or ``max_segments`` more segments, or the ``time.monotonic()`` deadline is
+        passed at a segment boundary); checkpoints as configured and always at the end."""
+        cfg = self.cfg
+        show = cfg.logging.progress_bar if progress is None else progress
+        bar = tqdm(
+            total=cfg.total_steps,
+            initial=self.state.num_timesteps,
+            desc=f"train {cfg.name}",
+            unit="step",
+            disable=not show,
+            dynamic_ncols=True,
+        )
+        callback = _ProgressCallback(bar)
+        segments = 0
+        try:
+            while not self.done:
+                if max_segments is not None and segments >= max_segments:
+                    break
+                if deadline is not None and time.monotonic() >= deadline:
+                    break
+                self._run_segment(callback)
+                segments += 1
+        finally:
+            bar.close()
+        self.save_checkpoint()
+        return self.state
+
+    def _run_segment(self, callback: BaseCallback) -> None:
+        cfg = self.cfg
+        model = self.model
+        t0 = time.perf_counter()
+        seg = self.state.segment
+        seed = segment_seed(cfg.seed, seg)
+        model.set_random_seed(seed)  # python / numpy / torch global generators, action space, env seeds (seed + i)
+        model._last_obs = None  # type: ignore[assignment]  # reset the environments at the segment start
+        lr = self.learning_rate_at(self.state.num_timesteps)
+        model.learning_rate = lr
+        model.lr_schedule = ConstantSchedule(lr)
+        model.env.env_method("set_pool", self.pool.entries())
+        remaining = cfg.total_steps - self.state.num_timesteps
+        steps = min(cfg.schedule.segment_steps, -(-remaining // cfg.rollout_steps) * cfg.rollout_steps)
+        model.learn(total_timesteps=steps, callback=callback, reset_num_timesteps=False)
+        model.logger.dump(model.num_timesteps)  # flush the losses of the segment's last update
+        self.state.segment = seg + 1
+        self.state.num_timesteps = int(model.num_timesteps)
+        self.state.wall_time_s += time.perf_counter() - t0
+        if self.state.segment % cfg.pool.snapshot_every == 0 and not self.done:
+            self.pool.add(model.policy, self.meta(self.state.num_timesteps))
+        if cfg.eval.every and self.state.segment % cfg.eval.every == 0 and not self.done:
+            self.evaluate(cfg.eval.deals)
+        if self.state.segment % cfg.schedule.checkpoint_every == 0 and not self.done:
+            self.save_checkpoint()
+
+    def learning_rate_at(self, step: int) -> float:
+        p = self.cfg.ppo
+        frac = min(1.0, step / self.cfg.total_steps)
+        return p.learning_rate + (p.learning_rate_final - p.learning_rate) * frac
+
+    # ---- evaluation ------------------------------------------------------------------------------------------
+    def agent(self) -> PolicyAgent:
+        """The current learner as a deterministic agent (a frozen copy)."""
+        step = self.state.num_timesteps
+        return PolicyAgent.from_policy(self.model.policy, self.net, self.meta(step), name=f"learner@{step}")
+
+    def evaluate(self, walls: int) -> list[dict[str, Any]]:
+        """Duplicate evaluation of the current learner against every ``eval.opponents``; logged and recorded."""
+        t0 = time.perf_counter()
+        step = self.state.num_timesteps
+        rows = []
+        for opponent in self.cfg.eval.opponents:
+            res = evaluate_agent(self.agent(), self.rules, opponent, walls=walls, seed=self.cfg.eval.seed)
+            row = result_row(res, step)
+            rows.append(row)
+            self.model.logger.record(f"eval/vs_{opponent}_points", res.points)
+            self.model.logger.record(f"eval/vs_{opponent}_win_rate", res.challenger_rates["win_rate"])
+        self.model.logger.dump(step)
+        self.state.evals.extend(rows)
+        self.state.wall_time_s += time.perf_counter() - t0
+        return rows
+
+    # ---- checkpoints -----------------------------------------------------------------------------------------
+    def save_checkpoint(self) -> Path:
+        """Write ``checkpoints/step_<N>/`` (atomically: a temporary folder renamed when complete)."""
+        step = self.state.num_timesteps
+        root = self.run_dir / CHECKPOINT_DIR
+        final = root / f"step_{step:012d}"
+        tmp = root / f".tmp_step_{step:012d}"
+        if tmp.exists():
+            shutil.rmtree(tmp)
+        tmp.mkdir(parents=True)
+        self.model.save(tmp / MODEL_FILE)
+        write_meta(tmp / MODEL_FILE, self.meta(step))
+        (tmp / STATE_FILE).write_text(json.dumps(self.state.to_dict(), indent=1, default=_json_default))
+        self.pool.save(tmp / "pool.json")
+        self.pool.save()
+        if final.exists():
+            shutil.rmtree(final)
+        tmp.rename(final)
+        self._write_logs()
+        for old in sorted(p for p in root.iterdir() if p.name.startswith("step_"))[
+            : -self.cfg.schedule.keep_checkpoints
+        ]:
+            shutil.rmtree(old)
+        return final
+
+    def _write_logs(self) -> None:
+        with open(self.run_dir / "metrics.jsonl", "w", encoding="utf-8") as f:
+            for row in self.state.history:
+                f.write(json.dumps(row, default=_json_default) + "\n")
+        with open(self.run_dir / "evals.jsonl", "w", encoding="utf-8") as f:
+            for row in self.state.evals:
+                f.write(json.dumps(row, default=_json_default) + "\n")
+
+    # ---- the end ---------------------------------------------------------------------------------------------
+    def finish(self, *, final_walls: int | None = None, workers: int = 1, progress: bool = False) -> dict[str, Any]:
+        """Write ``final.zip``, run the final evaluation and write ``report.json`` / ``report.md`` /
+        ``learning_curve.png``; returns the report."""
+        from training.report import write_report
+
+        step = self.state.num_timesteps
+        final_path = save_policy(self.run_dir / FINAL_POLICY, self.model.policy, self.meta(step))
+        walls = self.cfg.eval.final_deals if final_walls is None else final_walls
+        final_results = []
+        t0 = time.perf_counter()
+        if walls > 0:
+            for opponent in self.cfg.eval.opponents:
+                if workers > 1:
+                    res = evaluate_checkpoint(
+                        final_path, self.rules, opponent, walls=walls, seed=self.cfg.eval.seed + 1, workers=workers,
+                        progress=progress,
+                    )  # fmt: skip
+                else:
+                    res = evaluate_agent(self.agent(), self.rules, opponent, walls=walls, seed=self.cfg.eval.seed + 1)
+                final_results.append(res)
+        eval_s = time.perf_counter() - t0
+        self.state.wall_time_s += eval_s
+        self.save_checkpoint()
+        return write_report(self, final_results, final_path, eval_s)
+
+
+def latest_checkpoint(run_dir: str | Path) -> Path | None:
+    """The newest complete ``checkpoints/step_<N>`` folder of a run, or None."""
+    root = Path(run_dir) / CHECKPOINT_DIR
+    if not root.is_dir():
+        return None
+    done = sorted(p for p in root.iterdir() if p.name.startswith("step_") and (p / STATE_FILE).is_file())
+    return done[-1] if done else None
+
+
+def run_metadata(cfg: TrainConfig, rules: RuleConfig) -> dict[str, Any]:
+    """What ``run.json`` records: versions, seed, rules."""
+    import sb3_contrib
+    import stable_baselines3
+
+    return {
+        "name": cfg.name,
+        "package_version": PACKAGE_VERSION,
+        "obs_version": OBS_VERSION,
+        "action_layout_version": ACTION_LAYOUT_VERSION,
+        "seed": cfg.seed,
+        "variant": rules.name,
+        "variant_config": rules.to_dict(),
+        "python": platform.python_version(),
+        "torch": torch.__version__,
+        "stable_baselines3": stable_baselines3.__version__,
+        "sb3_contrib": sb3_contrib.__version__,
+        "torch_threads": cfg.torch_threads,
+    }
+
+
+def _json_default(x: Any) -> Any:
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    if isinstance(x, (np.floating, np.integer)):
+        return x.item()
+    raise TypeError(f"not JSON-serialisable: {x!r}")
