@@ -156,6 +156,14 @@ _KONG_TYPE = {MeldKind.KONG: "zhigang", MeldKind.ANKONG: "angang", MeldKind.BUKO
 _KONG_PAY_REASONS = frozenset(KONG_REASONS.values())
 
 
+_MISSING_RULES = {
+    "yibin": "Yibin 本金/听用, 飞 and 提",
+    "dkg_wiki": "Duankagen 报胡, 请胡 and the 小胡 minimum",
+    "dkg_wanghu": "Duankagen 报胡, 请胡 and the 小胡 minimum",
+    "wuhan": "Wuhan 赖子, 吃, 红中杠/赖子杠 and the 海底 phase",
+}
+
+
 def _check_supported(cfg: RuleConfig) -> None:
     problems = []
     if cfg.wild not in ("none", "hongzhong"):
@@ -169,7 +177,8 @@ def _check_supported(cfg: RuleConfig) -> None:
     if cfg.wild == "hongzhong" and cfg.wild_in_melds:
         problems.append("wild_in_melds = true with 红中 wildcards")
     if cfg.fan_table not in ("chengdu", "wiki_xueliu", "hongzhong", "mahjongsoul"):
-        problems.append(f"fan_table = {cfg.fan_table!r}")
+        missing = _MISSING_RULES.get(cfg.fan_table, "its rules")
+        problems.append(f"fan_table = {cfg.fan_table!r} ({missing})")
     if problems:
         raise UnsupportedRule(f"variant {cfg.name!r}: this engine does not implement " + "; ".join(problems))
 
@@ -1293,7 +1302,7 @@ class Game:
             won=tuple(self.won),
             active=tuple(self.active),
             wins=tuple(self.wins),
-            revealed_hands=tuple(tuple(self.hands[s]) if reveal and self.won[s] else None for s in range(n)),
+            revealed_hands=tuple(self._revealed(s, seat) if reveal and self.won[s] else None for s in range(n)),
             claim_tile=self.claim_tile if in_window else None,
             claim_from=self.claim_from if in_window else None,
             exchange_given=tuple(given),
@@ -1308,6 +1317,14 @@ class Game:
             pass_pong_locked=tuple(k for k in range(NUM_KINDS) if pong_mask >> k & 1),
             legal_actions=tuple(self._legal(seat)),
         )
+
+    def _revealed(self, seat: int, viewer: int) -> tuple[int, ...]:
+        """A revealed (血流 frozen) hand as ``viewer`` sees it: the tile its owner just drew stays private."""
+        h = list(self.hands[seat])
+        t = self.drawn_tile
+        if seat != viewer and seat == self.current and self.phase == Phase.SELF and t is not None:
+            h[t] -= 1
+        return tuple(h)
 
     def copy(self) -> Game:
         """An independent copy (for search): containers are copied, immutable parts (config, wall, melds) shared."""
