@@ -436,7 +436,8 @@ def test_x1_repeated_wins_in_blood_flow():
     assert g.current == 2  # next active seat after the winner
     auto(g, until=turn_of(1))
     assert g.drawn_tile == T("6m") and g.legal_actions(1)[0] == HU
-    assert g.view(0).revealed_hands[1] == g.view(1).revealed_hands[1][:5] + (0,) + g.view(1).revealed_hands[1][6:]
+    own = g.view(1).revealed_hands[1]
+    assert g.view(0).revealed_hands[1] == (*own[:5], 0, *own[6:])
     assert sum(g.view(0).revealed_hands[1]) == 13  # the drawn tile stays private until it is played
     g.step(1, HU)
     assert transfers(g)[1:] == [(0, 1, 2, "zimo"), (2, 1, 2, "zimo"), (3, 1, 2, "zimo")]

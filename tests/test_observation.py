@@ -37,6 +37,8 @@ def truth_visible(game: Game, seat: int) -> np.ndarray:
             continue
         if view.revealed_hands[other] is None:
             hidden += np.array(game.hand_of(other))
+        else:  # a revealed (血流 frozen) hand hides only its owner's fresh draw
+            hidden += np.array(game.hand_of(other)) - np.array(view.revealed_hands[other])
         for meld, seen in zip(game.melds[other], view.melds[other]):
             if seen.tile < 0:
                 hidden[meld.tile] += 4
