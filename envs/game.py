@@ -242,9 +242,13 @@ def draw_exchange_offset(cfg: RuleConfig, seed: Seed) -> int:
 class Game:
     """One hand of Sichuan mahjong: the state machine of RULES.md §2.2 (see the module docstring).
 
-    >>> g = Game("chengdu", seed=7)
+    >>> g = Game("chengdu", seed=7, dealer=0)
     >>> g.phase.value, g.pending
     ('exchange', (0, 1, 2, 3))
+    >>> for seat in g.pending:
+    ...     g.step(seat, g.legal_actions(seat)[0])
+    >>> g.phase.value, g.exchange_offset in (1, 2, 3)
+    ('dingque', True)
     """
 
     # ---- construction ---------------------------------------------------------------------------------------
