@@ -132,6 +132,8 @@ __all__ = [
     "action_to_dict",
     "draw_exchange_offset",
     "exchange_offsets",
+    "seed_from_json",
+    "seed_to_json",
 ]
 
 
