@@ -91,15 +91,17 @@ def _pass_seconds(fn: Callable, args: list) -> float:
 
 def rates(fns: list[Callable], args: list, warm: list, repeat: int) -> list[float]:
     """Calls per second of each ``fn(arg)``: one warm-up pass over ``warm`` each, then ``repeat`` rounds in which
-    the functions take turns (so a busy machine slows them alike); the best pass of each counts.  CPU time of this
-    process (``time.process_time``), so time spent descheduled is not counted."""
+    the functions take turns, in rotating order (so a busy machine slows them alike); the best pass of each counts.
+    CPU time of this process (``time.process_time``), so time spent descheduled is not counted."""
     for fn in fns:
         for a in warm:
             fn(a)
     best = [float("inf")] * len(fns)
-    for _ in range(repeat):
-        for i, fn in enumerate(fns):
-            best[i] = min(best[i], _pass_seconds(fn, args))
+    for round_ in range(repeat):
+        order = list(range(len(fns)))
+        shift = round_ % len(fns)  # rotate who goes first: the first pass of a round tends to be slower
+        for i in order[shift:] + order[:shift]:
+            best[i] = min(best[i], _pass_seconds(fns[i], args))
     return [len(args) / max(b, 1e-9) for b in best]
 
 

@@ -120,7 +120,8 @@ _HONOR_INFO: dict[bytes, int] = {}  # 7 honor counts -> packed info (tiles, inco
 _TILES = 63  # bits 0-5: tile count
 _INCOMPLETE = 1 << 6  # bits 6-8: groups that are not sets (+ at most one pair)
 _PAIRED = 1 << 9  # bits 9-11: groups holding a pair (honors count at most 2)
-_WIN_FIELDS = 8  # (info >> 6) & 63 == 8: nothing incomplete, exactly one pair
+_WIN_MASK = 0xFC0  # info & _WIN_MASK == _PAIRED: no group incomplete, exactly one pair
+_COMPLETE_TOTALS = frozenset(range(2, MAX_TILES + 1, 3))
 _ID_SHIFT = 12  # bits 12-19: the suit's profile id
 _PRESENT = 1 << 24  # makes every info non-zero
 _FRESH_HONORS = 0  # id of the honors group holding no tiles
@@ -153,11 +154,6 @@ def _init() -> None:
         _LOW[bytes(digits)] = sum(d * 5**r for r, d in enumerate(digits))
     for digits in product(range(COPIES + 1), repeat=4):
         _HIGH[bytes(digits)] = sum(d * 5 ** (r + 5) for r, d in enumerate(digits))
-    patterns = [b""]
-    for _ in range(_st.NUM_RANKS):  # every suit of at most 8 tiles
-        patterns = [p + bytes((d,)) for p in patterns for d in range(COPIES + 1) if sum(p) + d <= 8]
-    for pattern in patterns:
-        _suit_info(pattern)
     _IDENTITY = _intern((0,) + (_INF,) * (_st.PROFILE_LEN - 1))
     _FRESH_HONORS = _honor_profile(_ZERO7, None, _HONOR_BITS)
     pair_index, _, triple_index, triple_rows = _st.suit_combinations(profiles)
@@ -166,6 +162,12 @@ def _init() -> None:
     _TRIPLE_IDS = [_intern(tuple(int(v) for v in row)) for row in triple_rows]
     fresh = np.array([_PROFILES[_FRESH_HONORS]])
     _TRIPLE_NO_HONORS = [tuple(int(v) for v in row) for row in _st.convolve_rows(triple_rows, fresh)[:, 0]]
+    # last: the fast paths start using the suit memo as soon as it has entries
+    patterns = [b""]
+    for _ in range(_st.NUM_RANKS):  # every suit of at most 8 tiles
+        patterns = [p + bytes((d,)) for p in patterns for d in range(COPIES + 1) if sum(p) + d <= 8]
+    for pattern in patterns:
+        _suit_info(pattern)
     _READY = True
 
 
@@ -557,28 +559,24 @@ def is_winning(
     >>> is_winning(parse_counts("123m 456m 789m 12p 55s"), 1)
     True
     """
-    if not _READY:
-        _init()
     if wilds == 0 and meld_counts is None and n_sets is None and type(counts) is list and len(counts) == NUM_KINDS:
-        # fast path (the common call): three memoised suit lookups; anything unusual falls to the checked path
+        # fast path (the common call): three memoised suit lookups.  Anything unusual -- a suit pattern not yet
+        # memoised, a bad count, tables not loaded yet -- raises here and takes the checked path below.
         try:
             b = bytes(counts)
-            get = _SUIT_INFO.get
-            info = (
-                (get(b[0:9]) or _suit_info(b[0:9]))
-                + (get(b[9:18]) or _suit_info(b[9:18]))
-                + (get(b[18:27]) or _suit_info(b[18:27]))
-            )
+            info = _SUIT_INFO[b[0:9]] + _SUIT_INFO[b[9:18]] + _SUIT_INFO[b[18:27]]
             if not b.endswith(_NO_HONORS):
-                info += _honor_info(b[27:34])
+                info += _HONOR_INFO[b[27:34]]
         except (TypeError, ValueError, KeyError):
             b = None
         if b is not None:
             total = info & _TILES
-            if total % 3 == 2 and total <= MAX_TILES:
-                if (info >> 6) & 63 == _WIN_FIELDS:
+            if total in _COMPLETE_TOTALS:
+                if info & _WIN_MASK == _PAIRED:
                     return True
                 return seven_pairs and total == MAX_TILES and not (b.count(1) or b.count(3))
+    if not _READY:
+        _init()
     counts, caps, n = _prepare(counts, wilds, meld_counts, n_sets, (2,), "is_winning")
     if not wilds:
         return _natural_win(bytes(counts), 3 * n + 2, seven_pairs and _no_melds(meld_counts))
@@ -591,7 +589,7 @@ def is_winning(
 def _natural_win(b: bytes, total: int, seven_pairs: bool) -> bool:
     """Win check without wildcards (no copy cap can matter): completeness of the three suits + honors."""
     info = _suit_info(b[0:9]) + _suit_info(b[9:18]) + _suit_info(b[18:27]) + _honor_info(b[27:34])
-    if (info >> 6) & 63 == _WIN_FIELDS:
+    if info & _WIN_MASK == _PAIRED:
         return True
     return seven_pairs and total == MAX_TILES and not (b.count(1) or b.count(3))
 
@@ -721,20 +719,16 @@ def shanten(
     >>> shanten(parse_counts("123m 456m 789m 13p 5s"), 1)
     0
     """
-    if not _READY:
-        _init()
     if wilds == 0 and meld_counts is None and n_sets is None and type(counts) is list and len(counts) == NUM_KINDS:
-        # fast path (the common call): three memoised suit lookups, two list lookups for the suits' product
+        # fast path (the common call): three memoised suit lookups, two list lookups for the suits' product;
+        # anything unusual raises inside ``try`` and takes the checked path below (as in is_winning)
         try:
             b = bytes(counts)
-            get = _SUIT_INFO.get
-            x = get(b[0:9]) or _suit_info(b[0:9])
-            y = get(b[9:18]) or _suit_info(b[9:18])
-            z = get(b[18:27]) or _suit_info(b[18:27])
+            x, y, z = _SUIT_INFO[b[0:9]], _SUIT_INFO[b[9:18]], _SUIT_INFO[b[18:27]]
             honors = b[27:34]
             total = (x + y + z) & _TILES
             if honors != _NO_HONORS:
-                total += _honor_info(honors) & _TILES
+                total += _HONOR_INFO[honors] & _TILES
         except (TypeError, ValueError, KeyError):
             b = None
         if b is not None and total % 3 and total <= MAX_TILES:
@@ -750,6 +744,8 @@ def shanten(
             if seven_pairs and n == 4 and cost > 1:
                 cost = _natural_seven_pairs(b, cost)
             return cost - 1
+    if not _READY:
+        _init()
     counts, caps, n = _prepare(counts, wilds, meld_counts, n_sets, (1, 2), "shanten")
     if not wilds and caps is None:
         return _natural_shanten(bytes(counts), n, seven_pairs and _no_melds(meld_counts))
@@ -770,6 +766,7 @@ def _natural_shanten(b: bytes, n: int, seven_pairs: bool) -> int:
     if honors == _NO_HONORS:
         prof = _TRIPLE_NO_HONORS[row]
     else:
+        _honor_info(honors)  # memoised for the fast path
         prof = _PROFILES[_conv(_TRIPLE_IDS[row], _honor_profile(honors, None, _HONOR_BITS))]
     cost = prof[2 * n + 1]
     if seven_pairs and n == 4 and cost > 1:
