@@ -1,0 +1,102 @@
+"""Defensive baseline (防守智能体): value play, minus the expected cost of dealing in; folds far hands late.
+
+On top of :class:`agents.value.ValueAgent`:
+
+* every candidate discard scores ``value - danger_weight × danger`` where ``danger`` is the expected loss of
+  :func:`agents.danger.danger_by_kind` (public information only: void suits, discards, melds, wins, revealed
+  血流 hands, the wall);
+* **fold** (弃和): when the best shanten is at least ``fold_shanten`` (2), the live wall is at most
+  ``fold_wall_fraction`` of its size after the deal, and some active opponent is likely ready (``P(ready) >=
+  fold_threat``), the agent discards the safest tile (ties: lower shanten, higher value) and declines pongs;
+  wildcards are kept unless nothing else can be discarded;
+* void-suit tiles (which must go first) are thrown safest first.
+"""
+
+from __future__ import annotations
+
+from agents.danger import danger_by_kind, ready_probability
+from agents.features import Seen
+from agents.value import ValueAgent
+
+__all__ = ["DefensiveAgent"]
+
+
+class DefensiveAgent(ValueAgent):
+    """Value play with danger-weighted discards and late folding (see the module docstring)."""
+
+    name = "defensive"
+
+    def __init__(
+        self,
+        *,
+        danger_weight: float = 1.0,
+        fold_shanten: int = 2,
+        fold_wall_fraction: float = 0.25,
+        fold_threat: float = 0.3,
+        **value_options,
+    ) -> None:
+        super().__init__(**value_options)
+        if not 0.0 <= float(danger_weight) <= 100.0:
+            raise ValueError(f"danger_weight must be in [0, 100], got {danger_weight!r}")
+        if isinstance(fold_shanten, bool) or not isinstance(fold_shanten, int) or fold_shanten < 0:
+            raise ValueError(f"fold_shanten must be a non-negative int, got {fold_shanten!r}")
+        if not 0.0 <= float(fold_wall_fraction) <= 1.0:
+            raise ValueError(f"fold_wall_fraction must be in [0, 1], got {fold_wall_fraction!r}")
+        if not 0.0 <= float(fold_threat) <= 1.0:
+            raise ValueError(f"fold_threat must be in [0, 1], got {fold_threat!r}")
+        self.danger_weight = float(danger_weight)
+        self.fold_shanten = fold_shanten
+        self.fold_wall_fraction = float(fold_wall_fraction)
+        self.fold_threat = float(fold_threat)
+
+    # ---- helpers -------------------------------------------------------------------------------------------------
+    def _danger(self, seen: Seen) -> list[float]:
+        assert self.cfg is not None and self._values is not None
+        return danger_by_kind(seen, self.cfg, self._values)
+
+    def _initial_wall(self) -> int:
+        cfg = self.cfg
+        assert cfg is not None
+        return cfg.num_tiles - cfg.num_players * cfg.hand_size - 1
+
+    def folding(self, seen: Seen, best_shanten: int) -> bool:
+        """Whether the hand is too far and the wall too late to keep pushing against a likely-ready opponent."""
+        if best_shanten < self.fold_shanten:
+            return False
+        if seen.wall > self.fold_wall_fraction * self._initial_wall():
+            return False
+        return any(ready_probability(o) >= self.fold_threat for o in seen.opponents)
+
+    # ---- discards ------------------------------------------------------------------------------------------------
+    def _void_discard(self, seen: Seen, kinds: list[int]) -> int:
+        danger = self._danger(seen)
+        return min(kinds, key=lambda k: (danger[k], seen.counts[k], -seen.visible[k], k))
+
+    def _choose_discard(self, seen: Seen, legal: list[int]) -> int:
+        wild_now = self._wild_discard_kinds(seen, legal)
+        cands = self._discard_candidates(seen, legal)
+        if self.hongzhong_policy == "shagui_by_value" and seen.wilds == 1:
+            cands += [k for k in legal if k in seen.wild_kinds and k not in cands]
+        options = self.evaluate_discards(seen, cands)
+        danger = self._danger(seen)
+        s_min = min(o.shanten for o in options)
+        if self.folding(seen, s_min):
+            safe = [o for o in options if o.kind not in seen.wild_kinds] or options
+            return min(safe, key=lambda o: (danger[o.kind], o.shanten, -o.value, o.kind)).kind
+        if wild_now and danger[wild_now[0]] <= min(danger[o.kind] for o in options):
+            return wild_now[0]
+        w = self.danger_weight
+        best = max(
+            [o for o in options if o.shanten == s_min],
+            key=lambda o: (o.value - w * danger[o.kind], -o.shanten, o.useful, self._taste(seen, o.kind)),
+        )
+        return best.kind
+
+    # ---- claims --------------------------------------------------------------------------------------------------
+    def _pong_ok(self, seen: Seen, k: int, s_now: int) -> bool:
+        if self.folding(seen, s_now):
+            return False
+        return super()._pong_ok(seen, k, s_now)
+
+    def __repr__(self) -> str:
+        return f"DefensiveAgent(hongzhong_policy={self.hongzhong_policy!r}, danger_weight={self.danger_weight})"

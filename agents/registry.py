@@ -1,0 +1,112 @@
+"""Agents by specification string (智能体注册表), as the evaluation command line names them.
+
+Grammar::
+
+    random | greedy | value | defensive            a baseline with default settings
+    NAME:key=value,key=value                       a baseline with constructor options, e.g.
+                                                   "value:hongzhong_policy=shagui_when_stable"
+    external:COMMAND                               an outside bot speaking the JSON-lines protocol of
+                                                   agents.external (COMMAND is split like a shell line)
+    policy:PATH                                    a trained checkpoint (agents.policy.PolicyAgent.load)
+
+Option values are parsed as ``int``, ``float``, ``true``/``false`` or kept as strings.  :func:`make_agent` builds a
+fresh agent; the ``seed`` reaches the agents that own a random stream (``random``) and is ignored by the
+deterministic ones.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from typing import Any
+
+from agents.base import Agent
+
+__all__ = ["BASELINES", "AgentSpec", "make_agent", "parse_spec"]
+
+BASELINES: dict[str, tuple[str, str]] = {
+    "random": ("agents.random_agent", "RandomAgent"),
+    "greedy": ("agents.greedy", "GreedyAgent"),
+    "value": ("agents.value", "ValueAgent"),
+    "defensive": ("agents.defensive", "DefensiveAgent"),
+}
+
+
+class AgentSpec:
+    """A parsed agent specification: ``kind`` (a baseline name, ``external`` or ``policy``) and its options."""
+
+    __slots__ = ("argument", "kind", "options", "text")
+
+    def __init__(self, text: str, kind: str, options: dict[str, Any], argument: str | None) -> None:
+        self.text = text
+        self.kind = kind
+        self.options = options
+        self.argument = argument
+
+    def __repr__(self) -> str:
+        return f"AgentSpec({self.text!r})"
+
+
+def _value(text: str) -> Any:
+    low = text.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_spec(text: str) -> AgentSpec:
+    """Parse one specification (see the module docstring); ``ValueError`` names what is wrong."""
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError(f"agent specification must be a non-empty string, got {text!r}")
+    text = text.strip()
+    name, _, rest = text.partition(":")
+    name = name.strip()
+    if name in ("external", "policy"):
+        if not rest.strip():
+            raise ValueError(f"agent specification {text!r} needs a {'command' if name == 'external' else 'path'}")
+        return AgentSpec(text, name, {}, rest.strip())
+    if name not in BASELINES:
+        raise ValueError(
+            f"unknown agent {name!r} in {text!r}; expected one of {sorted(BASELINES)}, 'external:CMD' or 'policy:PATH'"
+        )
+    options: dict[str, Any] = {}
+    if rest.strip():
+        for item in rest.split(","):
+            key, eq, value = item.partition("=")
+            if not eq or not key.strip():
+                raise ValueError(f"agent option {item!r} in {text!r} must look like key=value")
+            options[key.strip()] = _value(value.strip())
+    return AgentSpec(text, name, options, None)
+
+
+def make_agent(spec: str | AgentSpec, seed: int = 0, *, variant: Any = None, **external: Any) -> Agent:
+    """A fresh agent for ``spec``.
+
+    ``external`` keyword options (``timeout``, ``fallback`` ...) go to :class:`agents.external.ExternalAgent`;
+    ``variant`` is needed by ``policy:`` checkpoints.
+    """
+    if not isinstance(spec, AgentSpec):
+        spec = parse_spec(spec)
+    if spec.kind == "external":
+        from agents.external import ExternalAgent
+
+        return ExternalAgent(spec.argument, name=spec.text, **external)
+    if spec.kind == "policy":
+        policy = importlib.import_module("agents.policy")
+        return policy.PolicyAgent.load(spec.argument, variant=variant)
+    module_name, class_name = BASELINES[spec.kind]
+    cls = getattr(importlib.import_module(module_name), class_name)
+    params = inspect.signature(cls).parameters
+    options = dict(spec.options)
+    unknown = sorted(k for k in options if k not in params or k == "rng")
+    if unknown:
+        allowed = sorted(k for k in params if k not in ("self", "rng"))
+        raise ValueError(f"agent {spec.kind!r} has no option(s) {unknown}; its options are {allowed}")
+    if "seed" in params and "seed" not in options:
+        options["seed"] = seed
+    return cls(**options)

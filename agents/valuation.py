@@ -1,0 +1,218 @@
+"""Hand values for the value-seeking agents (番数估计): plan values, wait values and completion probabilities.
+
+* :class:`VariantValues` — what each *plan* is worth in a variant, measured once by scoring canonical example
+  hands with :func:`envs.scoring.score_hand` (so every fan table, cap and non-stacking rule is the scorer's own):
+  ``base`` (平胡), ``flush`` (清一色), ``pairs`` (七对), ``triplets`` (对对胡) and the flush composites (清七对, 清对),
+  plus the 杀鬼 (hard win) bonus of the 红中 table.  Roots (根) add one doubling each.
+* :func:`wait_payments` — the exact discard-win payment of each wait of a ready hand (cached).
+* :func:`win_value` — the expected income of a win worth a payment ``m`` (self-draw share, payers, 加底/加番).
+* :func:`completion_probability` — the chance to make ``shanten + 1`` useful draws before the wall runs out,
+  a binomial tail with a per-draw success rate ``useful / unseen``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+from envs.config import RuleConfig
+from envs.melds import Meld, MeldKind
+from envs.scoring import WinContext, score_hand, score_win
+from envs.tiles import NUM_KINDS
+
+__all__ = [
+    "VariantValues",
+    "completion_probability",
+    "own_melds",
+    "wait_payments",
+    "win_value",
+]
+
+SELF_DRAW_SHARE = 0.4
+"""Rough share of wins that are self-drawn (used to weigh 自摸 income against discard wins)."""
+
+_CANONICAL: dict[str, tuple[str, str]] = {
+    # plan -> (13 concealed tiles, winning tile); void suit 条 (s), won on a discard, no roots
+    "base": ("123m 456m 789m 234p 5p", "5p"),
+    "flush": ("123m 456m 789m 234m 6m", "6m"),
+    "pairs": ("11m 33m 55m 77m 22p 44p 6p", "6p"),
+    "triplets": ("111m 555m 999m 444p 7p", "7p"),
+    "flush_pairs": ("11m 33m 55m 77m 22m 44m 6m", "6m"),
+    "flush_triplets": ("111m 555m 999m 444m 7m", "7m"),
+    "base_wild": ("123m 456m 789m 23p 5p 5z", "5p"),
+}
+
+
+@dataclass(frozen=True)
+class VariantValues:
+    """Doublings of each plan in one variant and the payment rule (see the module docstring)."""
+
+    doublings: dict[str, int]
+    shagui: int  # doublings lost when the winning hand holds a 红中 (杀鬼 / hard-win bonus), 0 elsewhere
+    mahjongsoul: bool
+    base_unit: int
+    cap_payment: float
+    zimo_bonus: str
+    allow_pinghu_on_discard: bool
+
+    @classmethod
+    def of(cls, cfg: RuleConfig) -> VariantValues:
+        """Measure the plan values of ``cfg`` (cached per configuration)."""
+        return _values(cfg)
+
+    def payment(self, doublings: int) -> float:
+        """Payment per payer of a discard win worth ``doublings`` (han in 赤羽), capped like the scorer."""
+        if self.mahjongsoul:
+            return float(min(self.base_unit * 2 ** max(doublings - 1, 0), self.cap_payment))
+        return float(min(2**doublings, self.cap_payment))
+
+    def plan_doublings(self, plan: str, *, flush: bool, roots: int, wild: bool) -> int:
+        """Doublings of ``plan`` ("base", "pairs", "triplets" or "flush"), made a full flush when ``flush``."""
+        key = plan
+        if flush and plan in ("pairs", "triplets"):
+            key = "flush_" + plan
+        elif flush and plan == "base":
+            key = "flush"
+        d = self.doublings[key] + roots
+        if wild:
+            d -= self.shagui
+        return d
+
+
+@lru_cache(maxsize=32)
+def _values(cfg: RuleConfig) -> VariantValues:
+    doublings = {}
+    for plan, (tiles, win) in _CANONICAL.items():
+        if plan == "base_wild":
+            continue
+        r = score_hand(cfg, tiles, [], win, void_suit="s")
+        doublings[plan] = int(r.doublings) if r.is_win and r.doublings is not None else 0
+    shagui = 0
+    if cfg.wild == "hongzhong":
+        tiles, win = _CANONICAL["base_wild"]
+        r = score_hand(cfg, tiles, [], win, void_suit="s")
+        if r.is_win and r.doublings is not None:
+            shagui = max(0, doublings["base"] - int(r.doublings))
+    mahjongsoul = cfg.fan_table == "mahjongsoul"
+    if mahjongsoul:
+        cap = float(cfg.point_cap)
+    elif cfg.cap_doublings is None:
+        cap = math.inf
+    else:
+        cap = float(2**cfg.cap_doublings)
+    return VariantValues(
+        doublings=doublings,
+        shagui=shagui,
+        mahjongsoul=mahjongsoul,
+        base_unit=cfg.base_unit,
+        cap_payment=cap,
+        zimo_bonus=cfg.zimo_bonus,
+        allow_pinghu_on_discard=cfg.allow_pinghu_on_discard,
+    )
+
+
+def win_value(values: VariantValues, payment: float, payers: int, *, pinghu: bool = False) -> float:
+    """Expected income of a win whose discard-win payment is ``payment``: a self-draw (share
+    :data:`SELF_DRAW_SHARE`) is paid by ``payers`` players with the variant's bonus, a discard win by one."""
+    if values.zimo_bonus == "jiafan":
+        zimo = min(2 * payment, values.cap_payment) if not values.mahjongsoul else 2 * payment
+    elif values.zimo_bonus == "jiadi":
+        zimo = payment + (values.base_unit if values.mahjongsoul else 1)
+    else:
+        zimo = payment
+    ron = 0.0 if pinghu and not values.allow_pinghu_on_discard else payment
+    return SELF_DRAW_SHARE * zimo * max(payers, 1) + (1.0 - SELF_DRAW_SHARE) * ron
+
+
+TYPICAL_USEFUL: dict[str, tuple[int, ...]] = {
+    # live useful tiles a hand of each plan typically has at shanten 0, 1, 2, 3, 4+ (two suits after 定缺)
+    "standard": (5, 15, 27, 40, 50),
+    "flush": (5, 12, 18, 24, 28),
+    "pairs": (3, 8, 13, 18, 22),
+    "triplets": (4, 8, 12, 16, 20),
+}
+"""Useful-tile counts assumed for the steps after the first (the first step uses the hand's real count)."""
+
+RON_SHARE = 0.6
+"""How much one opponent discard is worth compared with an own draw when waiting (discards are not random)."""
+
+
+def completion_probability(
+    shanten: int,
+    useful: float,
+    unseen: int,
+    draws: float,
+    *,
+    plan: str = "standard",
+    claim_seats: int = 0,
+    claims_every_step: bool = False,
+    extra: float = 0.0,
+) -> float:
+    """Chance to complete a hand ``shanten`` steps from ready within ``draws`` own turns.
+
+    Each own turn the current step succeeds with probability ``useful / unseen``; the first step uses the hand's
+    ``useful`` count, later steps the plan's :data:`TYPICAL_USEFUL`.  On the final step (waiting) the discards of
+    ``claim_seats`` opponents also count, each worth :data:`RON_SHARE` of a draw; with ``claims_every_step``
+    (all-triplets plans: pongs) they count on every step.  ``extra`` useful tiles (live wildcards) help every
+    step.  Computed exactly over the turns (small dynamic program).
+    """
+    if shanten < 0:
+        return 1.0
+    n = int(draws)
+    if n <= 0 or unseen <= 0:
+        return 0.0
+    typical = TYPICAL_USEFUL.get(plan, TYPICAL_USEFUL["standard"])
+    rates = []
+    for level in range(shanten, -1, -1):
+        u = useful if level == shanten else typical[min(level, len(typical) - 1)]
+        p = min(0.95, (u + extra) / unseen)
+        trials = 1.0 + (RON_SHARE * claim_seats if level == 0 or claims_every_step else 0.0)
+        rates.append(1.0 - (1.0 - p) ** trials)
+    # dist[j] = probability that j steps are done
+    steps = len(rates)
+    dist = [1.0] + [0.0] * steps
+    for _ in range(n):
+        done = dist[steps]
+        for j in range(steps - 1, -1, -1):
+            moved = dist[j] * rates[j]
+            dist[j] -= moved
+            dist[j + 1] += moved
+        if dist[steps] - done < 1e-9 and dist[steps] > 0.999:
+            break
+    return dist[steps]
+
+
+def own_melds(pongs: list[int], kongs: list[int]) -> tuple[Meld, ...]:
+    """Meld objects of the observer's own pongs and kongs (kong types do not change any preset's value)."""
+    return tuple(Meld(MeldKind.PONG, k) for k in pongs) + tuple(Meld(MeldKind.KONG, k) for k in kongs)
+
+
+_WAIT_CACHE: dict[tuple, float] = {}
+
+
+def wait_payments(
+    cfg: RuleConfig, hand: list[int], melds: tuple[Meld, ...], void: int | None, waits: tuple[int, ...]
+) -> dict[int, float]:
+    """Discard-win payment of each wait ``t`` of the ready ``3k+1`` hand ``hand`` (34 counts, wildcards included).
+
+    A wait that does not score as a win (e.g. a dead pattern) gets 0.  Results are memoised.
+    """
+    out = {}
+    key0 = (cfg, bytes(hand), melds, void)
+    for t in waits:
+        key = (*key0, t)
+        pay = _WAIT_CACHE.get(key)
+        if pay is None:
+            counts = list(hand)
+            counts[t] += 1
+            if counts[t] > 4 or len(counts) != NUM_KINDS:
+                pay = 0.0
+            else:
+                r = score_win(cfg, WinContext(tuple(counts), t, melds, void_suit=void))
+                pay = float(r.payment) if r.is_win else 0.0
+            if len(_WAIT_CACHE) > 200_000:
+                _WAIT_CACHE.clear()
+            _WAIT_CACHE[key] = pay
+        out[t] = pay
+    return out

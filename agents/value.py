@@ -1,0 +1,276 @@
+"""Value-seeking baseline (价值智能体): greedy speed, but among near-equal options steer toward valuable hands.
+
+The agent keeps :class:`agents.greedy.GreedyAgent`'s exchange, 定缺, kong and void-first play, and changes how a
+discard is chosen.  For every candidate discard whose shanten is within ``slack`` of the best (``slack`` is 0 once
+the wall holds fewer than ``late_wall`` tiles), it estimates the **expected income** of the remaining hand as the
+best of several *plans* (:mod:`agents.valuation` gives each plan's doublings in the variant being played):
+
+==============  =============================================================================================
+plan            shanten / useful tiles / value
+==============  =============================================================================================
+standard        the hand's shanten and live effective tiles; when ready, the exact payment of every wait
+                (:func:`agents.valuation.wait_payments`), weighted by its live copies; otherwise 平胡 plus
+                the roots (根) held and 清一色 when the hand is already one suit
+清一色 flush     shanten with every off-suit tile dead, for the dominant suit (all melds in it, at most
+                ``max_off_suit`` tiles outside it)
+七对 pairs       closed-form seven-pairs shanten (no melds)
+对对胡 triplets  closed-form all-triplets shanten; each useful copy also counts once more for the pong chance
+==============  =============================================================================================
+
+A plan's worth is ``P(complete) × win_value(payment)`` where ``P`` is a binomial tail over the agent's remaining
+draws (wall / active players) with success rate ``useful / unseen`` and ``win_value`` weighs self-draw income (paid
+by every active opponent, with 加底 / 加番) against discard wins.  In the 红中 variant a hand that still holds 红中
+loses the 杀鬼 doubling.  The discard with the highest estimate wins; ties fall back to the greedy order.
+
+Pongs: a pong that does not worsen the shanten (the greedy rule) is taken only when the best estimate after it is at
+least ``pong_keep`` times the estimate without it (so a pong that breaks a flush or seven pairs is declined).
+
+Red-dragon knob: ``hongzhong_policy`` adds ``"shagui_by_value"`` (the default here): the last 红中 is a discard
+candidate, compared by the same estimate (its waits are scored without 红中, i.e. with 杀鬼).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from agents.features import Seen
+from agents.greedy import HONGZHONG_POLICIES, GreedyAgent
+from agents.handeval import pairs_shanten, suit_mask, triplets_shanten, useful_tiles
+from agents.valuation import (
+    VariantValues,
+    completion_probability,
+    own_melds,
+    wait_payments,
+    win_value,
+)
+from envs.config import RuleConfig
+from envs.tiles import NUM_KINDS, NUM_SUITED
+
+__all__ = ["ValueAgent"]
+
+
+@dataclass(slots=True)
+class _Option:
+    kind: int
+    shanten: int
+    useful: int
+    value: float
+    plan: str
+
+
+class ValueAgent(GreedyAgent):
+    """Expected-value discards over plans (see the module docstring)."""
+
+    name = "value"
+    policies = (*HONGZHONG_POLICIES, "shagui_by_value")
+
+    def __init__(
+        self,
+        *,
+        hongzhong_policy: str = "shagui_by_value",
+        shagui_min_live: int = 4,
+        slack: int = 0,
+        late_wall: int = 16,
+        max_off_suit: int = 4,
+        pong_keep: float = 0.9,
+    ) -> None:
+        super().__init__(hongzhong_policy=hongzhong_policy, shagui_min_live=shagui_min_live)
+        for name, v in (("slack", slack), ("late_wall", late_wall), ("max_off_suit", max_off_suit)):
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                raise ValueError(f"{name} must be a non-negative int, got {v!r}")
+        if not 0.0 <= float(pong_keep) <= 10.0:
+            raise ValueError(f"pong_keep must be a number in [0, 10], got {pong_keep!r}")
+        self.slack = slack
+        self.late_wall = late_wall
+        self.max_off_suit = max_off_suit
+        self.pong_keep = float(pong_keep)
+        self._values: VariantValues | None = None
+
+    def _configure(self, cfg: RuleConfig) -> None:
+        super()._configure(cfg)
+        self._values = VariantValues.of(cfg)
+
+    # ---- discards ------------------------------------------------------------------------------------------------
+    def _wild_discard_kinds(self, seen: Seen, legal: list[int]) -> list[int]:
+        if self.hongzhong_policy == "shagui_by_value":
+            return []  # the last 红中 is weighed as an ordinary candidate in _choose_discard
+        return super()._wild_discard_kinds(seen, legal)
+
+    def _choose_discard(self, seen: Seen, legal: list[int]) -> int:
+        wild_now = self._wild_discard_kinds(seen, legal)
+        if wild_now:
+            return wild_now[0]
+        cands = self._discard_candidates(seen, legal)
+        if self.hongzhong_policy == "shagui_by_value" and seen.wilds == 1:
+            cands += [k for k in legal if k in seen.wild_kinds and k not in cands]
+        best = self._best_option(seen, cands)
+        return best.kind
+
+    def _best_option(self, seen: Seen, cands: list[int]) -> _Option:
+        options = self.evaluate_discards(seen, cands)
+        return max(options, key=lambda o: (o.value, -o.shanten, o.useful, self._taste(seen, o.kind)))
+
+    def _taste(self, seen: Seen, k: int) -> tuple:
+        # higher = better to discard (greedy tie order): terminals first, then more visible kinds
+        return (2 if k % 9 in (0, 8) else 1 if k % 9 in (1, 7) else 0, seen.visible[k], -k)
+
+    def evaluate_discards(self, seen: Seen, cands: list[int], *, every: bool = False) -> list[_Option]:
+        """One :class:`_Option` per candidate discard; beyond the speed slack the value is -1 unless ``every``."""
+        counts = list(seen.counts)
+        shanten_of = {}
+        for k in cands:
+            if k in seen.wild_kinds:
+                shanten_of[k] = self._shanten(seen, counts, wilds=seen.wilds - 1)
+            else:
+                counts[k] -= 1
+                shanten_of[k] = self._shanten(seen, counts)
+                counts[k] += 1
+        s_min = min(shanten_of.values())
+        slack = self.slack if seen.wall >= self.late_wall else 0
+        out = []
+        for k in cands:
+            s = shanten_of[k]
+            if s > s_min + slack and not every:
+                out.append(_Option(k, s, 0, -1.0, "slow"))
+                continue
+            c = list(counts)
+            wilds = seen.wilds
+            if k in seen.wild_kinds:
+                wilds -= 1
+            else:
+                c[k] -= 1
+            value, useful, plan = self.hand_value(seen, c, wilds, seen.melded, seen.n_melds)
+            out.append(_Option(k, s, useful, value, plan))
+        return out
+
+    # ---- the estimate of a 3k+1 hand ---------------------------------------------------------------------------
+    def hand_value(
+        self, seen: Seen, counts: list[int], wilds: int, melded: bytes, n_melds: int
+    ) -> tuple[float, int, str]:
+        """``(expected income, live useful tiles of the standard plan, best plan)`` of a 3k+1 concealed hand."""
+        values = self._values
+        assert values is not None
+        dead = self._dead(seen)
+        live = seen.live
+        active = sum(1 for o in seen.opponents if o.active) + 1
+        payers = active - 1
+        draws = seen.wall / max(active, 1)
+        unseen = max(1, seen.unseen)
+        wild_live = self._wild_live(seen)
+        pongs = list(seen.pongs)
+        kongs = list(seen.kongs)
+        extra = [k for k in range(NUM_KINDS) if melded and melded[k] and k not in pongs and k not in kongs]
+        for k in extra:  # a meld just made by a hypothetical pong
+            pongs.append(k)
+        meld_kinds = pongs + kongs
+        roots = sum(1 for k in range(NUM_SUITED) if counts[k] + (melded[k] if melded else 0) == 4)
+        suits_held = {k // 9 for k in range(NUM_SUITED) if counts[k]} | {k // 9 for k in meld_kinds}
+        one_suit = len(suits_held) <= 1
+        has_wild = wilds > 0
+
+        # standard plan
+        s, useful = useful_tiles(counts, wilds, dead=dead, allowed=self._suited, melded=melded)
+        u_live = sum(live[t] for t in useful)
+        best = 0.0
+        plan = "standard"
+        if s == 0:
+            hand = list(counts)
+            if seen.wild_kinds:
+                hand[seen.wild_kinds[0]] = wilds
+            melds = own_melds(pongs, kongs)
+            pays = wait_payments(self.cfg, hand, melds, seen.void, useful)
+            total = sum(live[t] for t in useful)
+            if total:
+                avg = sum(live[t] * pays[t] for t in useful) / total
+                pinghu = all(
+                    pays[t] <= values.payment(values.doublings["base"] - values.shagui * has_wild) for t in useful
+                )
+                p = completion_probability(
+                    0,
+                    total,
+                    unseen,
+                    draws,
+                    claim_seats=0 if pinghu and not values.allow_pinghu_on_discard else payers,
+                    extra=wild_live,
+                )
+                best = p * win_value(values, avg, payers, pinghu=pinghu)
+        elif s > 0:
+            d = values.plan_doublings("base", flush=one_suit, roots=roots, wild=has_wild)
+            p = completion_probability(s, u_live, unseen, draws, claim_seats=payers, extra=wild_live)
+            best = p * win_value(values, values.payment(d), payers, pinghu=d == values.doublings["base"])
+        else:
+            best = win_value(values, values.payment(values.doublings["base"]), payers)
+
+        if s > 0:
+            # 清一色: the dominant suit
+            flush_suit = self._flush_suit(counts, meld_kinds, dead)
+            if flush_suit is not None and not one_suit:
+                fmask = suit_mask(flush_suit)
+                sf, fu = useful_tiles(
+                    counts, wilds, dead=(self._suited & ~fmask) | dead, allowed=fmask, melded=melded, candidates=fmask
+                )
+                if 0 <= sf <= s + 2:
+                    d = values.plan_doublings("base", flush=True, roots=roots, wild=has_wild)
+                    p = completion_probability(
+                        sf, sum(live[t] for t in fu), unseen, draws, plan="flush", claim_seats=payers, extra=wild_live
+                    )
+                    v = p * win_value(values, values.payment(d), payers)
+                    if v > best:
+                        best, plan = v, "flush"
+            # 七对
+            if n_melds == 0 and sum(counts) + wilds == 13:
+                s7 = pairs_shanten(counts, wilds, dead, live)
+                if 0 <= s7 <= s + 1:
+                    u7 = sum(live[k] for k in range(NUM_SUITED) if counts[k] & 1 and not dead >> k & 1)
+                    d = values.plan_doublings("pairs", flush=one_suit, roots=roots, wild=has_wild)
+                    p = completion_probability(s7, u7, unseen, draws, plan="pairs", claim_seats=payers, extra=wild_live)
+                    v = p * win_value(values, values.payment(d), payers)
+                    if v > best:
+                        best, plan = v, "pairs"
+            # 对对胡
+            st = triplets_shanten(counts, wilds, (sum(counts) + wilds - 1) // 3, dead, live)
+            if 0 <= st <= s + 1:
+                ut = sum(live[k] for k in range(NUM_SUITED) if 0 < counts[k] < 3 and not dead >> k & 1)
+                d = values.plan_doublings("triplets", flush=one_suit, roots=roots, wild=has_wild)
+                p = completion_probability(
+                    st, ut, unseen, draws, plan="triplets", claim_seats=payers, claims_every_step=True, extra=wild_live
+                )
+                v = p * win_value(values, values.payment(d), payers)
+                if v > best:
+                    best, plan = v, "triplets"
+        return best, u_live, plan
+
+    def _flush_suit(self, counts: list[int], meld_kinds: list[int], dead: int) -> int | None:
+        """The suit holding most tiles, if every meld is in it and at most ``max_off_suit`` tiles lie outside it."""
+        per_suit = [0, 0, 0]
+        for k in range(NUM_SUITED):
+            if counts[k] and not dead >> k & 1:
+                per_suit[k // 9] += counts[k]
+        for k in meld_kinds:
+            per_suit[k // 9] += 3
+        suit = max(range(3), key=lambda s: (per_suit[s], -s))
+        if any(k // 9 != suit for k in meld_kinds):
+            return None
+        off = sum(counts[k] for k in range(NUM_SUITED) if k // 9 != suit and not dead >> k & 1)
+        return suit if off <= self.max_off_suit else None
+
+    # ---- claims --------------------------------------------------------------------------------------------------
+    def _pong_ok(self, seen: Seen, k: int, s_now: int) -> bool:
+        if not super()._pong_ok(seen, k, s_now):
+            return False
+        now, _, _ = self.hand_value(seen, list(seen.counts), seen.wilds, seen.melded, seen.n_melds)
+        c = list(seen.counts)
+        c[k] -= 2
+        melded = self._meld_added(seen.melded, k, 3)
+        after = 0.0
+        for d in range(NUM_KINDS):
+            if c[d] <= 0 or d in seen.wild_kinds:
+                continue
+            c[d] -= 1
+            v, _, _ = self.hand_value(seen, c, seen.wilds, melded, seen.n_melds + 1)
+            c[d] += 1
+            after = max(after, v)
+        return after >= self.pong_keep * now
+
+    def __repr__(self) -> str:
+        return f"ValueAgent(hongzhong_policy={self.hongzhong_policy!r})"
