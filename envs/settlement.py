@@ -48,9 +48,10 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from envs.config import RuleConfig
+from envs.hand import ALL_MASK, SUITED_MASK, waits
 from envs.melds import Meld
 from envs.scoring import discard_values, wild_kinds
-from envs.tiles import NUM_KINDS, NUM_SUITED
+from envs.tiles import COPIES, NUM_KINDS, NUM_SUITED, RED
 
 KONG_REASONS = {"zhigang": "kong_exposed", "angang": "kong_concealed", "bugang": "kong_added"}
 """Transfer reason of each kong type's payment."""
@@ -353,7 +354,7 @@ def ready_waits(cfg: RuleConfig, player: PlayerEnd, *, live: Sequence[int] | Non
     """
     if not cfg.dead_wait_counts_as_ready and (live is None or len(live) != NUM_KINDS):
         raise ValueError("dead_wait_counts_as_ready is false: pass live (34 counts of unseen copies)")
-    if is_pig(cfg, player):
+    if is_pig(cfg, player) or not _may_be_ready(cfg, player):
         return {}
     values = discard_values(cfg, player.concealed, player.melds, void_suit=player.void_suit, indicator=player.indicator)
     out = {}
@@ -362,6 +363,43 @@ def ready_waits(cfg: RuleConfig, player: PlayerEnd, *, live: Sequence[int] | Non
             continue
         out[t] = result.payment
     return out
+
+
+# fan tables whose wins all have the standard or seven-pairs shape (no Wuhan 乱将 / 乱风 readings)
+_SHAPE_TABLES = frozenset({"chengdu", "wiki_xueliu", "hongzhong", "mahjongsoul"})
+
+
+def _may_be_ready(cfg: RuleConfig, player: PlayerEnd) -> bool:
+    """A cheap necessary condition of 有叫: False only when no tile can complete the hand's shape.
+
+    :func:`envs.scoring.discard_values` scores every kind in full; most hands at exhaustion wait on nothing, and
+    the table-driven :func:`envs.hand.waits` proves that in a few microseconds.  The check is deliberately looser
+    than the scorer (wildcards may stand for any suited kind, no meld copy caps), so a False here means the scorer
+    finds no win either.  Whenever a rule could make the scorer looser than this check (other wildcards or fan
+    tables, a fifth copy that may count, wildcards past the four-copy limit, four 红中), it answers True and the
+    scorer decides.
+    """
+    if cfg.fan_table not in _SHAPE_TABLES or cfg.wild not in ("none", "hongzhong") or cfg.wild_ignores_four_copy_limit:
+        return True
+    if any(m.wilds for m in player.melds):
+        return True
+    counts = list(player.concealed)
+    wilds = 0
+    if cfg.wild == "hongzhong":
+        wilds, counts[RED] = counts[RED], 0
+        if wilds >= COPIES:
+            return True
+    if not cfg.ready_excludes_fifth_tile:
+        own = counts[:]
+        for m in player.melds:
+            for k in m.represented():
+                own[k] += 1
+        if max(own) >= COPIES:
+            return True
+    try:
+        return bool(waits(counts, wilds, allowed_mask=SUITED_MASK, candidates_mask=ALL_MASK))
+    except ValueError:  # not a 3k+1 hand: let the scorer report the problem
+        return True
 
 
 def ready_value(cfg: RuleConfig, player: PlayerEnd, *, live: Sequence[int] | None = None) -> int | None:
