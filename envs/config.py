@@ -353,8 +353,6 @@ def _validate_scoring(cfg: RuleConfig, source: str) -> None:
     wuhan = cfg.fan_table == "wuhan"
     if cfg.zimo_bonus == "factor" and not wuhan:
         raise ConfigError(f"{source}: zimo_bonus 'factor' (自摸 x2) belongs to fan_table 'wuhan'")
-    if cfg.kong_payment == "factor" and not wuhan:
-        raise ConfigError(f"{source}: kong_payment 'factor' (kongs as multipliers) belongs to fan_table 'wuhan'")
     if wuhan and cfg.zimo_bonus not in ("factor", "none"):
         raise ConfigError(f"{source}: fan_table 'wuhan' needs zimo_bonus 'factor' or 'none', got {cfg.zimo_bonus!r}")
     if cfg.fan_table in DKG_TABLES and cfg.zimo_bonus not in ("jiadi", "none"):

@@ -32,7 +32,16 @@ Flag bits (over the concealed groups *and* the melds):
 ``FLAG_SIMPLE``             some tile is not a 1/9 (breaks the all-terminals 幺九)
 ``FLAG_NOT_JIANG``          some tile is not a 2/5/8 (breaks 将对)
 ``FLAG_MARKED_TRIPLET``     a triplet / pong / kong of the marked kind (Yibin 本金)
+``FLAG_JIANG_PAIR``         the pair is a 2/5/8 kind (Wuhan 将 for small wins, AMB-76)
+``FLAG_MARKED_PAIR``        the pair is of the marked kind (Wuhan: two 赖子 as a natural pair)
+``FLAG_SOFT``               some wildcard stands for a kind other than its own (Wuhan 软胡)
+``FLAG_NOT_FENG``           some tile is not a wind, 发 or 白 (breaks Wuhan 风一色)
+``FLAG_RUN456_M/P/S``       a concealed 4-5-6 run of that suit (断卡根 硬卡)
+``KA_MASK``                 3-bit counter (``>> KA_SHIFT``) of concealed 4-5-6 runs (断卡根 卡), saturating at 7
 ==========================  ==================================================================
+
+Readings outside the search (Wuhan 乱将 / 乱风, any arrangement): :func:`uniform_reading`.  The all-pairs shape with
+a given number of pairs (七对 7, 断卡根 请胡 5) is selected by ``HandSpec.pairs_only``.
 """
 
 from __future__ import annotations
@@ -55,10 +64,21 @@ FLAG_TERMINAL = 1 << 6
 FLAG_SIMPLE = 1 << 7
 FLAG_NOT_JIANG = 1 << 8
 FLAG_MARKED_TRIPLET = 1 << 9
+FLAG_JIANG_PAIR = 1 << 10
+FLAG_MARKED_PAIR = 1 << 11
+FLAG_SOFT = 1 << 12
+FLAG_NOT_FENG = 1 << 13
+FLAG_RUN456_M = 1 << 14
+FLAG_RUN456_P = 1 << 15
+FLAG_RUN456_S = 1 << 16
+KA_SHIFT = 17
+KA_MASK = 7 << KA_SHIFT
 SUIT_FLAGS = FLAG_SUIT_M | FLAG_SUIT_P | FLAG_SUIT_S | FLAG_HONOR
-ALL_FLAGS = (1 << 10) - 1
+RUN456_FLAGS = (FLAG_RUN456_M, FLAG_RUN456_P, FLAG_RUN456_S)
+ALL_FLAGS = (1 << 20) - 1
 
 _SUIT_BIT = (FLAG_SUIT_M, FLAG_SUIT_P, FLAG_SUIT_S, FLAG_HONOR)
+_FENG = frozenset({27, 28, 29, 30, 32, 33})  # 东南西北 发 白 (Wuhan 风一色; 红中 is never part of a win)
 
 
 def _tile_bits(kind: int) -> int:
@@ -69,13 +89,22 @@ def _tile_bits(kind: int) -> int:
     bits |= FLAG_TERMINAL if terminal else FLAG_SIMPLE
     if not jiang:
         bits |= FLAG_NOT_JIANG
+    if kind not in _FENG:
+        bits |= FLAG_NOT_FENG
     return bits
 
 
 TILE_BITS: tuple[int, ...] = tuple(_tile_bits(k) for k in range(NUM_KINDS))
 _TERMINAL = tuple(k < NUM_SUITED and k % 9 in (0, 8) for k in range(NUM_KINDS))
+_JIANG = tuple(k < NUM_SUITED and k % 9 in (1, 4, 7) for k in range(NUM_KINDS))
 _RUN_START = tuple(k < NUM_SUITED and k % 9 <= 6 for k in range(NUM_KINDS))
 _RUN_HAS_TERMINAL = tuple(k < NUM_SUITED and k % 9 in (0, 6) for k in range(NUM_KINDS))
+_RUN456 = tuple(RUN456_FLAGS[k // 9] if k < NUM_SUITED and k % 9 == 3 else 0 for k in range(NUM_KINDS))
+
+
+def ka_count(flags: int) -> int:
+    """Number of concealed 4-5-6 runs recorded in ``flags`` (断卡根 卡)."""
+    return (flags & KA_MASK) >> KA_SHIFT
 
 
 class Shape(StrEnum):
@@ -83,6 +112,9 @@ class Shape(StrEnum):
 
     STANDARD = "standard"  # 基本和: sets + one pair
     SEVEN_PAIRS = "seven_pairs"  # 七对
+    FIVE_PAIRS = "five_pairs"  # 断卡根 请胡: five pairs of a 10-tile hand (the single was discarded)
+    LUAN_JIANG = "luan_jiang"  # Wuhan 将一色 in any arrangement (乱将): every tile 2/5/8
+    LUAN_FENG = "luan_feng"  # Wuhan 风一色 in any arrangement (乱风): every tile a wind, 发 or 白
 
 
 class GroupKind(StrEnum):
@@ -121,7 +153,9 @@ class HandSpec:
     ``soft_gen``: 根 counts represented wildcards (``wild_counts_for_gen``).  ``marked_kind``: kind whose triplet sets
     :data:`FLAG_MARKED_TRIPLET` (Yibin 本金), or None.  ``seven_pairs``: the seven-pairs shape is available.
     ``flag_mask``: the flag bits the caller's fan table reads; other bits are cleared, so readings that differ only
-    in unread facts collapse together (faster, same best value).
+    in unread facts collapse together (faster, same best value).  ``wild_own``: 34 counts of the physical wildcard
+    tiles by their own kind (a wildcard assigned to its own kind is used naturally; more sets :data:`FLAG_SOFT`);
+    empty = none.  ``pairs_only``: when > 0 only the all-pairs shape with that many pairs is read (七对 7, 请胡 5).
     """
 
     naturals: tuple[int, ...]
@@ -134,12 +168,18 @@ class HandSpec:
     marked_kind: int | None = None
     seven_pairs: bool = True
     flag_mask: int = ALL_FLAGS
+    wild_own: tuple[int, ...] = ()
+    pairs_only: int = 0
 
     def __post_init__(self) -> None:
         if len(self.naturals) != NUM_KINDS:
             raise ValueError(f"naturals must be 34 counts, got {len(self.naturals)}")
         object.__setattr__(self, "naturals", tuple(self.naturals))
         object.__setattr__(self, "melds", tuple(self.melds))
+        own = tuple(self.wild_own) if self.wild_own else (0,) * NUM_KINDS
+        if len(own) != NUM_KINDS:
+            raise ValueError(f"wild_own must be 34 counts or empty, got {len(own)}")
+        object.__setattr__(self, "wild_own", own)
 
     @property
     def meld_counts(self) -> tuple[int, ...]:
@@ -237,9 +277,12 @@ def interpretations(spec: HandSpec, *, collapse: bool = True) -> list[Interpreta
     With ``collapse`` readings with equal ``(shape, flags)`` are merged keeping the most 根 (see module docstring).
     The result is sorted deterministically (shape, then groups).
     """
-    found = _standard(spec, collapse)
-    if spec.seven_pairs and not spec.melds and spec.sets == 4:
-        found += _seven_pairs(spec, collapse)
+    if spec.pairs_only:
+        found = _all_pairs(spec, collapse, spec.pairs_only) if not spec.melds else []
+    else:
+        found = _standard(spec, collapse)
+        if spec.seven_pairs and not spec.melds and spec.sets == 4:
+            found += _all_pairs(spec, collapse, 7)
     if not spec.soft_gen:
         gen = hard_gen(spec)
         found = [(shape, flags, gen, groups) for shape, flags, _, groups in found]
@@ -279,8 +322,11 @@ def _standard(spec: HandSpec, collapse: bool) -> list[tuple[Shape, int, int, tup
     if sets_needed < 0:
         return []
     mask = spec.flag_mask
+    own = spec.wild_own
     start_flags = meld_flags(spec.melds, marked) & mask
     marked_bit = FLAG_MARKED_TRIPLET & mask
+    soft_bit = FLAG_SOFT & mask
+    count_ka = mask & KA_MASK == KA_MASK
     # state key: (runs started at i-1, runs started at i-2, sets left, pair left, wilds left, flags)
     # value: list of (gen, groups) — one entry when collapsing (the most 根), every reading otherwise.
     active = _active_kinds(n, spec.wilds, allowed, True)
@@ -296,7 +342,10 @@ def _standard(spec: HandSpec, collapse: bool) -> list[tuple[Shape, int, int, tup
         new: dict[tuple[int, int, int, int, int, int], list[tuple[int, tuple]]] = {}
         tile_bits = TILE_BITS[i] & mask
         group_bits = (0 if _TERMINAL[i] else FLAG_GROUP_NO_TERMINAL) & mask
-        run_bits = (FLAG_RUN | (0 if _RUN_HAS_TERMINAL[i] else FLAG_GROUP_NO_TERMINAL)) & mask
+        pair_bits = ((FLAG_JIANG_PAIR if _JIANG[i] else 0) | (FLAG_MARKED_PAIR if i == marked else 0)) & mask
+        run_bits = (FLAG_RUN | (0 if _RUN_HAS_TERMINAL[i] else FLAG_GROUP_NO_TERMINAL) | _RUN456[i]) & mask
+        ka_run = count_ka and bool(_RUN456[i])
+        own_i = own[i]
         can_run = _RUN_START[i]
         cap = 4 - mi if limit else 14
         for (c1, c2, sets_left, pair_left, wilds_left, flags), entries in states.items():
@@ -323,12 +372,18 @@ def _standard(spec: HandSpec, collapse: bool) -> list[tuple[Shape, int, int, tup
                         f = flags
                         if c:
                             f |= tile_bits
+                            if c - ni > own_i:
+                                f |= soft_bit
                         if t or p:
                             f |= group_bits
                             if t and i == marked:
                                 f |= marked_bit
+                            if p:
+                                f |= pair_bits
                         if r:
                             f |= run_bits
+                            if ka_run:
+                                f = (f & ~KA_MASK) | (min(ka_count(f) + r, 7) << KA_SHIFT)
                         gen = 1 if soft and c + mi == 4 else 0
                         added = ((_T, i),) * t + ((_P, i),) * p + ((_R, i),) * r
                         key = (r, c1, sets_left - t - r, pair_left - p, wilds_left - (c - ni), f)
@@ -356,16 +411,21 @@ def _merge(new: dict, key: tuple, entries: list, gen_add: int, added: tuple, col
         bucket.append((gen + gen_add, groups + added if added else groups))
 
 
-def _seven_pairs(spec: HandSpec, collapse: bool) -> list[tuple[Shape, int, int, tuple]]:
+def _all_pairs(spec: HandSpec, collapse: bool, n_pairs: int) -> list[tuple[Shape, int, int, tuple]]:
+    """All-pairs readings: 七对 (7 pairs) or 断卡根 请胡 (5 pairs); a four of a kind is two pairs and one 根."""
     n = spec.naturals
     allowed = spec.allowed_mask
     cap = 4 if spec.four_copy_limit else 14
     soft = spec.soft_gen
-    states: dict[tuple[int, int, int], list[tuple[int, tuple]]] = {(7, spec.wilds, 0): [(0, ())]}
+    mask = spec.flag_mask
+    own = spec.wild_own
+    shape = Shape.SEVEN_PAIRS if n_pairs == 7 else Shape.FIVE_PAIRS
+    states: dict[tuple[int, int, int], list[tuple[int, tuple]]] = {(n_pairs, spec.wilds, 0): [(0, ())]}
     for i in _active_kinds(n, spec.wilds, allowed, False):
         ni = n[i]
         can_wild = (allowed >> i) & 1
-        tile_bits = (TILE_BITS[i] | (0 if _TERMINAL[i] else FLAG_GROUP_NO_TERMINAL)) & spec.flag_mask
+        tile_bits = (TILE_BITS[i] | (0 if _TERMINAL[i] else FLAG_GROUP_NO_TERMINAL)) & mask
+        pair_bits = ((FLAG_JIANG_PAIR if _JIANG[i] else 0) | (FLAG_MARKED_PAIR if i == spec.marked_kind else 0)) & mask
         new: dict[tuple[int, int, int], list[tuple[int, tuple]]] = {}
         for (pairs_left, wilds_left, flags), entries in states.items():
             if ni == 0 and (wilds_left == 0 or not can_wild):
@@ -375,7 +435,9 @@ def _seven_pairs(spec: HandSpec, collapse: bool) -> list[tuple[Shape, int, int, 
             for c in (0, 2, 4):
                 if c < ni or c > cap or c - ni > budget or c // 2 > pairs_left:
                     continue
-                f = flags | tile_bits if c else flags
+                f = flags | tile_bits | pair_bits if c else flags
+                if c - ni > own[i]:
+                    f |= FLAG_SOFT & mask
                 gen = 1 if soft and c == 4 else 0
                 added = ((_P, i),) * (c // 2)
                 _merge(new, (pairs_left - c // 2, wilds_left - (c - ni), f), entries, gen, added, collapse)
@@ -383,11 +445,55 @@ def _seven_pairs(spec: HandSpec, collapse: bool) -> list[tuple[Shape, int, int, 
         if not states:
             return []
     return [
-        (Shape.SEVEN_PAIRS, flags, gen, groups)
+        (shape, flags, gen, groups)
         for (pairs_left, wilds_left, flags), entries in states.items()
         if pairs_left == 0 and wilds_left == 0
         for gen, groups in entries
     ]
+
+
+def uniform_reading(spec: HandSpec, shape: Shape, kinds: frozenset[int]) -> Interpretation | None:
+    """The any-arrangement reading (Wuhan 乱将 / 乱风) when every tile is, or can represent, a kind of ``kinds``.
+
+    No sets or pair are formed: the natural concealed tiles and every meld must lie in ``kinds``; a wildcard whose
+    own kind is in ``kinds`` stays itself, any other one represents the first kind of ``kinds`` with a free copy
+    (and sets :data:`FLAG_SOFT`).  ``flags`` holds the tile bits only; ``gen`` counts four-of-a-kinds.  None when
+    the hand does not qualify.
+    """
+    if any(k not in kinds for k in range(NUM_KINDS) if spec.naturals[k]):
+        return None
+    if any(k not in kinds for meld in spec.melds for k in meld.represented()):
+        return None
+    counts = list(spec.naturals)
+    used = [counts[k] + mc for k, mc in enumerate(spec.meld_counts)]
+    flags = 0
+    free = spec.wilds
+    for k in range(NUM_KINDS):  # wildcards used as their own kind first
+        keep = min(spec.wild_own[k], free) if k in kinds else 0
+        counts[k] += keep
+        used[k] += keep
+        free -= keep
+    for k in sorted(kinds):
+        if free == 0:
+            break
+        if not (spec.allowed_mask >> k) & 1:
+            continue
+        room = free if not spec.four_copy_limit else max(0, 4 - used[k])
+        take = min(room, free)
+        if take:
+            counts[k] += take
+            used[k] += take
+            free -= take
+            flags |= FLAG_SOFT
+    if free:
+        return None
+    for k in range(NUM_KINDS):
+        if counts[k]:
+            flags |= TILE_BITS[k]
+    flags = (flags | meld_flags(spec.melds, spec.marked_kind)) & spec.flag_mask
+    assignment = tuple(k for k in range(NUM_KINDS) for _ in range(counts[k] - spec.naturals[k]))
+    gen = sum(1 for k in range(NUM_KINDS) if used[k] == 4)
+    return Interpretation(shape, (), tuple(counts), assignment, flags, gen)
 
 
 # ---- fast completeness check -------------------------------------------------------------------------------
@@ -395,6 +501,8 @@ def _seven_pairs(spec: HandSpec, collapse: bool) -> list[tuple[Shape, int, int, 
 
 def is_complete(spec: HandSpec) -> bool:
     """Whether the hand has at least one interpretation (structure only; cached, no flags, no witnesses)."""
+    if spec.pairs_only:
+        return bool(interpretations(spec))
     return _complete(
         spec.naturals,
         spec.wilds,

@@ -27,6 +27,14 @@ How a win is scored (§2.13)
    Mahjong Soul: ``min(1000·2^(h-1), point_cap)`` (+ 1000 on tsumo).
 7. ``allow_pinghu_on_discard = false`` (two-player): a hand worth 0 doublings won on a discard or a robbed kong is
    not a legal win.
+8. 断卡根 (``dkg_wiki``, ``dkg_wanghu``; 10-tile hands): additive fan (网狐: the highest base + extras) including
+   卡/硬卡, 报胡, 请胡 (``WinContext.qinghu``: the five pairs after the single is discarded), 请胡炮 and the payer's
+   报胡 penalty; a hand without fan of its own (小胡) is refused (``reason = "min_fan"``) outside
+   ``dkg_xiaohu_exceptions``; payment = tier units (``dkg_tier_units``; 网狐 2^(f-1) under ``cap_doublings``)
+   × base, + ``dkg_zimo_units`` base per payer on a self-draw.  :func:`dkg_payments` prices every payer.
+9. Wuhan (``wuhan``): no win while holding 红中 or before opening (开口); no seven pairs; 将一色/风一色 also in any
+   arrangement (乱将/乱风); small wins need a 2-5-8 pair and at most one 赖子; big wins add 10 each; the result
+   carries base × M(W) of the winner and :func:`envs.wuhan.wuhan_settlement` turns it into per-loser amounts.
 
 ``ScoreResult.doublings`` is the uncapped total in the table's unit: doublings, han for ``mahjongsoul``, bonus
 doublings for ``wiki_xueliu`` (whose base is an S2 multiplier, see ``multiplier``).  ``breakdown`` maps the pattern
@@ -44,11 +52,12 @@ import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from envs.config import RuleConfig, load_variant
-from envs.interpret import HandSpec, Interpretation, interpretations, is_complete
+from envs.config import DKG_TABLES, RuleConfig, load_variant
+from envs.interpret import HandSpec, Interpretation, Shape, interpretations, is_complete, uniform_reading
 from envs.melds import Meld, MeldKind, parse_meld
-from envs.patterns import FAN_TABLES, PATTERN_NAMES_ZH, PatternContext, Valuation, evaluate
+from envs.patterns import FAN_TABLES, PATTERN_NAMES_ZH, FanTable, PatternContext, Valuation, evaluate
 from envs.tiles import COPIES, NUM_KINDS, NUM_SUITED, RED, kind_of, parse_tiles, tile_code
+from envs.wuhan import apply_wuhan_caps, laizi_indicators, laizi_of
 
 SUIT_LETTER_TO_INDEX = {"m": 0, "p": 1, "s": 2}
 
@@ -63,10 +72,19 @@ class WinContext:
     ``concealed``: 34 physical counts of the concealed hand **including the winning tile** (wildcard tiles counted
     under their own kind, e.g. 红中 at 31).  ``melds``: the player's melds.  ``win_tile``: the winning kind.
     ``self_drawn``, ``after_kong``, ``robbing_kong``, ``last_tile``: the situation flags of RULES.md §10.
-    ``void_suit``: declared void suit 0/1/2 (万/筒/条) or None.  ``indicator``: the Yibin 本金 kind (its rank
-    neighbours are the 听用).  ``tianhu``/``dihu``: 天胡/地胡 (engine decides).  ``juezhang``: 和绝张 (the other three
-    copies are visible; engine decides).  ``is_dealer``: the winner is the dealer.  ``paid_as_discard``: a
-    self-drawn win settled as a discard win (点杠花 with ``dianganghua = "dianpao"``): no self-draw bonus.
+    ``void_suit``: declared void suit 0/1/2 (万/筒/条) or None.  ``indicator``: the flipped indicator tile — the
+    Yibin 本金 (its rank neighbours are the 听用) or the Wuhan 赖子 indicator (its successor is the 赖子,
+    :func:`envs.wuhan.laizi_of`).  ``tianhu``/``dihu``: 天胡/地胡 (engine decides).  ``juezhang``: 和绝张 (the other
+    three copies are visible; engine decides).  ``is_dealer``: the winner is the dealer (Wuhan: x2 on a small win).
+    ``paid_as_discard``: a self-drawn win settled as a discard win (点杠花 with ``dianganghua = "dianpao"``): no
+    self-draw bonus.
+
+    断卡根 (``dkg_*`` tables): ``baohu`` the winner declared 报胡; ``qinghu`` the win is a successful 请胡 (a
+    self-draw: ``concealed`` holds the eleven tiles before the single is discarded — five pairs and that single);
+    ``on_qinghu_discard`` the win is on a 请胡 player's discarded single (请胡炮); ``payer_baohu`` the payer being
+    priced declared 报胡 (+``dkg_baohu_penalty`` fan on that payer's payment; on a discard win the payer is the
+    discarder); ``kongs_after_baohu`` kongs the winner declared after 报胡 (网狐 table).  Wuhan: ``red_kongs`` /
+    ``laizi_kongs`` the winner's 红中杠 / 赖子杠 this hand; ``last_tile`` + ``self_drawn`` = a draw of the 海底 phase.
     """
 
     concealed: tuple[int, ...]
@@ -83,6 +101,13 @@ class WinContext:
     juezhang: bool = False
     is_dealer: bool = False
     paid_as_discard: bool = False
+    baohu: bool = False
+    qinghu: bool = False
+    on_qinghu_discard: bool = False
+    payer_baohu: bool = False
+    kongs_after_baohu: int = 0
+    red_kongs: int = 0
+    laizi_kongs: int = 0
 
     def __post_init__(self) -> None:
         counts = tuple(self.concealed)
@@ -101,6 +126,13 @@ class WinContext:
         _check_flags(self.self_drawn, self.after_kong, self.robbing_kong, self.last_tile)
         if self.tianhu and self.dihu:
             raise ValueError("a win cannot be both 天胡 (tianhu) and 地胡 (dihu)")
+        _check_dkg_flags(self.self_drawn, self.robbing_kong, self.qinghu, self.on_qinghu_discard)
+        for name in ("kongs_after_baohu", "red_kongs", "laizi_kongs"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= COPIES:
+                raise ValueError(f"WinContext.{name} must be an integer 0-4, got {value!r}")
+        if self.kongs_after_baohu and not self.baohu:
+            raise ValueError("kongs_after_baohu needs baohu: only a 报胡 player has kongs after 报胡")
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +145,16 @@ class ScoreResult:
     ``fixed``: name of a fixed-value hand (``si_hong_zhong``, ``tian_hu``, ``di_hu``) or None.
     ``interpretation``: the chosen reading (None for fixed hands that need none, and for non-wins).
     ``reason``: why a hand is not a win (``"incomplete"``, ``"void_suit"``, ``"wild_not_claimable"``,
-    ``"min_fan_on_discard"``), else ``""``.
+    ``"min_fan_on_discard"``; 断卡根 ``"min_fan"`` (小胡); Wuhan ``"hongzhong_in_hand"``, ``"not_open"``,
+    ``"small_win_pair"``, ``"small_win_laizi"``), else ``""``.
+
+    断卡根: ``doublings`` is the fan total (with the payer's 报胡 penalty when ``payer_baohu``), ``multiplier`` its
+    tier units (网狐: 2^(f-1)), ``payment`` = units × base (+ ``dkg_zimo_units`` base on a self-draw); ``capped`` when
+    the fan passes the top tier.  Wuhan: ``multiplier`` = base × M(W) (``doublings`` = the winner's factor doublings,
+    the breakdown lists the base rows in points and the factors in doublings); ``payment`` is what each loser pays
+    when no loser has factors of their own or dealt in — the caps of :func:`envs.wuhan.apply_wuhan_caps` applied to
+    three equal raw amounts (so 金顶/钻顶 apply) — and the real per-loser amounts come from
+    :func:`envs.wuhan.wuhan_settlement`.
     """
 
     is_win: bool
@@ -150,7 +191,7 @@ def tingyong_kinds(benjin: int, count: int = 8) -> tuple[int, int]:
 
 
 def wild_kinds(cfg: RuleConfig, indicator: int | None = None) -> tuple[int, ...]:
-    """Kinds acting as wildcards in this hand: (31,) for 红中, the 听用 pair for Yibin, () otherwise."""
+    """Kinds acting as wildcards in this hand: (31,) for 红中, the 听用 pair for Yibin, the 赖子 for Wuhan, ()."""
     if cfg.wild == "none":
         return ()
     if cfg.wild == "hongzhong":
@@ -159,14 +200,22 @@ def wild_kinds(cfg: RuleConfig, indicator: int | None = None) -> tuple[int, ...]
         if indicator is None:
             raise ValueError(f"variant {cfg.name!r} needs the 本金 indicator tile (benjin=...) to know its 听用")
         return tingyong_kinds(indicator, cfg.yibin_tingyong_count)
-    raise ValueError(f"wildcard rule {cfg.wild!r} is not supported by this scorer")
+    if indicator is None:
+        raise ValueError(f"variant {cfg.name!r} needs the 赖子 indicator tile (WinContext.indicator) or laizi=...")
+    return (laizi_of(indicator),)
 
 
 def _allowed_mask(cfg: RuleConfig, void_suit: int | None) -> int:
-    """Kinds a wildcard may represent: the variant's suited kinds outside the void suit (never 红中 itself)."""
+    """Kinds a wildcard may represent: the variant's suited kinds outside the void suit (never 红中 itself).
+
+    A Wuhan 赖子 may represent any kind of the variant except 中, honors and itself included.
+    """
     mask = 0
     for k in cfg.kinds:
-        if k < NUM_SUITED and (void_suit is None or k // 9 != void_suit):
+        if cfg.wild == "laizi":
+            if k != RED:
+                mask |= 1 << k
+        elif k < NUM_SUITED and (void_suit is None or k // 9 != void_suit):
             mask |= 1 << k
     return mask
 
@@ -179,6 +228,7 @@ def _prepare(cfg: RuleConfig, ctx: WinContext, *, fifth_ok: bool = False) -> Sco
 
     ``fifth_ok``: the winning tile may be a fifth copy (查大叫 with ``ready_excludes_fifth_tile = false``).
     """
+    _check_variant_context(cfg, ctx)
     wilds = wild_kinds(cfg, ctx.indicator)
     counts = ctx.concealed
     if not fifth_ok and max(counts) > COPIES:
@@ -191,6 +241,9 @@ def _prepare(cfg: RuleConfig, ctx: WinContext, *, fifth_ok: bool = False) -> Sco
     if cfg.wild == "hongzhong" and cfg.hz_four_red_instant and counts[RED] >= 4:
         d = cfg.hz_tiandihu_fixed
         return ScoreResult(True, d, (1 << d) * cfg.base_unit, {"si_hong_zhong": d}, 1 << d, fixed="si_hong_zhong")
+    wuhan = cfg.fan_table == "wuhan"
+    if wuhan and counts[RED]:
+        return _no_win("hongzhong_in_hand")
     claimable = cfg.wild == "hongzhong" and cfg.hz_red_discard_claimable and not ctx.robbing_kong
     if ctx.win_tile in wilds and not ctx.self_drawn and not claimable:
         return _no_win("wild_not_claimable")
@@ -203,12 +256,28 @@ def _prepare(cfg: RuleConfig, ctx: WinContext, *, fifth_ok: bool = False) -> Sco
             lo <= m.tile < hi for m in ctx.melds if m.wilds
         ):
             return _no_win("void_suit")
+    if wuhan and all(m.is_concealed for m in ctx.melds):
+        return _no_win("not_open")
     naturals = list(counts)
     n_wild = 0
+    own = [0] * NUM_KINDS
     for k in wilds:
         n_wild += naturals[k]
+        own[k] = naturals[k]
         naturals[k] = 0
-    marked = ctx.indicator if cfg.fan_table == "yibin" else None
+    pairs_only = 0
+    if ctx.qinghu:
+        odd = [k for k in range(NUM_KINDS) if naturals[k] % 2]
+        if len(odd) != 1 or n_wild:
+            return _no_win("incomplete")
+        naturals[odd[0]] -= 1  # the single is discarded when 请胡 is announced
+        pairs_only = (cfg.hand_size) // 2
+    if cfg.fan_table == "yibin":
+        marked = ctx.indicator
+    elif wuhan:
+        marked = wilds[0] if wilds else None
+    else:
+        marked = None
     table = FAN_TABLES[cfg.fan_table]
     return HandSpec(
         naturals=tuple(naturals),
@@ -219,14 +288,35 @@ def _prepare(cfg: RuleConfig, ctx: WinContext, *, fifth_ok: bool = False) -> Sco
         four_copy_limit=not cfg.wild_ignores_four_copy_limit,
         soft_gen=cfg.wild_counts_for_gen,
         marked_kind=marked,
-        seven_pairs=True,
+        seven_pairs=not wuhan,
         flag_mask=table.reads,
+        wild_own=tuple(own),
+        pairs_only=pairs_only,
     )
+
+
+def _check_variant_context(cfg: RuleConfig, ctx: WinContext) -> None:
+    """Bad input: 断卡根 / Wuhan context flags outside their variant, impossible 请胡 / 报胡 combinations."""
+    dkg = cfg.fan_table in DKG_TABLES
+    if not dkg:
+        for name in ("baohu", "qinghu", "on_qinghu_discard", "payer_baohu"):
+            if getattr(ctx, name):
+                raise ValueError(f"{name} is a 断卡根 flag (fan_table dkg_wiki / dkg_wanghu), not for {cfg.name!r}")
+    if cfg.fan_table != "wuhan" and (ctx.red_kongs or ctx.laizi_kongs):
+        raise ValueError(f"red_kongs / laizi_kongs (红中杠 / 赖子杠) exist only in Wuhan, not in {cfg.name!r}")
+    if cfg.fan_table == "wuhan" and any(RED in m.represented() for m in ctx.melds):
+        raise ValueError("红中 can never be ponged or konged in Wuhan (playing it out is a 红中杠)")
+    if ctx.qinghu and ctx.melds:
+        raise ValueError("请胡 (qinghu) needs a hand without melds: five pairs of concealed tiles")
+    if ctx.baohu and ctx.qinghu and not cfg.dkg_erheyi:
+        raise ValueError("报胡 cannot be combined with 请胡 (dkg_erheyi = false)")
 
 
 def _fixed_hand(cfg: RuleConfig, ctx: WinContext) -> tuple[str, int] | None:
     """天胡/地胡 as a fixed-value hand per ``tiandihu`` (None when scored through the table or disabled)."""
     if not (ctx.tianhu or ctx.dihu) or cfg.tiandihu == "off":
+        return None
+    if FAN_TABLES[cfg.fan_table].own_tiandihu:
         return None
     name = "tian_hu" if ctx.tianhu else "di_hu"
     top = cfg.cap_doublings if cfg.cap_doublings is not None else 6
@@ -239,7 +329,7 @@ def _fixed_hand(cfg: RuleConfig, ctx: WinContext) -> tuple[str, int] | None:
         return name, cfg.hz_tiandihu_fixed
     if mode == "cap_plus_1":
         return name, top + 1
-    return name, 3  # "fixed3"
+    return name, cfg.dkg_tiandihu_fixed  # "fixed3"
 
 
 def _payment(cfg: RuleConfig, multiplier: int, zimo_units: bool, extra_units: int) -> tuple[int, bool]:
@@ -262,7 +352,19 @@ def _payment(cfg: RuleConfig, multiplier: int, zimo_units: bool, extra_units: in
     return value + extra_units * unit, capped
 
 
-def _fixed_result(cfg: RuleConfig, name: str, value: int, interp: Interpretation | None) -> ScoreResult:
+def _fixed_result(
+    cfg: RuleConfig, name: str, value: int, interp: Interpretation | None, ctx: WinContext
+) -> ScoreResult:
+    table = FAN_TABLES[cfg.fan_table]
+    if table.unit == "fan":  # 断卡根: the fixed fan (+ the payer's 报胡 penalty), paid by tier
+        breakdown = {name: value}
+        if ctx.payer_baohu and cfg.dkg_baohu_penalty:
+            breakdown["bao_hu_fa"] = cfg.dkg_baohu_penalty
+        total = sum(breakdown.values())
+        assert table.price is not None
+        units = table.price(cfg, total)
+        payment, capped = _fan_payment(cfg, total, units, zimo=False)
+        return ScoreResult(True, total, payment, breakdown, units, capped, fixed=name, interpretation=interp)
     multiplier = 1 << (value - 1 if cfg.fan_table == "mahjongsoul" else value)
     payment = multiplier * cfg.base_unit
     if cfg.fan_table == "mahjongsoul":
@@ -281,15 +383,18 @@ def _score(cfg: RuleConfig, ctx: WinContext, *, enforce_min: bool = True, four_c
         return prepared
     spec = prepared if four_copy_limit else dataclasses.replace(prepared, four_copy_limit=False)
     readings = interpretations(spec)
+    if cfg.fan_table == "wuhan":
+        readings += _uniform_readings(spec)
     if not readings:
         return _no_win("incomplete")
     fixed = _fixed_hand(cfg, ctx)
     if fixed is not None:
-        return _fixed_result(cfg, fixed[0], fixed[1], readings[0])
+        return _fixed_result(cfg, fixed[0], fixed[1], readings[0], ctx)
     table = FAN_TABLES[cfg.fan_table]
     wild_tiles = spec.wilds + sum(m.wilds for m in ctx.melds)
     zimo = ctx.self_drawn and not ctx.paid_as_discard
     best: tuple[tuple[int, int, int], ScoreResult] | None = None
+    refused = ""
     for reading in readings:
         x = PatternContext(
             shape=reading.shape,
@@ -306,21 +411,74 @@ def _score(cfg: RuleConfig, ctx: WinContext, *, enforce_min: bool = True, four_c
             tianhu=ctx.tianhu,
             dihu=ctx.dihu,
             is_dealer=ctx.is_dealer,
+            win_tile=ctx.win_tile,
+            baohu=ctx.baohu,
+            qinghu=ctx.qinghu,
+            on_qinghu_discard=ctx.on_qinghu_discard,
+            payer_baohu=ctx.payer_baohu,
+            kongs_after_baohu=ctx.kongs_after_baohu,
+            red_kongs=ctx.red_kongs,
+            laizi_kongs=ctx.laizi_kongs,
         )
         val = evaluate(cfg, table, x)
-        result = _priced(cfg, val, zimo, reading)
+        if val.reason:
+            refused = refused or val.reason
+            continue
+        result = _priced(cfg, table, val, zimo, reading)
         key = (result.multiplier, result.payment, result.doublings or 0)
         if best is None or key > best[0]:
             best = (key, result)
-    assert best is not None
+    if best is None:
+        return _no_win(refused)
     result = best[1]
-    if enforce_min and not cfg.allow_pinghu_on_discard and not ctx.self_drawn and result.multiplier < 2:
+    doubling_table = table.unit in ("doublings", "han", "multiplier")
+    if (
+        enforce_min
+        and doubling_table
+        and not cfg.allow_pinghu_on_discard
+        and not ctx.self_drawn
+        and result.multiplier < 2
+    ):
         return _no_win("min_fan_on_discard")
     return result
 
 
-def _priced(cfg: RuleConfig, val: Valuation, zimo: bool, reading: Interpretation) -> ScoreResult:
+def _uniform_readings(spec: HandSpec) -> list[Interpretation]:
+    """Wuhan 乱将 / 乱风: the any-arrangement readings of 将一色 and 风一色 (when the hand qualifies)."""
+    out = []
+    for shape, kinds in ((Shape.LUAN_JIANG, _JIANG_KINDS), (Shape.LUAN_FENG, _FENG_KINDS)):
+        reading = uniform_reading(spec, shape, kinds)
+        if reading is not None:
+            out.append(reading)
+    return out
+
+
+_JIANG_KINDS = frozenset(k for k in range(NUM_SUITED) if k % 9 in (1, 4, 7))
+_FENG_KINDS = frozenset({27, 28, 29, 30, 32, 33})
+
+
+def _fan_payment(cfg: RuleConfig, fan: int, units: int, *, zimo: bool) -> tuple[int, bool]:
+    """断卡根 payment per payer: tier units (or 2^(f-1) under ``cap_doublings``) × base, + self-draw base units."""
+    capped = False
+    if cfg.fan_table == "dkg_wiki":
+        capped = fan > len(cfg.dkg_tier_units)
+    elif cfg.cap_doublings is not None and units > 1 << cfg.cap_doublings:
+        units, capped = 1 << cfg.cap_doublings, True
+    payment = units * cfg.base_unit
+    if zimo and units and cfg.zimo_bonus == "jiadi":
+        payment += cfg.tsumo_bonus_units
+    return payment, capped
+
+
+def _priced(cfg: RuleConfig, table: FanTable, val: Valuation, zimo: bool, reading: Interpretation) -> ScoreResult:
     doublings, multiplier, breakdown = val.doublings, val.multiplier, val.breakdown
+    if table.unit == "fan":
+        payment, capped = _fan_payment(cfg, doublings, multiplier, zimo=zimo)
+        return ScoreResult(True, doublings, payment, breakdown, multiplier, capped, None, reading)
+    if table.unit == "wuhan":
+        amount = apply_wuhan_caps(cfg, [multiplier] * (cfg.num_players - 1))[0]
+        return ScoreResult(True, doublings, amount * cfg.base_unit, breakdown, multiplier, amount != multiplier,
+                           None, reading)  # fmt: skip
     if zimo and cfg.zimo_bonus == "jiafan":
         breakdown = {**breakdown, "zi_mo": 1}
         doublings += 1
@@ -335,11 +493,18 @@ def can_win(cfg: RuleConfig | str, ctx: WinContext) -> bool:
     prepared = _prepare(cfg, ctx)
     if isinstance(prepared, ScoreResult):
         return prepared.is_win
-    if not is_complete(prepared):
+    if not is_complete(prepared) and cfg.fan_table != "wuhan":
         return False
+    if _has_win_rules(cfg):
+        return _score(cfg, ctx).is_win
     if cfg.allow_pinghu_on_discard or ctx.self_drawn:
         return True
     return _score(cfg, ctx).is_win
+
+
+def _has_win_rules(cfg: RuleConfig) -> bool:
+    """Tables whose legality needs the fan evaluation (断卡根 小胡, Wuhan small-win rules and 乱将/乱风 shapes)."""
+    return FAN_TABLES[cfg.fan_table].admits is not None or cfg.fan_table == "wuhan"
 
 
 # ---- waits and 查大叫 values -------------------------------------------------------------------------------------
@@ -372,7 +537,9 @@ def winning_tiles(
     """Kinds whose self-draw would complete the 13-equivalent hand ``concealed`` (34 physical counts).
 
     A kind of which the player already holds four copies (hand and melds) is skipped when
-    ``ready_excludes_fifth_tile`` (AMB-74).
+    ``ready_excludes_fifth_tile`` (AMB-74).  In 断卡根 and Wuhan a wait must make a *legal* self-draw win (the 小胡
+    rule, the small-win pair and 赖子 rules, 开口, no 红中); a 报胡 player's waits are tested with :func:`can_win`
+    and ``baohu=True``.
     """
     cfg = load_variant(cfg)
     own = _own_copies(concealed, melds)
@@ -389,6 +556,8 @@ def winning_tiles(
 
 
 def _structural_win(cfg: RuleConfig, ctx: WinContext, *, fifth: bool = False) -> bool:
+    if _has_win_rules(cfg):
+        return _score(cfg, ctx, four_copy_limit=not fifth).is_win
     prepared = _prepare(cfg, ctx, fifth_ok=fifth)
     if isinstance(prepared, ScoreResult):
         return prepared.is_win
@@ -477,6 +646,15 @@ def _check_flags(self_drawn: bool, after_kong: bool, robbing_kong: bool, last_ti
         raise ValueError("robbing_kong contradicts last_tile: no kong may be declared once the wall is empty")
 
 
+def _check_dkg_flags(self_drawn: bool, robbing_kong: bool, qinghu: bool, on_qinghu_discard: bool) -> None:
+    if qinghu and not self_drawn:
+        raise ValueError("qinghu (a successful 请胡) is a self-draw win: set self_drawn=True")
+    if on_qinghu_discard and (self_drawn or robbing_kong):
+        raise ValueError("on_qinghu_discard wins on the 请胡 player's discard: it contradicts self_drawn/robbing_kong")
+    if qinghu and on_qinghu_discard:
+        raise ValueError("qinghu (the requester's win) contradicts on_qinghu_discard (another player's catch)")
+
+
 def _parse_void(cfg: RuleConfig, void_suit: object) -> int | None:
     if void_suit is None:
         return None
@@ -527,11 +705,14 @@ def _parse_meld_list(cfg: RuleConfig, melds: object, wilds: tuple[int, ...], kin
             raise ValueError(f"{label}: the meld's tile must be known to score the hand")
         for k in meld.represented():
             _check_kind(cfg, k, label, kinds)
-        if meld.tile in wilds:
+        if meld.tile in wilds or (meld.kind is MeldKind.CHI and any(k in wilds for k in meld.represented())):
+            wild = next(k for k in meld.represented() if k in wilds)
             raise ValueError(
-                f"{label}: {tile_code(meld.tile)} is a wildcard in variant {cfg.name!r} and cannot be melded"
+                f"{label}: {tile_code(wild)} is a wildcard in variant {cfg.name!r} and cannot be melded"
                 + (" (wild_in_melds = false)" if not cfg.wild_in_melds else "")
             )
+        if cfg.fan_table == "wuhan" and RED in meld.represented():
+            raise ValueError(f"{label}: 红中 can never be ponged or konged in Wuhan (playing it out is a 红中杠)")
         out.append(meld)
     return tuple(out)
 
@@ -548,14 +729,36 @@ def score_hand(
     robbing_kong: bool = False,
     last_tile: bool = False,
     benjin: str | None = None,
+    laizi: str | None = None,
+    is_dealer: bool = False,
+    baohu: bool = False,
+    qinghu: bool = False,
+    on_qinghu_discard: bool = False,
+    payer_baohu: bool = False,
+    red_kongs: int = 0,
+    laizi_kongs: int = 0,
 ) -> ScoreResult:
     """Score one win given as strings (RULES.md §10).
 
-    ``concealed``: the concealed tiles **before** the winning tile (``13 - 3·len(melds)`` of them);
-    ``melds``: e.g. ``["pong 5m", "kong 9s", "ankong 3p", "bukong 7s"]`` (kong = 直杠 exposed from a discard);
-    ``win_tile``: the winning tile; ``void_suit``: ``"m"``/``"p"``/``"s"``/None; ``benjin``: the Yibin 本金 tile
-    (required in Yibin, refused elsewhere).  Bad input raises ``ValueError`` naming the problem; a legal hand that
-    is not complete (or holds a void-suit tile) gives ``is_win = False``.
+    ``concealed``: the concealed tiles **before** the winning tile (``hand_size - 3·len(melds)`` of them);
+    ``melds``: e.g. ``["pong 5m", "kong 9s", "ankong 3p", "bukong 7s"]`` (kong = 直杠 exposed from a discard;
+    ``"chi 345m"`` in Wuhan, ``"fei 7m 4s"`` in Yibin); ``win_tile``: the winning tile; ``void_suit``:
+    ``"m"``/``"p"``/``"s"``/None; ``benjin``: the Yibin 本金 tile (required in Yibin, refused elsewhere).
+
+    Wuhan: ``laizi`` is the 赖子 kind itself (e.g. ``"6p"`` when the indicator is ``5p``; required, refused
+    elsewhere) — the indicator is not needed for scoring, so the string API does not count its removed copy;
+    ``is_dealer`` (庄家 x2 on a small win), ``red_kongs`` / ``laizi_kongs`` (the winner's 红中杠 / 赖子杠);
+    ``last_tile`` with ``self_drawn`` is a 海底-phase draw.  ``payment`` is what a loser without factors of their
+    own pays (see :class:`ScoreResult`; per-loser amounts: :func:`envs.wuhan.wuhan_settlement`).
+
+    断卡根: ``baohu`` (the winner declared 报胡, +2), ``qinghu`` (a successful 请胡 self-draw: ``concealed`` +
+    ``win_tile`` are the eleven tiles after the draw — five pairs and the single that was discarded),
+    ``on_qinghu_discard`` (winning on a 请胡 discard, +3), ``payer_baohu`` (price the payment of a payer who declared
+    报胡: +1 fan; on a discard win the payer is the discarder; per-payer amounts of a self-draw:
+    :func:`dkg_payments`).
+
+    Bad input raises ``ValueError`` naming the problem; a legal hand that is not complete (or holds a void-suit
+    tile, or breaks a variant's minimum) gives ``is_win = False`` with ``reason``.
     """
     cfg = load_variant(variant)
     void = _parse_void(cfg, void_suit)
@@ -564,10 +767,19 @@ def score_hand(
         ("after_kong", after_kong),
         ("robbing_kong", robbing_kong),
         ("last_tile", last_tile),
+        ("is_dealer", is_dealer),
+        ("baohu", baohu),
+        ("qinghu", qinghu),
+        ("on_qinghu_discard", on_qinghu_discard),
+        ("payer_baohu", payer_baohu),
     ):
         if not isinstance(value, bool):
             raise ValueError(f"{name} must be True or False, got {value!r}")
+    for name, value in (("red_kongs", red_kongs), ("laizi_kongs", laizi_kongs)):
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= COPIES:
+            raise ValueError(f"{name} must be an integer 0-4, got {value!r}")
     _check_flags(self_drawn, after_kong, robbing_kong, last_tile)
+    _check_dkg_flags(self_drawn, robbing_kong, qinghu, on_qinghu_discard)
     indicator: int | None = None
     if cfg.wild == "tingyong":
         if benjin is None:
@@ -577,6 +789,15 @@ def score_hand(
             raise ValueError(f"benjin {benjin!r} must be a suited tile of variant {cfg.name!r}")
     elif benjin is not None:
         raise ValueError(f"benjin is only used in Yibin (wild = 'tingyong'); variant {cfg.name!r} has no 本金")
+    if cfg.wild == "laizi":
+        if laizi is None:
+            raise ValueError(f"variant {cfg.name!r} needs laizi= (the 赖子 tile, e.g. laizi='6p' for indicator 5p)")
+        laizi_kind = kind_of(laizi) if isinstance(laizi, str) else laizi
+        if not isinstance(laizi_kind, int) or isinstance(laizi_kind, bool) or laizi_kind not in cfg.kinds:
+            raise ValueError(f"laizi {laizi!r} must be a tile of variant {cfg.name!r}")
+        indicator = laizi_indicators(laizi_kind)[0]
+    elif laizi is not None:
+        raise ValueError(f"laizi is only used in Wuhan (wild = 'laizi'); variant {cfg.name!r} has no 赖子")
     wilds = wild_kinds(cfg, indicator)
 
     kinds = frozenset(cfg.kinds)
@@ -604,11 +825,18 @@ def score_hand(
         counts[k] += 1
     counts[win] += 1
     physical = _own_copies(counts, meld_list)
-    if indicator is not None and cfg.indicator_removed_from_wall:
+    if indicator is not None and cfg.indicator_removed_from_wall and cfg.wild == "tingyong":
         physical[indicator] += 1
+    physical[RED] += red_kongs
+    if cfg.wild == "laizi":
+        physical[wilds[0]] += laizi_kongs
     for k, n in enumerate(physical):
         if n > COPIES:
-            extra = " (the 本金 indicator is one copy)" if k == indicator and cfg.indicator_removed_from_wall else ""
+            extra = ""
+            if k == indicator and cfg.indicator_removed_from_wall and cfg.wild == "tingyong":
+                extra = " (the 本金 indicator is one copy)"
+            elif (k == RED and red_kongs) or (cfg.wild == "laizi" and k == wilds[0] and laizi_kongs):
+                extra = " (counting the tiles played out as 红中杠 / 赖子杠)"
             raise ValueError(
                 f"{tile_code(k)} appears {n} times across the concealed tiles, melds and winning tile{extra}; "
                 "a kind has only 4 copies"
@@ -623,8 +851,37 @@ def score_hand(
         last_tile=last_tile,
         void_suit=void,
         indicator=indicator,
+        is_dealer=is_dealer,
+        baohu=baohu,
+        qinghu=qinghu,
+        on_qinghu_discard=on_qinghu_discard,
+        payer_baohu=payer_baohu,
+        red_kongs=red_kongs,
+        laizi_kongs=laizi_kongs,
     )
     return score_win(cfg, ctx)
+
+
+def dkg_payments(cfg: RuleConfig | str, ctx: WinContext, payer_baohu: Sequence[bool]) -> list[int] | None:
+    """断卡根: what each payer of one win pays (base units), given which payers declared 报胡; None if not a win.
+
+    ``payer_baohu[i]`` says whether payer ``i`` declared 报胡 (a discard win has one payer, the discarder).  A
+    payer who declared 报胡 pays with +``dkg_baohu_penalty`` fan.  With ``dkg_xiaohu_zimo_vs_baohu`` a 小胡 may
+    self-draw while a payer declared 报胡: that payer pays (1 fan) and the others pay 0.  ``ctx.payer_baohu`` is
+    ignored (set per payer here).
+    """
+    cfg = load_variant(cfg)
+    if cfg.fan_table not in DKG_TABLES:
+        raise ValueError(f"dkg_payments needs a 断卡根 fan table, got {cfg.fan_table!r}")
+    flags = list(payer_baohu)
+    if any(not isinstance(f, bool) for f in flags) or not flags:
+        raise ValueError(f"payer_baohu must be a non-empty list of True/False, got {payer_baohu!r}")
+    if not ctx.self_drawn and len(flags) != 1:
+        raise ValueError(f"a discard win has one payer (the discarder), got {len(flags)} payer flags")
+    results = {flag: score_win(cfg, dataclasses.replace(ctx, payer_baohu=flag)) for flag in set(flags)}
+    if not any(r.is_win for r in results.values()):
+        return None
+    return [results[flag].payment if results[flag].is_win else 0 for flag in flags]
 
 
 __all__ = [
@@ -634,6 +891,7 @@ __all__ = [
     "can_win",
     "chajiao_value",
     "discard_values",
+    "dkg_payments",
     "score_hand",
     "score_win",
     "tingyong_kinds",

@@ -97,7 +97,6 @@ def test_unknown_key_names_key_and_file(tmp_path):
         ("wuhan_cap_thresholds: [600, 300]\n", "'wuhan_cap_thresholds'"),
         ("wuhan_big_base: 0\n", "'wuhan_big_base' must be >= 1"),
         ("zimo_bonus: factor\n", "belongs to fan_table 'wuhan'"),
-        ("kong_payment: factor\n", "belongs to fan_table 'wuhan'"),
         ("fan_table: wuhan\n", "fan_table 'wuhan' needs zimo_bonus"),
         ("fan_table: dkg_wiki\nzimo_bonus: jiafan\n", "dkg_zimo_plus_one_fan"),
     ],

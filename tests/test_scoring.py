@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from envs.config import load_variant
 from envs.interpret import (
+    ALL_FLAGS,
     FLAG_GROUP_NO_TERMINAL,
     FLAG_HONOR,
     FLAG_MARKED_TRIPLET,
@@ -315,7 +316,7 @@ def test_worked_examples(variant, overrides, concealed, melds, win, flags, doubl
     r = _score(variant, overrides, concealed, melds, win, flags)
     assert r.is_win
     assert (r.doublings, r.payment) == (doublings, payment)
-    if load_variant(variant).fan_table != "wiki_xueliu":
+    if FAN_TABLES[load_variant(variant).fan_table].unit in ("doublings", "han", "fan"):
         assert sum(r.breakdown.values()) == r.doublings
 
 
@@ -664,6 +665,33 @@ PATTERN_CASES = [
         2,
         4,
     ),
+    # Yibin 本金 from a 飞 meld of the 本金 kind (5s 5s + the 听用 4s): 本金 1, no 无听用
+    ("yb-fei-benjin", "yibin", {}, "123m 456m 789m 1m", ["fei 5s 4s"], "1m", {"void_suit": "p", "benjin": "5s"}, 1, 2),
+    # Yibin 本金 from a melded kong (only possible when the indicator stays in the wall): 本金 1 + 根 1 + 无听用 2
+    (
+        "yb-benjin-kong",
+        "yibin",
+        {"indicator_removed_from_wall": False},
+        "123m 456m 789m 1m",
+        ["kong 5s"],
+        "1m",
+        {"void_suit": "p", "benjin": "5s"},
+        4,
+        16,
+    ),
+    # Y4 after 提: the 飞 777m became a natural pong and its 听用 4s returned to the hand (here standing for 1m);
+    # natural roots only: 7m x4 (pong + 789m) is now a 根 -> 清一色 2 + 根 1 + 自摸 1 (compare yb-fei-hard-gen: 2)
+    (
+        "yb-Y4-after-ti-hard-gen",
+        "yibin",
+        {"wild_counts_for_gen": False},
+        "123m 456m 789m 4s",
+        ["pong 7m"],
+        "1m",
+        {"self_drawn": True, "void_suit": "p", "benjin": "5s"},
+        4,
+        16,
+    ),
     # Yibin seven pairs never scores 本金 (the 听用 pairs with the 9m)
     (
         "yb-qidui-no-benjin",
@@ -753,6 +781,16 @@ def _ctx(concealed_with_win, win, melds=(), **kw):
     )
 
 
+def test_yibin_fei_meld_holds_a_tingyong():
+    """A 飞 meld's 听用 is part of the final hand: no 无听用; a natural pong after 提 gives it back (Y4)."""
+    fei = score_hand("yibin", "123m 456m 789m 1m", ["fei 7m 4s"], "1m", void_suit="p", benjin="5s")
+    assert fei.breakdown == {"qing_yi_se": 2, "gen": 1}
+    pong = score_hand("yibin", "123m 456m 789m 1m", ["pong 7m"], "1m", void_suit="p", benjin="5s")
+    assert pong.breakdown == {"qing_yi_se": 2, "gen": 1, "wu_ting_yong": 2}
+    benjin = score_hand("yibin", "123m 456m 789m 1m", ["fei 5s 4s"], "1m", void_suit="p", benjin="5s")
+    assert benjin.breakdown == {"ping_hu": 0, "ben_jin": 1}
+
+
 def test_juezhang_is_an_engine_flag():
     ctx = _ctx("123m 456m 789m 234s 55s", "5s", juezhang=True)
     assert score_win("chengdu", ctx).doublings == 0  # 和绝张 off by default (AMB-75)
@@ -812,6 +850,8 @@ def test_fixed_hands_still_need_a_complete_hand():
         ("hongzhong", "234m 567m 11s 789s 4p 5z", [], "5s", {"void_suit": "p"}, "void_suit"),
         ("hongzhong", "123m 456m 789m 11s 2s 5z", [], "9s", {"void_suit": "s"}, "void_suit"),
         ("hongzhong", "123m 456m 789m 11m 5z5z", [], "5p", {"void_suit": "p"}, "void_suit"),
+        # a 飞 meld of the void suit
+        ("yibin", "123m 456m 789m 1m", ["fei 7p 4s"], "1m", {"void_suit": "p", "benjin": "5s"}, "void_suit"),
     ],
 )
 def test_not_a_win(variant, concealed, melds, win, flags, reason):
@@ -867,6 +907,7 @@ def test_pong_plus_a_represented_fourth_copy_is_a_soft_root():
         ("yibin", "123m 456m 789m 1m", ["fei 7m 4s6s"], "1m", {"benjin": "5s"}, "at most 1 听用"),
         ("yibin", "123m 456m 789m 234s 5s", [], "5s", {}, "needs benjin"),
         ("yibin", "123m 456m 789m 5555s", [], "1m", {"benjin": "5s"}, "本金 indicator is one copy"),
+        ("yibin", "123m 456m 789m 1m", ["kong 5s"], "1m", {"benjin": "5s"}, "本金 indicator is one copy"),
         ("yibin", "123m 456m 789m 234s 5s", [], "5s", {"benjin": "5z"}, "benjin"),
         ("chengdu", "123m 456m 789m 234s 5s", [], "5s", {"benjin": "5s"}, "benjin is only used in Yibin"),
         ("chengdu", "123m 456m 789m 234s 5s", [], "5s", {"void_suit": "z"}, "void_suit must be 'm', 'p', 's'"),
@@ -1343,19 +1384,30 @@ def test_is_complete_agrees_with_envs_hand(hand):
 
 @settings(max_examples=300, deadline=None)
 @given(
-    flags=st.integers(0, (1 << 10) - 1),
+    flags=st.integers(0, ALL_FLAGS),
     gen=st.integers(0, 4),
-    seven=st.booleans(),
+    seven=st.sampled_from(list(Shape)),
     melds=st.lists(st.sampled_from(["pong 2m", "kong 9s", "ankong 1p", "bukong 5s", "pong 7m"]), max_size=4),
     situation=st.fixed_dictionaries(
-        {"self_drawn": st.booleans(), "after_kong": st.booleans(), "last_tile": st.booleans()}
+        {
+            "self_drawn": st.booleans(),
+            "after_kong": st.booleans(),
+            "last_tile": st.booleans(),
+            "is_dealer": st.booleans(),
+            "win_tile": st.integers(0, 33),
+            "baohu": st.booleans(),
+            "on_qinghu_discard": st.booleans(),
+            "payer_baohu": st.booleans(),
+            "red_kongs": st.integers(0, 2),
+            "laizi_kongs": st.integers(0, 2),
+        }
     ),
     wild_tiles=st.integers(0, 2),
     table=st.sampled_from(sorted(FAN_TABLES)),
 )
 def test_fan_tables_read_only_their_declared_flags(flags, gen, seven, melds, situation, wild_tiles, table):
     """The enumeration drops flag bits a table does not declare in ``reads``: its value must not depend on them."""
-    shape = Shape.SEVEN_PAIRS if seven and not melds else Shape.STANDARD
+    shape = seven if not melds else Shape.STANDARD
     cfg = load_variant("chengdu", enable_menqing=True, enable_duanyao=True)
     fan_table = FAN_TABLES[table]
     ms = tuple(parse_meld(m) for m in dict.fromkeys(melds))
