@@ -5,6 +5,8 @@ A seeded sample of complete winning hands (two suits, void declared, 0-2 melds) 
 * ``chengdu_no_wild`` — plain hands;
 * ``hongzhong_wild`` — 1-4 of the concealed tiles replaced by 红中;
 * ``yibin_wild`` — 1-8 of the concealed tiles replaced by 听用 (本金 5s: 4s, 6s; void 筒 or 万);
+* ``duankagen`` — 10-tile hands over 条/筒 (3 sets + pair, 0-1 pongs), self-draw or discard (小胡 refusals count);
+* ``wuhan_laizi`` — open hands with honors (1-2 pongs) and 0-2 concealed tiles replaced by the 赖子 6p;
 * ``score_win`` / ``can_win`` — the engine entry points on the plain hands (no string parsing); ``can_win`` is
   measured with its completeness cache warm (repeated positions) and cold (cleared before every call).
 
@@ -88,6 +90,53 @@ def sample(rng: random.Random, n: int, wild: tuple[int, ...], max_wilds: int, re
     return out
 
 
+def variant_hands(
+    rng: random.Random, n: int, kinds: list[int], sets: int, melds: tuple[int, int], wild: int | None, max_wilds: int
+) -> list:
+    """Complete hands of ``sets`` sets over ``kinds`` (no 定缺): (concealed, melds, win, self_drawn)."""
+    out = []
+    while len(out) < n:
+        counts = [0] * 34
+        tiles: list[int] = []
+        meld_strs: list[str] = []
+        n_melds = rng.randint(*melds)
+        ok = True
+        for index in range(sets):
+            k = rng.choice(kinds)
+            if index < n_melds or rng.random() < 0.35 or k >= 27 or k % 9 > 6:
+                if counts[k] > 1 or (wild is not None and k == wild):
+                    ok = False
+                    break
+                counts[k] += 3
+                if index < n_melds:
+                    meld_strs.append(f"pong {tile_code(k)}")
+                else:
+                    tiles += [k] * 3
+            else:
+                if any(counts[k + j] > 3 for j in range(3)) or (wild is not None and wild in (k, k + 1, k + 2)):
+                    ok = False
+                    break
+                for j in range(3):
+                    counts[k + j] += 1
+                tiles += [k, k + 1, k + 2]
+        k = rng.choice(kinds)
+        if not ok or counts[k] > 2:
+            continue
+        tiles += [k, k]
+        win = rng.choice(tiles)
+        tiles.remove(win)
+        if wild is not None:
+            for pos in rng.sample(range(len(tiles)), rng.randint(0, max_wilds)):
+                tiles[pos] = wild
+        melded = [parse_meld(m).tile for m in meld_strs]
+        physical = [tiles.count(k) + (k == win) + 3 * melded.count(k) for k in range(34)]
+        if max(physical) > 4:
+            continue
+        self_drawn = rng.random() < 0.5 or win == wild
+        out.append((" ".join(tile_code(k) for k in tiles), meld_strs, tile_code(win), self_drawn))
+    return out
+
+
 def rate(fn, items: list, repeat: int) -> float:
     best = float("inf")
     for _ in range(repeat):
@@ -111,6 +160,18 @@ def main() -> None:
     plain = sample(rng, args.hands, (), 0)
     reds = sample(rng, args.hands, (31,), 4)
     tingyong = sample(rng, args.hands, (kind_of("4s"), kind_of("6s")), 8, reserved=kind_of("5s"))
+    duankagen = load_variant("duankagen")
+    wuhan = load_variant("wuhan")
+    dkg_hands = variant_hands(rng, args.hands, list(range(9, 27)), 3, (0, 1), None, 0)
+    wuhan_kinds = [k for k in range(34) if k != 31]
+    wuhan_hands = variant_hands(rng, args.hands, wuhan_kinds, 4, (1, 2), kind_of("6p"), 2)
+
+    def variant_call(cfg, **kw):
+        def call(item):
+            concealed, melds, win, self_drawn = item
+            return score_hand(cfg, concealed, melds, win, self_drawn=self_drawn, **kw)
+
+        return call
 
     def hand_call(cfg, benjin=None):
         def call(item):
@@ -147,6 +208,8 @@ def main() -> None:
             "chengdu_no_wild": round(rate(hand_call(chengdu), plain, args.repeat)),
             "hongzhong_wild_1_4": round(rate(hand_call(hongzhong), reds, args.repeat)),
             "yibin_wild_1_8": round(rate(hand_call(yibin, "5s"), tingyong, args.repeat)),
+            "duankagen": round(rate(variant_call(duankagen), dkg_hands, args.repeat)),
+            "wuhan_laizi_0_2": round(rate(variant_call(wuhan, laizi="6p"), wuhan_hands, args.repeat)),
             "score_win_no_wild": round(rate(lambda ctx: score_win(chengdu, ctx), contexts, args.repeat)),
             "can_win_no_wild_cached": round(rate(lambda ctx: can_win(chengdu, ctx), contexts, args.repeat)),
             "can_win_no_wild_cold": round(rate(cold_can_win, contexts, args.repeat)),
@@ -155,6 +218,8 @@ def main() -> None:
             "chengdu_no_wild": sum(hand_call(chengdu)(i).is_win for i in plain),
             "hongzhong_wild_1_4": sum(hand_call(hongzhong)(i).is_win for i in reds),
             "yibin_wild_1_8": sum(hand_call(yibin, "5s")(i).is_win for i in tingyong),
+            "duankagen": sum(variant_call(duankagen)(i).is_win for i in dkg_hands),
+            "wuhan_laizi_0_2": sum(variant_call(wuhan, laizi="6p")(i).is_win for i in wuhan_hands),
         },
     }
     print(json.dumps(results, indent=2))
