@@ -38,16 +38,49 @@ def suited_mask(cfg: RuleConfig, void: int | None) -> int:
     return mask
 
 
-def _meld_counts(melds: Sequence[Meld]) -> list[int]:
-    mc = [0] * NUM_KINDS
+def _binding_meld_counts(counts: list[int], wilds: int, melds: Sequence[Meld], extra: int) -> list[int] | None:
+    """The meld counts that can limit the wildcards (None when none can): a meld kind's four-copy cap binds only
+    when its concealed copies, ``extra`` tiles still to come (1: a wait's candidate) and every wildcard could pass
+    it.  Dropping the others keeps :mod:`envs.hand` on its fast uncapped path with the same answer (with melds the
+    hand is too short for seven pairs, the only shape that looks at melds otherwise)."""
+    mc = None
     for m in melds:
         for k in m.represented():
-            mc[k] += 1
+            if counts[k] + extra + wilds + m.size > 4:
+                if mc is None:
+                    mc = [0] * NUM_KINDS
+                mc[k] += 1
     return mc
 
 
+_WAITS_MEMO: dict[tuple, int] = {}
+_WAITS_MEMO_LIMIT = 1 << 16  # entries; the memo is cleared when full
+
+
 def waits_mask(cfg: RuleConfig, counts: list[int], melds: Sequence[Meld], void: int | None) -> int:
-    """Kinds whose natural tile completes the 3k+1 hand ``counts`` (physical counts) — see the module docstring."""
+    """Kinds whose natural tile completes the 3k+1 hand ``counts`` (physical counts) — see the module docstring.
+
+    Memoised (bounded) by the rules it depends on, the counts, the melds and the void suit: a hand often comes
+    back unchanged (a drawn tile discarded at once).
+    """
+    key = (
+        cfg.suits,
+        cfg.wild,
+        cfg.hz_red_discard_claimable,
+        void,
+        bytes(counts),
+        tuple((m.kind, m.tile, m.wilds) for m in melds) if melds else (),
+    )
+    mask = _WAITS_MEMO.get(key)
+    if mask is None:
+        mask = _waits_mask(cfg, counts, melds, void)
+        if len(_WAITS_MEMO) >= _WAITS_MEMO_LIMIT:
+            _WAITS_MEMO.clear()
+        _WAITS_MEMO[key] = mask
+    return mask
+
+
+def _waits_mask(cfg: RuleConfig, counts: list[int], melds: Sequence[Meld], void: int | None) -> int:
     cand = suited_mask(cfg, void)
     for m in melds:
         if counts[m.tile] + m.size >= 4:
@@ -60,7 +93,7 @@ def waits_mask(cfg: RuleConfig, counts: list[int], melds: Sequence[Meld], void: 
             natural,
             wilds,
             allowed_mask=suited_mask(cfg, void),
-            meld_counts=_meld_counts(melds) if melds else None,
+            meld_counts=_binding_meld_counts(natural, wilds, melds, 1) if melds else None,
             candidates_mask=cand,
         )
     else:
@@ -88,7 +121,7 @@ def is_win(cfg: RuleConfig, counts: list[int], melds: Sequence[Meld], void: int 
             natural,
             wilds,
             allowed_mask=suited_mask(cfg, void),
-            meld_counts=_meld_counts(melds) if melds else None,
+            meld_counts=_binding_meld_counts(natural, wilds, melds, 0) if melds else None,
         )
     return is_winning(counts)
 

@@ -6,9 +6,12 @@ import random
 
 import pytest
 
-from envs import settlement
+from envs import judge, settlement
+from envs.config import load_variant
 from envs.game import Game
+from envs.hand import is_winning, waits
 from envs.scoring import discard_values
+from envs.tiles import NUM_KINDS, RED
 
 VARIANTS = ("chengdu", "xueliu", "hongzhong", "chiyu", "two_player")
 
@@ -39,3 +42,69 @@ def test_ready_waits_precheck_matches_full_scoring(variant):
             checked += 1
             ready += bool(values)
     assert checked >= 5 and (ready > 0 or variant == "chiyu")
+
+
+def _reference_waits(cfg, counts, melds, void) -> int:
+    """judge.waits_mask as first written: full meld counts, no memo."""
+    natural = list(counts)
+    wilds = natural[RED] if cfg.wild == "hongzhong" else 0
+    if wilds:
+        natural[RED] = 0
+    cand = judge.suited_mask(cfg, void)
+    for m in melds:
+        if counts[m.tile] + m.size >= 4:
+            cand &= ~(1 << m.tile)
+    mc = [0] * NUM_KINDS
+    for m in melds:
+        for k in m.represented():
+            mc[k] += 1
+    if wilds:
+        found = waits(natural, wilds, allowed_mask=judge.suited_mask(cfg, void), meld_counts=mc if melds else None,
+                      candidates_mask=cand)  # fmt: skip
+    else:
+        found = waits(natural, candidates_mask=cand)
+    mask = sum(1 << t for t in found)
+    if cfg.wild == "hongzhong" and cfg.hz_red_discard_claimable and counts[RED] < 4:
+        c = list(counts)
+        c[RED] += 1
+        c[RED], w = 0, c[RED]
+        if is_winning(c, w, allowed_mask=judge.suited_mask(cfg, void), meld_counts=mc if melds else None):
+            mask |= 1 << RED
+    return mask
+
+
+@pytest.mark.parametrize(("variant", "claimable"), [("hongzhong", False), ("hongzhong", True), ("xueliu", False)])
+def test_judge_waits_and_wins_match_reference(variant, claimable):
+    """judge: binding-only meld caps and the memo give the answers of the full four-copy caps."""
+    cfg = load_variant(variant, **({"hz_red_discard_claimable": True} if claimable else {}))
+    judge._WAITS_MEMO.clear()
+    checked = with_melds = 0
+    for seed in range(20):
+        g = Game(cfg, seed=seed, record_events=False)
+        rng = random.Random(seed)
+        while not g.is_over:
+            seat = g.pending[0]
+            legal = g.legal_actions(seat)
+            g.step(seat, next((a for a in legal if a.type.name in ("PONG", "KONG")), rng.choice(legal)))
+            for q in range(g.n):
+                h, melds, void = g.hands[q], g.melds[q], g.void[q]
+                size = sum(h) + 3 * len(melds)
+                if size == cfg.hand_size:
+                    assert judge.waits_mask(cfg, h, melds, void) == _reference_waits(cfg, h, melds, void)
+                    checked += 1
+                    with_melds += bool(melds) and h[RED] > 0
+                elif size == cfg.hand_size + 1:
+                    mc = [0] * NUM_KINDS
+                    for m in melds:
+                        for k in m.represented():
+                            mc[k] += 1
+                    nat = list(h)
+                    w = nat[RED] if cfg.wild == "hongzhong" else 0
+                    nat[RED] = 0 if w else nat[RED]
+                    expected = (
+                        is_winning(nat, w, allowed_mask=judge.suited_mask(cfg, void), meld_counts=mc if melds else None)
+                        if w
+                        else is_winning(h)
+                    )
+                    assert judge.is_win(cfg, list(h), melds, void) == expected
+    assert checked > 500 and (with_melds > 20 or variant != "hongzhong")
