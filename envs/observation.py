@@ -88,7 +88,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from envs.actions import ACTION_SPACE_SIZE, EXCHANGE_BASE, ActionType, encode
+from envs.actions import ACTION_SPACE_SIZE, EXCHANGE_BASE, Action, ActionType, encode
 from envs.melds import MeldKind
 from envs.tiles import NUM_KINDS
 from envs.view import Phase, PlayerView
@@ -451,9 +451,23 @@ def legal_mask(view: PlayerView, pending_exchange_picks: Sequence[int] = ()) -> 
     In 换三张 the engine lists whole triples; the mask allows the ``EXCHANGE_PICK`` kinds that extend
     ``pending_exchange_picks`` (the picks already made in the three-pick sequence) towards a legal triple.
     """
-    mask = np.zeros(ACTION_SPACE_SIZE, dtype=np.int8)
+    return actions_mask(view.legal_actions, pending_exchange_picks)
+
+
+def actions_mask(
+    actions: Sequence[Action], pending_exchange_picks: Sequence[int] = (), out: np.ndarray | None = None
+) -> np.ndarray:
+    """:func:`legal_mask` from a list of engine actions (``Game.legal_actions(seat)``), without a view.
+
+    ``out`` (``int8``, shape ``(183,)``) is overwritten and returned when given (a row of a batch of masks).
+    """
+    if out is None:
+        mask = np.zeros(ACTION_SPACE_SIZE, dtype=np.int8)
+    else:
+        mask = out
+        mask.fill(0)
     triples = []
-    for action in view.legal_actions:
+    for action in actions:
         if action.type == ActionType.EXCHANGE:
             triples.append(action.tiles)
         else:
