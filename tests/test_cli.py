@@ -46,3 +46,10 @@ def test_simulate_statistics_are_consistent():
     assert stats.wins + stats.exhaustive == 8
     with pytest.raises(ValueError, match="at least 1"):
         simulate("chengdu", 0)
+
+
+def test_score_passes_variant_context(capsys):
+    # RULES.md §7.5 D1: 清一色 + two 卡 = 4 fan -> 超叫 tier 8, +1 base on the self-draw.
+    assert main(["score", "duankagen", "456s 456s 789s 1s", "--win", "1s", "--self-drawn", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["payment"] == 9 and out["breakdown"] == {"qing_yi_se": 2, "ka": 2}

@@ -61,6 +61,14 @@ def _cmd_score(args: argparse.Namespace) -> int:
         robbing_kong=args.robbing_kong,
         last_tile=args.last_tile,
         benjin=args.benjin,
+        laizi=args.laizi,
+        is_dealer=args.dealer,
+        baohu=args.baohu,
+        qinghu=args.qinghu,
+        on_qinghu_discard=args.on_qinghu_discard,
+        payer_baohu=args.payer_baohu,
+        red_kongs=args.red_kongs,
+        laizi_kongs=args.laizi_kongs,
     )
     out = {
         "is_win": r.is_win,
@@ -94,6 +102,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--robbing-kong", action="store_true")
     p.add_argument("--last-tile", action="store_true")
     p.add_argument("--benjin", default=None, help="Yibin 本金 indicator tile")
+    p.add_argument("--laizi", default=None, help="Wuhan 赖子 tile (the wildcard kind itself)")
+    p.add_argument("--dealer", action="store_true", help="the winner is the dealer (Wuhan small-win factor)")
+    p.add_argument("--baohu", action="store_true", help="断卡根: the winner declared 报胡")
+    p.add_argument("--qinghu", action="store_true", help="断卡根: the win is a 请胡 self-draw")
+    p.add_argument("--on-qinghu-discard", action="store_true", help="断卡根: winning on a 请胡 discard (请胡炮)")
+    p.add_argument("--payer-baohu", action="store_true", help="断卡根: the payer declared 报胡 (penalty fan)")
+    p.add_argument("--red-kongs", type=int, default=0, help="Wuhan: the winner's 红中杠 count")
+    p.add_argument("--laizi-kongs", type=int, default=0, help="Wuhan: the winner's 赖子杠 count")
     p.add_argument("--json", action="store_true", help="one-line JSON")
     p.set_defaults(func=_cmd_score)
 
