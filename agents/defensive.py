@@ -31,8 +31,9 @@ class DefensiveAgent(ValueAgent):
         *,
         danger_weight: float = 1.0,
         fold_shanten: int = 2,
-        fold_wall_fraction: float = 0.25,
+        fold_wall_fraction: float = 0.15,
         fold_threat: float = 0.3,
+        push_wall: int = 20,
         **value_options,
     ) -> None:
         super().__init__(**value_options)
@@ -48,6 +49,9 @@ class DefensiveAgent(ValueAgent):
         self.fold_shanten = fold_shanten
         self.fold_wall_fraction = float(fold_wall_fraction)
         self.fold_threat = float(fold_threat)
+        if isinstance(push_wall, bool) or not isinstance(push_wall, int) or push_wall < 0:
+            raise ValueError(f"push_wall must be a non-negative int, got {push_wall!r}")
+        self.push_wall = push_wall
 
     # ---- helpers -------------------------------------------------------------------------------------------------
     def _danger(self, seen: Seen) -> list[float]:
@@ -77,7 +81,8 @@ class DefensiveAgent(ValueAgent):
         cands = self._discard_candidates(seen, legal)
         if self.hongzhong_policy == "shagui_by_value" and seen.wilds == 1:
             cands += [k for k in legal if k in seen.wild_kinds and k not in cands]
-        options = self.evaluate_discards(seen, cands)
+        late = seen.wall <= self.push_wall
+        options = self.evaluate_discards(seen, cands, every=late)
         danger = self._danger(seen)
         s_min = min(o.shanten for o in options)
         if self.folding(seen, s_min):
@@ -86,8 +91,9 @@ class DefensiveAgent(ValueAgent):
         if wild_now and danger[wild_now[0]] <= min(danger[o.kind] for o in options):
             return wild_now[0]
         w = self.danger_weight
+        pool = options if late and s_min >= 1 else [o for o in options if o.shanten == s_min]
         best = max(
-            [o for o in options if o.shanten == s_min],
+            pool,
             key=lambda o: (o.value - w * danger[o.kind], -o.shanten, o.useful, self._taste(seen, o.kind)),
         )
         return best.kind

@@ -63,6 +63,7 @@ class Seen:
     drawn_tile: int | None
     won: bool
     opponents: list[Opponent]
+    indicator: int | None = None  # 本金 / 赖子 indicator kind, when the variant flips one
 
     @property
     def n_sets(self) -> int:
@@ -127,6 +128,7 @@ def read(obs: np.ndarray, *, in_play: tuple[int, ...] | None = None) -> Seen:
     n_players = round(float(obs[SLICES["seat_present"], 0].sum()))
     claim = np.flatnonzero(_row(obs, "claim_tile"))
     drawn = np.flatnonzero(_row(obs, "drawn_tile"))
+    indicator = np.flatnonzero(_row(obs, "indicator"))
     opponents = []
     for r in range(1, n_players):
         disc = _row(obs, "discards", r).astype(np.int64)
@@ -172,4 +174,5 @@ def read(obs: np.ndarray, *, in_play: tuple[int, ...] | None = None) -> Seen:
         drawn_tile=int(drawn[0]) if drawn.size else None,
         won=bool(_row(obs, "won", 0)[0]),
         opponents=opponents,
+        indicator=int(indicator[0]) if indicator.size else None,
     )

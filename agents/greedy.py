@@ -8,7 +8,7 @@ Decisions, phase by phase (everything is read from the observation; see :mod:`ag
   shown in the ``exchange_picked`` plane are honoured.
 * **定缺** — the suit whose removal leaves the lowest shanten (void tiles count as dead weight, see
   :func:`agents.handeval.shanten_dead`); ties: fewer tiles in the suit, fewer pairs there, lower suit index.
-* **Own turn** — HU whenever legal.  A kong (暗杠 / 补杠) when it does not worsen the shanten.  Void-suit tiles go
+* **Own turn** — HU whenever legal.  A kong (暗杠 / 补杠) when it does not worsen the shanten.  Then void-suit tiles go
   first (the engine's mask already forces this where ``must_discard_void_first``; the agent does it everywhere).
   Otherwise the discard that minimises the shanten, then maximises the live effective tiles (copies of useful
   kinds not visible to the agent, from the ``visible`` plane); ties discard terminals before middle tiles, then
@@ -211,15 +211,15 @@ class GreedyAgent(BaseAgent):
         kongs = [int(k) - KONG_BASE for k in ids if KONG_BASE <= k < PONG_ID]
         if seen.won and kongs:  # a frozen 血流 hand: the engine only offers kongs that keep the waits
             return KONG_BASE + kongs[0]
-        dead = self._dead(seen)
-        void_discards = [k for k in legal_discards if dead >> k & 1]
-        if void_discards:
-            return self._void_discard(seen, void_discards)
         if kongs:
             s_now = self._shanten(seen, seen.counts)
             for k in kongs:
                 if self._kong_ok(seen, k, s_now):
                     return KONG_BASE + k
+        dead = self._dead(seen)
+        void_discards = [k for k in legal_discards if dead >> k & 1]
+        if void_discards:
+            return self._void_discard(seen, void_discards)
         if not legal_discards:
             return int(ids[0])
         return self._choose_discard(seen, legal_discards)
@@ -231,7 +231,13 @@ class GreedyAgent(BaseAgent):
             c[k] -= 1
         else:  # 暗杠: four copies become a set
             c[k] -= 4
-        return self._shanten(seen, c, melded=self._meld_added(seen.melded, k, 4)) <= max(s_now, 0)
+        return self._shanten(seen, c, melded=self._meld_added(seen.melded, k, 4)) <= max(s_now, 0) + self._kong_slack(
+            seen
+        )
+
+    def _kong_slack(self, seen: Seen) -> int:
+        """Shanten a kong may cost (0 for the greedy agent: a kong must not slow the hand)."""
+        return 0
 
     def _void_discard(self, seen: Seen, kinds: list[int]) -> int:
         """Which void-suit tile to throw first: singles before pairs, then the most visible (safest) kind."""
@@ -308,7 +314,7 @@ class GreedyAgent(BaseAgent):
     def _claim_kong_ok(self, seen: Seen, k: int, s_now: int) -> bool:
         c = list(seen.counts)
         c[k] -= 3
-        return self._shanten(seen, c, melded=self._meld_added(seen.melded, k, 4)) <= s_now
+        return self._shanten(seen, c, melded=self._meld_added(seen.melded, k, 4)) <= s_now + self._kong_slack(seen)
 
     def _pong_shanten(self, seen: Seen, k: int) -> int:
         """Shanten of the 3k+2 hand right after ponging ``k`` (before its discard)."""

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from envs.hand import shanten as _hand_shanten
-from envs.tiles import NUM_KINDS, NUM_SUITED, RED
+from envs.tiles import NUM_KINDS, NUM_SUITED
 
 __all__ = [
     "SUIT_BITS",
@@ -45,6 +45,10 @@ DUMMY_KINDS = (27, 28, 29, 30, 32, 33)
 SUIT_BITS = 0x1FF
 _CACHE_LIMIT = 1 << 18
 _SHANTEN: dict[tuple, int] = {}
+_NEAR = tuple(
+    sum(1 << j for j in range(k - 2, k + 3) if 0 <= j < NUM_SUITED and j // 9 == k // 9) for k in range(NUM_SUITED)
+)
+"""Kinds within two ranks of each suited kind (same suit)."""
 _USEFUL: dict[tuple, tuple[int, ...]] = {}
 
 
@@ -62,10 +66,6 @@ def suit_mask(suit: int) -> int:
 def dead_mask_for(void: int | None) -> int:
     """Bitmask of the kinds that are dead for a player with void suit ``void`` (0 when none declared)."""
     return 0 if void is None else suit_mask(void)
-
-
-def _key(counts: Sequence[int], wilds: int, dead: int, allowed: int, melded: bytes) -> tuple:
-    return (bytes(counts), wilds, dead, allowed, melded)
 
 
 def shanten_dead(
@@ -127,6 +127,14 @@ def useful_tiles(
     shanten of the ``3k+1`` hand ``counts`` (有效牌 / 进张).  Drawing a wildcard always helps and is not listed."""
     s = shanten_dead(counts, wilds, dead=dead, allowed=allowed, melded=melded)
     cand = (allowed & ~dead) if candidates is None else candidates
+    if not wilds and 0 <= s <= 3:
+        # without wildcards, a kind more than two ranks from every held tile cannot lower a shanten of 3 or less
+        # (checked exhaustively on random two-suit hands in tests/test_agents.py)
+        near = 0
+        for k in range(NUM_SUITED):
+            if counts[k]:
+                near |= _NEAR[k]
+        cand &= near
     key = (bytes(counts), wilds, dead, allowed, melded, cand)
     kinds = _USEFUL.get(key)
     if kinds is None:
@@ -205,11 +213,3 @@ def triplets_shanten(counts: Sequence[int], wilds: int, n_sets: int, dead: int, 
     cost += pair
     cost = max(0, cost - wilds)
     return cost - 1
-
-
-def wild_count(counts: Sequence[int], wild_kinds: Sequence[int]) -> int:
-    """Number of wildcard tiles among ``counts``."""
-    return sum(counts[k] for k in wild_kinds)
-
-
-RED_KIND = RED

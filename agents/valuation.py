@@ -80,20 +80,33 @@ class VariantValues:
         return d
 
 
+_DEFAULT_DOUBLINGS = {"base": 0, "flush": 2, "pairs": 2, "triplets": 1, "flush_pairs": 4, "flush_triplets": 3}
+"""Chengdu values, used for a plan the variant's scorer cannot value from the canonical 14-tile hands (e.g. the
+10-tile hands of 断卡根)."""
+
+
+def _canonical_doublings(cfg: RuleConfig, plan: str) -> int | None:
+    tiles, win = _CANONICAL[plan]
+    extra = {"benjin": "5s"} if cfg.wild == "tingyong" else {}  # 听用 4s/6s: outside the canonical hands
+    try:
+        r = score_hand(cfg, tiles, [], win, void_suit="s" if cfg.dingque and "s" in cfg.suits else None, **extra)
+    except ValueError:
+        return None
+    return int(r.doublings) if r.is_win and r.doublings is not None else None
+
+
 @lru_cache(maxsize=32)
 def _values(cfg: RuleConfig) -> VariantValues:
     doublings = {}
-    for plan, (tiles, win) in _CANONICAL.items():
-        if plan == "base_wild":
-            continue
-        r = score_hand(cfg, tiles, [], win, void_suit="s")
-        doublings[plan] = int(r.doublings) if r.is_win and r.doublings is not None else 0
+    measured = cfg.hand_size == 13 and all(s in cfg.suits for s in "mp")
+    for plan, default in _DEFAULT_DOUBLINGS.items():
+        d = _canonical_doublings(cfg, plan) if measured else None
+        doublings[plan] = default if d is None else d
     shagui = 0
-    if cfg.wild == "hongzhong":
-        tiles, win = _CANONICAL["base_wild"]
-        r = score_hand(cfg, tiles, [], win, void_suit="s")
-        if r.is_win and r.doublings is not None:
-            shagui = max(0, doublings["base"] - int(r.doublings))
+    if cfg.wild == "hongzhong" and measured:
+        d = _canonical_doublings(cfg, "base_wild")
+        if d is not None:
+            shagui = max(0, doublings["base"] - d)
     mahjongsoul = cfg.fan_table == "mahjongsoul"
     if mahjongsoul:
         cap = float(cfg.point_cap)
@@ -192,14 +205,20 @@ _WAIT_CACHE: dict[tuple, float] = {}
 
 
 def wait_payments(
-    cfg: RuleConfig, hand: list[int], melds: tuple[Meld, ...], void: int | None, waits: tuple[int, ...]
+    cfg: RuleConfig,
+    hand: list[int],
+    melds: tuple[Meld, ...],
+    void: int | None,
+    waits: tuple[int, ...],
+    *,
+    indicator: int | None = None,
 ) -> dict[int, float]:
     """Discard-win payment of each wait ``t`` of the ready ``3k+1`` hand ``hand`` (34 counts, wildcards included).
 
     A wait that does not score as a win (e.g. a dead pattern) gets 0.  Results are memoised.
     """
     out = {}
-    key0 = (cfg, bytes(hand), melds, void)
+    key0 = (cfg, bytes(hand), melds, void, indicator)
     for t in waits:
         key = (*key0, t)
         pay = _WAIT_CACHE.get(key)
@@ -209,8 +228,11 @@ def wait_payments(
             if counts[t] > 4 or len(counts) != NUM_KINDS:
                 pay = 0.0
             else:
-                r = score_win(cfg, WinContext(tuple(counts), t, melds, void_suit=void))
-                pay = float(r.payment) if r.is_win else 0.0
+                try:
+                    r = score_win(cfg, WinContext(tuple(counts), t, melds, void_suit=void, indicator=indicator))
+                    pay = float(r.payment) if r.is_win else 0.0
+                except ValueError:  # a variant whose scorer needs context the observation lacks
+                    pay = 0.0
             if len(_WAIT_CACHE) > 200_000:
                 _WAIT_CACHE.clear()
             _WAIT_CACHE[key] = pay

@@ -73,9 +73,15 @@ class ValueAgent(GreedyAgent):
         late_wall: int = 16,
         max_off_suit: int = 4,
         pong_keep: float = 0.9,
+        kong_slack: int = 1,
     ) -> None:
         super().__init__(hongzhong_policy=hongzhong_policy, shagui_min_live=shagui_min_live)
-        for name, v in (("slack", slack), ("late_wall", late_wall), ("max_off_suit", max_off_suit)):
+        for name, v in (
+            ("slack", slack),
+            ("late_wall", late_wall),
+            ("max_off_suit", max_off_suit),
+            ("kong_slack", kong_slack),
+        ):
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
                 raise ValueError(f"{name} must be a non-negative int, got {v!r}")
         if not 0.0 <= float(pong_keep) <= 10.0:
@@ -84,11 +90,16 @@ class ValueAgent(GreedyAgent):
         self.late_wall = late_wall
         self.max_off_suit = max_off_suit
         self.pong_keep = float(pong_keep)
+        self.kong_slack = kong_slack
         self._values: VariantValues | None = None
 
     def _configure(self, cfg: RuleConfig) -> None:
         super()._configure(cfg)
         self._values = VariantValues.of(cfg)
+
+    def _kong_slack(self, seen: Seen) -> int:
+        # a kong pays at once (刮风下雨) and adds a root: worth one step of shanten while the wall is long
+        return self.kong_slack if seen.wall >= 2 * self.late_wall else 0
 
     # ---- discards ------------------------------------------------------------------------------------------------
     def _wild_discard_kinds(self, seen: Seen, legal: list[int]) -> list[int]:
@@ -164,7 +175,7 @@ class ValueAgent(GreedyAgent):
             pongs.append(k)
         meld_kinds = pongs + kongs
         roots = sum(1 for k in range(NUM_SUITED) if counts[k] + (melded[k] if melded else 0) == 4)
-        suits_held = {k // 9 for k in range(NUM_SUITED) if counts[k]} | {k // 9 for k in meld_kinds}
+        suits_held = {min(k // 9, 3) for k in range(NUM_KINDS) if counts[k]} | {min(k // 9, 3) for k in meld_kinds}
         one_suit = len(suits_held) <= 1
         has_wild = wilds > 0
 
@@ -175,16 +186,19 @@ class ValueAgent(GreedyAgent):
         plan = "standard"
         if s == 0:
             hand = list(counts)
-            if seen.wild_kinds:
-                hand[seen.wild_kinds[0]] = wilds
+            left = wilds
+            for w in seen.wild_kinds:  # put the wildcards back under their physical kinds
+                hand[w] = min(seen.hand[w], left)
+                left -= hand[w]
             melds = own_melds(pongs, kongs)
-            pays = wait_payments(self.cfg, hand, melds, seen.void, useful)
+            pays = wait_payments(self.cfg, hand, melds, seen.void, useful, indicator=seen.indicator)
+            base_pay = values.payment(values.doublings["base"] - values.shagui * has_wild)
+            # a wait the scorer does not accept on a discard (two-player 平胡) still wins by self-draw: count it as
+            # a 平胡 and let only self-draws complete it
+            pinghu = all(pays[t] <= base_pay for t in useful)
             total = sum(live[t] for t in useful)
             if total:
-                avg = sum(live[t] * pays[t] for t in useful) / total
-                pinghu = all(
-                    pays[t] <= values.payment(values.doublings["base"] - values.shagui * has_wild) for t in useful
-                )
+                avg = sum(live[t] * (pays[t] or base_pay) for t in useful) / total
                 p = completion_probability(
                     0,
                     total,
@@ -242,6 +256,8 @@ class ValueAgent(GreedyAgent):
 
     def _flush_suit(self, counts: list[int], meld_kinds: list[int], dead: int) -> int | None:
         """The suit holding most tiles, if every meld is in it and at most ``max_off_suit`` tiles lie outside it."""
+        if any(k >= NUM_SUITED for k in meld_kinds):  # an honor meld (武汉) can never be part of a flush
+            return None
         per_suit = [0, 0, 0]
         for k in range(NUM_SUITED):
             if counts[k] and not dead >> k & 1:
@@ -251,7 +267,7 @@ class ValueAgent(GreedyAgent):
         suit = max(range(3), key=lambda s: (per_suit[s], -s))
         if any(k // 9 != suit for k in meld_kinds):
             return None
-        off = sum(counts[k] for k in range(NUM_SUITED) if k // 9 != suit and not dead >> k & 1)
+        off = sum(counts[k] for k in range(NUM_KINDS) if (k >= NUM_SUITED or k // 9 != suit) and not dead >> k & 1)
         return suit if off <= self.max_off_suit else None
 
     # ---- claims --------------------------------------------------------------------------------------------------

@@ -215,7 +215,7 @@ class _Task:
     external: tuple[tuple[str, Any], ...] = ()
 
 
-_WORKER_AGENTS: dict[tuple[str, int], Any] = {}
+_WORKER_AGENTS: dict[tuple, Any] = {}
 
 
 def _agent_for(spec: str, seat: int, seed: int, cfg: RuleConfig, external: dict[str, Any]) -> Any:
@@ -223,7 +223,7 @@ def _agent_for(spec: str, seat: int, seed: int, cfg: RuleConfig, external: dict[
 
     parsed = parse_spec(spec)
     if parsed.kind in ("external", "policy"):  # processes and networks are kept for the whole run (one per seat)
-        key = (spec, seat)
+        key = (spec, seat, tuple(sorted(external.items())))
         agent = _WORKER_AGENTS.get(key)
         if agent is None:
             agent = make_agent(parsed, seed, variant=cfg, **(external if parsed.kind == "external" else {}))
@@ -232,6 +232,14 @@ def _agent_for(spec: str, seat: int, seed: int, cfg: RuleConfig, external: dict[
                 multiprocessing.util.Finalize(agent, agent.close, exitpriority=10)
         return agent
     return make_agent(parsed, seed, variant=cfg)
+
+
+def _close_worker_agents() -> None:
+    for agent in _WORKER_AGENTS.values():
+        close = getattr(agent, "close", None)
+        if close is not None:
+            close()
+    _WORKER_AGENTS.clear()
 
 
 def _fault_counts(agent: Any) -> dict[str, int]:
@@ -273,10 +281,13 @@ def _run_tasks(tasks: list[_Task], workers: int, progress: bool, desc: str) -> l
         bar = tqdm(total=len(tasks), desc=desc, unit="wall", dynamic_ncols=True)
     try:
         if workers <= 1:
-            for task in tasks:
-                records.extend(_play_wall(task))
-                if bar is not None:
-                    bar.update(1)
+            try:
+                for task in tasks:
+                    records.extend(_play_wall(task))
+                    if bar is not None:
+                        bar.update(1)
+            finally:
+                _close_worker_agents()
         else:
             ctx = multiprocessing.get_context("spawn")
             chunk = max(1, min(8, len(tasks) // (workers * 8)))
@@ -285,6 +296,8 @@ def _run_tasks(tasks: list[_Task], workers: int, progress: bool, desc: str) -> l
                     records.extend(recs)
                     if bar is not None:
                         bar.update(1)
+                pool.close()  # let the workers exit normally: their finalizers close outside bots
+                pool.join()
     finally:
         if bar is not None:
             bar.close()
@@ -683,16 +696,22 @@ def run_cli(args: argparse.Namespace) -> int:
     if args.out:
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
-        (out / "eval.json").write_text(json.dumps(payload, indent=2, default=_json_default) + "\n", encoding="utf-8")
+        text = json.dumps(_finite(payload), indent=2, allow_nan=False)
+        (out / "eval.json").write_text(text + "\n", encoding="utf-8")
         (out / "eval.md").write_text(table, encoding="utf-8")
         plot(matches, out / "eval.png", title=f"{cfg.name}: duplicate one-vs-three, {args.walls} walls")
     return 0
 
 
-def _json_default(x: Any) -> Any:
-    if isinstance(x, float) and not math.isfinite(x):
-        return None
-    raise TypeError(f"not JSON-serialisable: {x!r}")
+def _finite(x: Any) -> Any:
+    """``x`` with NaN and infinities replaced by ``None`` (strict JSON has neither)."""
+    if isinstance(x, float):
+        return x if math.isfinite(x) else None
+    if isinstance(x, dict):
+        return {k: _finite(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_finite(v) for v in x]
+    return x
 
 
 def iter_walls(seed: int, walls: int) -> Iterator[bytes]:

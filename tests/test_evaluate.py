@@ -1,0 +1,182 @@
+"""Duplicate evaluation: reproducibility, worker independence, statistics, reports and the ``eval`` command."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+
+import numpy as np
+import pytest
+
+from envs.config import load_variant
+from training.evaluate import (
+    IllegalAgentAction,
+    bradley_terry,
+    one_vs_three,
+    play_hand,
+    register_cli,
+    round_robin,
+    run_cli,
+    summarize,
+    t_interval,
+    t_quantile,
+    to_markdown,
+)
+
+
+def test_t_quantiles_match_tables() -> None:
+    assert t_quantile(0.975, 1) == pytest.approx(12.7062, abs=1e-3)
+    assert t_quantile(0.975, 10) == pytest.approx(2.2281, abs=1e-4)
+    assert t_quantile(0.975, 30) == pytest.approx(2.0423, abs=1e-4)
+    assert t_quantile(0.975, 10_000) == pytest.approx(1.9602, abs=1e-3)
+    assert t_quantile(0.025, 5) == pytest.approx(-2.5706, abs=1e-4)
+    with pytest.raises(ValueError):
+        t_quantile(1.0, 3)
+
+
+def test_t_interval_on_known_data() -> None:
+    mean, low, high = t_interval([1, 2, 3, 4, 5])
+    half = 2.776445 * math.sqrt(2.5) / math.sqrt(5)
+    assert mean == 3 and low == pytest.approx(3 - half, abs=1e-5) and high == pytest.approx(3 + half, abs=1e-5)
+    mean, low, high = t_interval([4.0])
+    assert mean == 4.0 and low == -math.inf and high == math.inf
+    with pytest.raises(ValueError):
+        t_interval([])
+
+
+def test_t_interval_covers_the_mean_about_95_percent_of_the_time() -> None:
+    rng = np.random.default_rng(1)
+    hits = 0
+    trials = 2000
+    for _ in range(trials):
+        xs = rng.normal(0.7, 3.0, size=8)
+        _, low, high = t_interval(xs)
+        hits += low <= 0.7 <= high
+    assert 0.935 <= hits / trials <= 0.965
+
+
+def test_clustered_interval_uses_wall_means() -> None:
+    """Four rotations of a wall count as one sample: the interval is over per-wall means."""
+    records = []
+    rng = random.Random(4)
+    for wall in range(30):
+        base = rng.gauss(0.5, 1.0)
+        for rot in range(4):
+            seats = []
+            for seat in range(4):
+                pts = base + rng.gauss(0, 0.1) if seat == rot else -base / 3
+                seats.append(
+                    {
+                        "stats": {
+                            "points": pts,
+                            "won": seat == rot,
+                            "self_draw": False,
+                            "deal_in": seat != rot and seat == (rot + 1) % 4,
+                            "doublings": (1,) if seat == rot else (),
+                            "exhausted": False,
+                            "pig": False,
+                            "not_ready": False,
+                        },
+                        "faults": {},
+                    }
+                )
+            records.append({"matchup": 0, "wall": wall, "rotation": rot, "seats": seats})
+    res = summarize(records, "a", "b")
+    assert res.walls == 30 and res.hands == 120
+    means = [
+        np.mean([r["seats"][r["rotation"]]["stats"]["points"] for r in records if r["wall"] == w]) for w in range(30)
+    ]
+    m, low, high = t_interval(means)
+    assert res.points == pytest.approx(m) and res.ci_low == pytest.approx(low) and res.ci_high == pytest.approx(high)
+    assert res.challenger_rates["win_rate"] == 1.0 and res.challenger_rates["avg_doublings"] == 1.0
+    assert res.field_rates["deal_in_rate"] == pytest.approx(1 / 3)
+
+
+def test_bradley_terry_orders_and_scales() -> None:
+    r = bradley_terry(["a", "b"], {("a", "b"): 30.0, ("b", "a"): 10.0}, prior=0.0)
+    assert r["a"] - r["b"] == pytest.approx(400 * math.log10(3), abs=1e-6)
+    r = bradley_terry(["a", "b", "c"], {("a", "b"): 20, ("b", "c"): 20, ("a", "c"): 20})
+    assert r["a"] > r["b"] > r["c"]
+    assert all(math.isfinite(v) for v in r.values())  # the prior keeps unbeaten agents finite
+
+
+def test_duplicate_evaluation_is_reproducible_and_worker_independent() -> None:
+    one = one_vs_three("chengdu", "greedy", "random", walls=3, seed=9, workers=1)
+    again = one_vs_three("chengdu", "greedy", "random", walls=3, seed=9, workers=1)
+    two = one_vs_three("chengdu", "greedy", "random", walls=3, seed=9, workers=2)
+    assert one.to_dict() == again.to_dict() == two.to_dict()
+    other = one_vs_three("chengdu", "greedy", "random", walls=3, seed=10, workers=1)
+    assert other.wall_means != one.wall_means
+
+
+def test_two_player_duplicate_plays_both_seats() -> None:
+    res = one_vs_three("two_player", "greedy", "random", walls=2, seed=1)
+    assert res.hands == 4 and res.walls == 2
+
+
+def test_identical_agents_score_exactly_zero() -> None:
+    """A deterministic agent against copies of itself: every rotation replays the same game, so the field's mean
+    and the challenger's are both zero on every wall."""
+    res = one_vs_three("hongzhong", "greedy", "greedy", walls=2, seed=3)
+    assert res.wall_means == [0.0, 0.0]
+
+
+def test_round_robin_rates_every_pair() -> None:
+    rr = round_robin("chengdu", ["random", "greedy"], walls=3, seed=2)
+    assert [(m.challenger, m.opponent) for m in rr.matches] == [("random", "greedy"), ("greedy", "random")]
+    assert rr.ratings["greedy"] > rr.ratings["random"]
+    text = to_markdown(rr.matches, variant="chengdu", ratings=rr.ratings)
+    assert "| greedy | random |" in text and "Bradley-Terry" in text
+
+
+def test_illegal_agent_is_reported() -> None:
+    class Bad:
+        def act(self, observation, legal_mask):
+            return 182
+
+    cfg = load_variant("chengdu")
+    with pytest.raises(IllegalAgentAction, match="illegal"):
+        play_hand(cfg, 1, [Bad(), Bad(), Bad(), Bad()])
+
+
+def test_bad_arguments_are_refused() -> None:
+    with pytest.raises(ValueError, match="walls"):
+        one_vs_three("chengdu", "greedy", "random", walls=0)
+    with pytest.raises(ValueError, match="unknown agent"):
+        one_vs_three("chengdu", "greedy", "grandmaster", walls=1)
+    with pytest.raises(ValueError, match="distinct"):
+        round_robin("chengdu", ["greedy", "greedy"], walls=1)
+
+
+def test_eval_command_writes_json_markdown_and_png(tmp_path, capsys) -> None:
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="command")
+    register_cli(sub)
+    out = tmp_path / "eval"
+    args = parser.parse_args(
+        ["eval", "--variant", "chengdu", "--challenger", "greedy", "--opponent", "random", "--walls", "2",
+         "--out", str(out), "--no-progress"]
+    )  # fmt: skip
+    assert args.func(args) == 0
+    data = json.loads((out / "eval.json").read_text())
+    assert data["matches"][0]["challenger"] == "greedy" and data["walls"] == 2
+    assert (out / "eval.md").read_text().startswith("Variant `chengdu`")
+    assert (out / "eval.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "| greedy | random |" in capsys.readouterr().out
+    bad = parser.parse_args(["eval", "--variant", "chengdu", "--walls", "1", "--no-progress"])
+    with pytest.raises(ValueError, match="challenger"):
+        run_cli(bad)
+
+
+@pytest.mark.slow
+def test_greedy_beats_random_with_an_interval_above_zero() -> None:
+    res = one_vs_three("chengdu", "greedy", "random", walls=12, seed=0)
+    assert res.ci_low > 0, res
+
+
+def test_greedy_beats_random_quickly() -> None:
+    """The small statistical check: six walls (24 hands) decide greedy against random in 血战 (about 3 s)."""
+    res = one_vs_three("xueliu", "greedy", "random", walls=6, seed=1)
+    assert res.ci_low > 0, (res.points, res.ci_low, res.ci_high)
