@@ -177,6 +177,29 @@ _MELD_GROUP = {
 _PHASE_ROW = {p: i for i, p in enumerate(PHASES)}
 _R: dict[str, int] = {name: sl.start for name, sl in SLICES.items()}  # first row of each group
 _SIZE = NUM_PLANES * NUM_KINDS
+_MELD_ROW = {kind: _R[group] for kind, group in _MELD_GROUP.items()}
+# first rows (and first flat cells) of the groups the encoder writes, as plain ints
+_R_DIRECTION, _R_HAND_SIZE, _R_MELDS_COUNT = _R["exchange_direction"], _R["hand_size"], _R["melds_count"]
+_R_HIDDEN, _R_DISCARDS, _R_LAST, _R_REVEALED = (
+    _R["hidden_kongs"],
+    _R["discards"],
+    _R["last_discard"],
+    _R["revealed_hands"],
+)
+_R_WON, _R_ACTIVE, _R_PRESENT, _R_SCORES = _R["won"], _R["active"], _R["seat_present"], _R["scores"]
+_R_WIN_TILES, _R_DEALER, _R_CURRENT, _R_PHASE = _R["win_tiles"], _R["dealer"], _R["current"], _R["phase"]
+_R_TO_ACT, _R_WALL, _R_ROB, _R_VISIBLE = _R["to_act"], _R["wall"], _R["claim_is_rob"], _R["visible"]
+_DRAWN, _PICKED = _R["drawn_tile"] * NUM_KINDS, _R["exchange_picked"] * NUM_KINDS
+_GIVEN, _RECEIVED = _R["exchange_given"] * NUM_KINDS, _R["exchange_received"] * NUM_KINDS
+_WILD, _INDICATOR, _CLAIM = _R["wild_kinds"] * NUM_KINDS, _R["indicator"] * NUM_KINDS, _R["claim_tile"] * NUM_KINDS
+_HU_LOCK, _PONG_LOCK = _R["pass_hu_locked"] * NUM_KINDS, _R["pass_pong_locked"] * NUM_KINDS
+# _VOID_CELLS[slot][suit]: the nine cells of a declared void suit
+_VOID_CELLS = tuple(
+    tuple(tuple(range((_R["void_suits"] + r) * NUM_KINDS + 9 * s, (_R["void_suits"] + r) * NUM_KINDS + 9 * s + 9))
+          for s in range(3))
+    for r in range(MAX_SEATS)
+)  # fmt: skip
+_R_COUNTDOWN = _R["wall_countdown"]
 # _HAND_CELLS[k][c]: flat indices of the thermometer cells of c copies of kind k
 _HAND_CELLS = tuple(
     tuple(tuple((_R["hand"] + i) * NUM_KINDS + k for i in range(c)) for c in range(5)) for k in range(NUM_KINDS)
@@ -300,11 +323,13 @@ class ObservationEncoder:
         n = self.num_players
         if view.num_players != n:
             raise ValueError(f"view is for a {view.num_players}-player table, encoder for {n} players")
-        if out is not None and (out.shape != OBS_SHAPE or out.dtype != np.float32):
+        if out is None:
+            out = np.empty(OBS_SHAPE, dtype=np.float32)
+        elif out.shape != OBS_SHAPE or out.dtype != np.float32:
             raise ValueError(f"out must be float32 with shape {OBS_SHAPE}, got {out.dtype} {out.shape}")
         me = view.seat
         cells: list[int] = []  # flat indices row * 34 + kind; each occurrence adds 1
-        rows: list[int] = []  # broadcast rows ...
+        rows: list[int] = []  # broadcast rows (never among the cells' rows) ...
         values: list[float] = []  # ... and their values
         extra: list[int] = []  # visible copies not derivable from the count planes (+1 each) ...
         less: list[int] = []  # ... and copies to subtract (wildcards standing in a 飞 meld)
@@ -312,101 +337,108 @@ class ObservationEncoder:
 
         # --- own hand -------------------------------------------------------------------------------------------
         hand = view.hand
-        for k in range(NUM_KINDS):
-            c = hand[k]
+        for k, c in enumerate(hand):
             if c:
                 cells += _HAND_CELLS[k][c]
         if view.drawn_tile is not None:
-            add(_R["drawn_tile"] * NUM_KINDS + view.drawn_tile)
+            add(_DRAWN + view.drawn_tile)
         if exchange_picks:
-            cells += [_R["exchange_picked"] * NUM_KINDS + k for k in exchange_picks]
+            cells += [_PICKED + k for k in exchange_picks]
         if view.exchange_given:
-            cells += [_R["exchange_given"] * NUM_KINDS + k for k in view.exchange_given]
+            cells += [_GIVEN + k for k in view.exchange_given]
         if view.exchange_received:
-            cells += [_R["exchange_received"] * NUM_KINDS + k for k in view.exchange_received]
+            cells += [_RECEIVED + k for k in view.exchange_received]
         if view.exchange_offset is not None and view.exchange_offset % n:
-            rows.append(_R["exchange_direction"] + view.exchange_offset % n - 1)
+            rows.append(_R_DIRECTION + view.exchange_offset % n - 1)
             values.append(1.0)
-        rows += (_R["hand_size"], _R["melds_count"])
+        rows += (_R_HAND_SIZE, _R_MELDS_COUNT)
         values += (sum(hand) / HAND_SCALE, len(view.melds[me]) / 4.0)
 
         # --- per-seat public information -------------------------------------------------------------------------
         revealed_rows: list[tuple[int, tuple[int, ...]]] = []
+        melds_all, discards_all, revealed_all = view.melds, view.discards, view.revealed_hands
+        won, active, scores, voids = view.won, view.active, view.scores, view.void_suits
+        base_unit = self.base_unit
         for r in range(n):
             seat = (me + r) % n
-            hidden = 0
-            for meld in view.melds[seat]:
-                group = _MELD_GROUP.get(meld.kind)
-                if group is None:
-                    raise ValueError(f"meld kind {meld.kind!r} has no plane in {OBS_VERSION}")
-                if meld.tile < 0:
-                    hidden += 1
-                    continue
-                add((_R[group] + r) * NUM_KINDS + meld.tile)
-                if meld.wilds:  # a 飞: fewer natural copies, the 听用 themselves are seen
-                    less += [meld.tile] * meld.wilds
-                    extra += meld.wild_kinds
-            if hidden:
-                rows.append(_R["hidden_kongs"] + r)
-                values.append(hidden / 4.0)
-            discards = view.discards[seat]
+            melds = melds_all[seat]
+            if melds:
+                hidden = 0
+                for meld in melds:
+                    group = _MELD_ROW.get(meld.kind)
+                    if group is None:
+                        raise ValueError(f"meld kind {meld.kind!r} has no plane in {OBS_VERSION}")
+                    if meld.tile < 0:
+                        hidden += 1
+                        continue
+                    add((group + r) * NUM_KINDS + meld.tile)
+                    if meld.wilds:  # a 飞: fewer natural copies, the 听用 themselves are seen
+                        less += [meld.tile] * meld.wilds
+                        extra += meld.wild_kinds
+                if hidden:
+                    rows.append(_R_HIDDEN + r)
+                    values.append(hidden / 4.0)
+            discards = discards_all[seat]
             if discards:
-                base = (_R["discards"] + r) * NUM_KINDS
+                base = (_R_DISCARDS + r) * NUM_KINDS
                 cells += [base + k for k in discards]
-                add((_R["last_discard"] + r) * NUM_KINDS + discards[-1])
-            revealed = view.revealed_hands[seat]
+                add((_R_LAST + r) * NUM_KINDS + discards[-1])
+            revealed = revealed_all[seat]
             if revealed is not None and seat != me:
-                revealed_rows.append((_R["revealed_hands"] + r, revealed))
-            void = view.own_void if seat == me else view.void_suits[seat]
+                revealed_rows.append((_R_REVEALED + r, revealed))
+            void = view.own_void if seat == me else voids[seat]
             if void is not None:
-                base = (_R["void_suits"] + r) * NUM_KINDS + 9 * void
-                cells += range(base, base + 9)
-            rows += (_R["won"] + r, _R["active"] + r, _R["seat_present"] + r, _R["scores"] + r)
+                cells += _VOID_CELLS[r][void]
+            score = scores[seat]
+            rows += (_R_WON + r, _R_ACTIVE + r, _R_PRESENT + r, _R_SCORES + r)
             values += (
-                float(view.won[seat]),
-                float(view.active[seat]),
+                float(won[seat]),
+                float(active[seat]),
                 1.0,
-                _score_value(view.scores[seat], self.base_unit),
+                _score_value(score, base_unit) if score else 0.0,
             )
-        robbed: set[tuple[int, int | None]] = set()
-        for w in view.wins:
-            add((_R["win_tiles"] + (w.seat - me) % n) * NUM_KINDS + w.tile)
-            # a winning tile is set aside face up: count it unless it is a discard (already counted); several
-            # winners robbing one added kong share its tile
-            if w.how == "qianggang":
-                if (w.tile, w.from_seat) not in robbed:
-                    robbed.add((w.tile, w.from_seat))
+        if view.wins:
+            robbed: set[tuple[int, int | None]] = set()
+            for w in view.wins:
+                add((_R_WIN_TILES + (w.seat - me) % n) * NUM_KINDS + w.tile)
+                # a winning tile is set aside face up: count it unless it is a discard (already counted); several
+                # winners robbing one added kong share its tile
+                if w.how == "qianggang":
+                    if (w.tile, w.from_seat) not in robbed:
+                        robbed.add((w.tile, w.from_seat))
+                        extra.append(w.tile)
+                elif w.from_seat is None:
                     extra.append(w.tile)
-            elif w.from_seat is None:
-                extra.append(w.tile)
         for k in view.wild_kinds:
-            add(_R["wild_kinds"] * NUM_KINDS + k)
+            add(_WILD + k)
         if view.indicator is not None:
-            add(_R["indicator"] * NUM_KINDS + view.indicator)
+            add(_INDICATOR + view.indicator)
             extra.append(view.indicator)
 
         # --- turn, claims, locks, phase, wall --------------------------------------------------------------------
         rows += (
-            _R["dealer"] + (view.dealer - me) % n,
-            _R["current"] + (view.current - me) % n,
-            _R["phase"] + _PHASE_ROW[view.phase],
-            _R["to_act"],
-            _R["wall"],
+            _R_DEALER + (view.dealer - me) % n,
+            _R_CURRENT + (view.current - me) % n,
+            _R_PHASE + _PHASE_ROW[view.phase],
+            _R_TO_ACT,
+            _R_WALL,
         )
-        values += (1.0, 1.0, 1.0, float(view.to_act), view.wall_remaining / WALL_SCALE)
+        wall = view.wall_remaining
+        values += (1.0, 1.0, 1.0, float(view.to_act), wall / WALL_SCALE)
         if view.claim_tile is not None:
-            add(_R["claim_tile"] * NUM_KINDS + view.claim_tile)
+            add(_CLAIM + view.claim_tile)
             if view.phase == Phase.ROB:
-                rows.append(_R["claim_is_rob"])
+                rows.append(_R_ROB)
                 values.append(1.0)
         if view.pass_hu_locked:
-            cells += [_R["pass_hu_locked"] * NUM_KINDS + k for k in view.pass_hu_locked]
+            cells += [_HU_LOCK + k for k in view.pass_hu_locked]
         if view.pass_pong_locked:
-            cells += [_R["pass_pong_locked"] * NUM_KINDS + k for k in view.pass_pong_locked]
-        base = _R["wall_countdown"] * NUM_KINDS
-        cells += range(base, base + min(view.wall_remaining, NUM_KINDS))
+            cells += [_PONG_LOCK + k for k in view.pass_pong_locked]
 
-        dense = np.bincount(cells, minlength=_SIZE).astype(np.float32).reshape(OBS_SHAPE)
+        dense = out if out.flags.c_contiguous else np.empty(OBS_SHAPE, dtype=np.float32)
+        dense.reshape(-1)[:] = np.bincount(cells, minlength=_SIZE)
+        if wall:
+            dense[_R_COUNTDOWN, : min(wall, NUM_KINDS)] = 1.0
         for row, counts in revealed_rows:
             dense[row] = counts
         # visible copies: own hand, discards, melds (less the claimed copy, already among the discards),
@@ -416,14 +448,10 @@ class ObservationEncoder:
             visible[k] += 1.0
         for k in less:
             visible[k] -= 1.0
-        dense[_R["visible"]] = visible
-        broadcast = [0.0] * NUM_PLANES
-        for row, value in zip(rows, values):
-            broadcast[row] = value
-        dense += np.asarray(broadcast, dtype=np.float32)[:, None]
-        if out is None:
-            return dense
-        out[...] = dense
+        dense[_R_VISIBLE] = visible
+        dense += np.bincount(rows, weights=values, minlength=NUM_PLANES)[:, None]
+        if dense is not out:
+            out[...] = dense
         return out
 
 
