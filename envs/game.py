@@ -1,11 +1,14 @@
-"""Game (牌局): the pure rules engine of one hand of the Sichuan family (RULES.md §2, §4.1-§4.3, §4.6, §4.7).
+"""Game (牌局): the pure rules engine of one hand of the Sichuan family (RULES.md §2, §4).
 
-Supported variants: ``chengdu`` (血战到底), ``xueliu`` (血流成河), ``hongzhong`` (红中), ``chiyu`` (赤羽之战) and
-``two_player`` (二人), plus any :class:`~envs.config.RuleConfig` built from their flags.  Yibin (听用, 飞/提),
-Duankagen (报胡/请胡) and Wuhan (吃, 赖子) need rules this engine does not implement yet; a config that asks for them
-(``wild`` = tingyong/laizi, ``allow_chi``, ``kong_payment = "factor"``, ``exchange_mode = "redraw_up_to_3"``,
-their fan tables) is refused with :class:`UnsupportedRule` at construction.  Their action types are reserved in
-:mod:`envs.actions` and the state machine leaves room for them (extra self actions, extra claim options).
+Supported variants: ``chengdu`` (血战到底), ``xueliu`` (血流成河), ``hongzhong`` (红中), ``yibin`` (宜宾: 本金 / 听用,
+飞 / 提), ``chiyu`` (赤羽之战) and ``two_player`` (二人), plus any :class:`~envs.config.RuleConfig` built from their
+flags.  Duankagen (报胡/请胡) and Wuhan (吃, 赖子, 红中杠) need rules this engine does not implement yet: their fan
+tables are refused with :class:`UnsupportedRule` at construction, as are the optional flags listed in
+``_UNSUPPORTED_FLAGS`` and flag combinations no rule set uses (``_check_supported`` names each problem).
+
+The core state machine below is shared by every rule set; the mechanics of one rule set (extra own-turn actions,
+extra claims, special payments) live in :mod:`envs.variants` behind a small set of hooks
+(:class:`envs.variants.base.VariantRules`), and per-hand variant state in ``Game.vstate``.
 
 Public API
 ----------
@@ -32,20 +35,31 @@ The specifications in this implementation
   n = 2: only ``opposite``); ``random2_parity`` rolls two dice, odd total = next, even = previous.  The draw uses
   the ``"exchange"`` stream of the hand seed (or ``exchange_offset=`` for scripted hands) and is revealed only after
   every seat has committed.
-* **定缺** (§2.4): simultaneous, public after the last declaration.
+* **定缺** (§2.4): simultaneous, public after the last declaration.  Wildcards belong to no suit: holding a
+  听用 of the void suit is not holding a void tile.
+* **Indicator** (§2.1, §2.2): with ``wild = "tingyong"`` (本金) the wall's next tile is flipped when play starts
+  (after 定缺), is public (``indicator``, event ``indicator``) and leaves the live wall
+  (``indicator_removed_from_wall``; otherwise it stays the next tile to draw).  It names the hand's wildcards
+  (``wild_kinds``): the 听用 are its two rank neighbours.
 * **Decisions.**  ``pending`` lists the seats whose answer is awaited.  Exchange, 定缺, claim windows and rob
   windows are simultaneous: every pending seat answers (in any order), then the engine resolves; a seat that has
   answered leaves ``pending``.  Claim and rob windows ask only seats with an option other than PASS.  In the self
   phase only the current seat is pending.  Order: exchange and 定缺 from the dealer in turn order; windows in turn
   order after the discarder (or the kong player).
 * **Self phase** (§2.5): HU (自摸; also the dealer's first action, 天胡), KONG k (暗杠 with four concealed copies,
-  补杠 on an own pong), DISCARD k.  Right after a pong the claimer may only discard.  While a seat holds tiles of
-  its void suit and ``must_discard_void_first`` is on, only void tiles may be discarded.  No kong of the void
-  suit or of a wildcard; no kong while the live wall is empty (``kong_on_last_tile = false``; with ``true`` a kong
-  on an empty wall pays and then the hand ends exhausted, there being no replacement tile).
-* **Claims** (§2.5.1): HU > KONG = PONG.  With ``multi_ron`` every HU claimant wins, else the first in turn order
-  after the discarder.  When the wall is empty and ``claims_on_last_discard = "hu_only"`` the last discard can only
-  be won.  A discarded 红中 is dead unless ``hz_red_discard_claimable``.
+  补杠 on an own pong), DISCARD k, plus the variant's own actions (Yibin 提).  Right after a pong or 飞 the claimer
+  may only discard.  While a seat holds tiles of its void suit and ``must_discard_void_first`` is on, only void
+  tiles may be discarded.  No kong of the void suit or of a wildcard; no kong while the live wall is empty
+  (``kong_on_last_tile = false``; with ``true`` a kong on an empty wall pays and then the hand ends exhausted,
+  there being no replacement tile).  听用 are never discarded: a concealed hand of only 听用 has no discard, is
+  complete, and HU is its only action.
+* **Claims** (§2.5.1): HU > KONG = PONG = 飞 (Yibin).  With ``multi_ron`` every HU claimant wins, else the first in
+  turn order after the discarder.  Meld claims cannot collide except two 飞 of one kind: the first claimant in turn
+  order after the discarder takes the tile.  When the wall is empty and ``claims_on_last_discard = "hu_only"`` the
+  last discard can only be won.  A discarded 红中 is dead unless ``hz_red_discard_claimable``.
+* **Yibin 飞 / 提** (§4.4, :mod:`envs.variants.yibin`): 飞 claims a discard with one natural copy and one 听用 (the
+  lowest 听用 kind held); a pong or 飞 that would leave only 听用 in the hand is not offered.  提 swaps the drawn
+  natural tile into an own 飞 meld of its kind; the 听用 comes back as the turn's drawn tile and the turn goes on.
 * **Who draws next** (§2.5.2): after an unclaimed discard the next active seat; after a pong the claimer discards;
   after an exposed kong the claimer draws a replacement; after discard wins the next active seat after the last
   winner (winners scanned in turn order from the discarder); after a rob per ``after_rob_next``; after a self-draw
@@ -53,7 +67,7 @@ The specifications in this implementation
 * **Pass locks** (§2.8).  Declining an offered HU on a discard or rob (by PASS or by claiming PONG/KONG instead)
   locks HU on that kind (``same_tile``) or on every kind (``any_tile``) until the seat's own next draw (turn-start
   or replacement); with ``pass_hu_allow_higher`` a win worth strictly more doublings than the declined one is still
-  offered.  Passing an offered PONG locks pong of that kind until the next draw.  A discard win that is *not
+  offered.  Passing an offered PONG or 飞 locks both on that kind until the next draw.  A discard win that is *not
   offered* (two-player 平胡 on a discard, ``allow_pinghu_on_discard = false``) is not a pass.
 * **Forced wins**: while the live wall holds at most ``forced_hu_last_n`` tiles, a seat that can win has HU as its
   only legal action.
@@ -101,26 +115,27 @@ its log.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
 from envs import judge
-from envs.actions import HU, PASS, PONG, Action, ActionType, dingque, discard, exchange, kong
-from envs.config import RuleConfig, load_variant
+from envs.actions import FEI, HU, PASS, PONG, Action, ActionType, dingque, discard, exchange, kong
+from envs.config import DKG_TABLES, RuleConfig, load_variant
 from envs.melds import HIDDEN_TILE, Meld, MeldKind
+from envs.scoring import wild_kinds as scoring_wild_kinds
 from envs.settlement import (
     KONG_REASONS,
     KongPayment,
     PlayerEnd,
     Transfer,
     call_transfer,
-    end_of_hand_transfers,
     kong_transfers,
     mark_transferred,
     paid_as_discard,
-    win_transfers,
 )
-from envs.tiles import NUM_KINDS, RED, format_tiles
+from envs.tiles import NUM_KINDS, NUM_SUITED, RED, format_tiles
+from envs.variants import rules_for
 from envs.view import Phase, PlayerView, WinInfo
 from envs.wall import DOMAIN_DEALER, DOMAIN_EXCHANGE, Seed, SeedStream, shuffled_wall, tile_multiset
 
@@ -138,7 +153,7 @@ __all__ = [
 
 
 class UnsupportedRule(ValueError):
-    """The configuration asks for a rule this engine does not implement (Yibin, Duankagen, Wuhan specials)."""
+    """The configuration asks for a rule (or a combination of rules) this engine does not implement."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,29 +173,32 @@ _KONG_TYPE = {MeldKind.KONG: "zhigang", MeldKind.ANKONG: "angang", MeldKind.BUKO
 _KONG_PAY_REASONS = frozenset(KONG_REASONS.values())
 
 
-_MISSING_RULES = {
-    "yibin": "Yibin 本金/听用, 飞 and 提",
-    "dkg_wiki": "Duankagen 报胡, 请胡 and the 小胡 minimum",
-    "dkg_wanghu": "Duankagen 报胡, 请胡 and the 小胡 minimum",
-    "wuhan": "Wuhan 赖子, 吃, 红中杠/赖子杠 and the 海底 phase",
-}
+_UNSUPPORTED_FLAGS = (
+    ("exchange_mode", "redraw_up_to_3", "the old Chengdu 换牌 redraw"),
+    ("yibin_zimo_only", True, "the optional Yibin 只和自摸 rule"),
+    ("yibin_min_fan_rule", True, "the optional Yibin 碰/飞后2番起和 rule"),
+    ("piao", True, "the optional Yibin 漂 side bets"),
+)
 
 
 def _check_supported(cfg: RuleConfig) -> None:
-    problems = []
-    if cfg.wild not in ("none", "hongzhong"):
-        problems.append(f"wild = {cfg.wild!r} (only 'none' and 'hongzhong')")
-    if cfg.allow_chi:
-        problems.append("allow_chi = true (吃 is a Wuhan rule)")
-    if cfg.kong_payment == "factor":
-        problems.append("kong_payment = 'factor' (Wuhan)")
-    if cfg.exchange_mode == "redraw_up_to_3":
-        problems.append("exchange_mode = 'redraw_up_to_3'")
+    """Refuse (:class:`UnsupportedRule`) configurations whose rules the engine does not play."""
+    problems = [f"{key} = {value!r} ({what})" for key, value, what in _UNSUPPORTED_FLAGS if getattr(cfg, key) == value]
     if cfg.wild == "hongzhong" and cfg.wild_in_melds:
         problems.append("wild_in_melds = true with 红中 wildcards")
-    if cfg.fan_table not in ("chengdu", "wiki_xueliu", "hongzhong", "mahjongsoul"):
-        missing = _MISSING_RULES.get(cfg.fan_table, "its rules")
-        problems.append(f"fan_table = {cfg.fan_table!r} ({missing})")
+    if cfg.wild == "tingyong" and cfg.yibin_tingyong_count != 8:
+        problems.append(f"yibin_tingyong_count = {cfg.yibin_tingyong_count} (only the 8 neighbours of the 本金)")
+    if cfg.wild == "tingyong" and cfg.fan_table in (*DKG_TABLES, "wuhan"):
+        problems.append(f"wild = 'tingyong' with fan_table {cfg.fan_table!r}")
+    if cfg.allow_chi and cfg.fan_table != "wuhan":
+        problems.append("allow_chi = true outside fan_table 'wuhan' (吃 is a Wuhan rule)")
+    if cfg.kong_payment == "factor" and cfg.fan_table != "wuhan":
+        problems.append("kong_payment = 'factor' outside fan_table 'wuhan'")
+    if (cfg.wild == "laizi") != (cfg.fan_table == "wuhan"):
+        problems.append("wild = 'laizi' and fan_table 'wuhan' only together (赖子, 红中杠 and the factor settlement)")
+    if cfg.fan_table in (*DKG_TABLES, "wuhan"):
+        problems.append(f"fan_table = {cfg.fan_table!r} (its play rules: 断卡根 报胡/请胡, Wuhan 吃/赖子/红中杠/海底)")
+    problems += rules_for(cfg).unsupported(cfg)
     if problems:
         raise UnsupportedRule(f"variant {cfg.name!r}: this engine does not implement " + "; ".join(problems))
 
@@ -268,6 +286,7 @@ class Game:
         cfg = load_variant(cfg)
         _check_supported(cfg)
         self.cfg = cfg
+        self._rules = rules_for(cfg)
         n = self.n = cfg.num_players
         self.seed = seed
         if wall is None:
@@ -331,7 +350,10 @@ class Game:
         self.set_aside: list[int] = []  # winning tiles (once per discard)
         self.void: list[int | None] = [None] * n
         self._void_revealed = False
-        self._wild_kinds: tuple[int, ...] = (RED,) if cfg.wild == "hongzhong" else ()
+        self._wild_kinds: tuple[int, ...] = judge.default_wilds(cfg)
+        self.indicator: int | None = None  # the flipped 本金 / 赖子 indicator, once play starts
+        self._blocked: tuple[int, ...] = self._wild_kinds  # kinds nobody may pong or kong
+        self._undiscardable: tuple[int, ...] = ()  # kinds that are never DISCARDed (听用; Wuhan 红中 / 赖子)
         # -- players --
         self.won: list[bool] = [False] * n
         self.active: list[bool] = [True] * n
@@ -379,6 +401,7 @@ class Game:
         self.result: HandResult | None = None
         self.events: list[dict[str, Any]] = []
         self._legal_cache: dict[int, list[Action]] = {}
+        self.vstate = self._rules.new_state(self)  # variant state (报胡, 红中杠 counts ...), copied with the game
 
         self._emit(
             "hand_start",
@@ -408,8 +431,18 @@ class Game:
 
     @property
     def wild_kinds(self) -> tuple[int, ...]:
-        """Kinds acting as wildcards in this hand (红中)."""
+        """Kinds acting as wildcards in this hand (红中; the 听用 or the 赖子 once the indicator is flipped)."""
         return self._wild_kinds
+
+    @property
+    def rules(self):
+        """The :class:`~envs.variants.base.VariantRules` of this hand's rule set."""
+        return self._rules
+
+    @property
+    def after_claim(self) -> bool:
+        """The current seat claimed a pong / 飞 / 吃 this turn and has not drawn since."""
+        return self._after_pong
 
     def hand_of(self, seat: int) -> tuple[int, ...]:
         """Concealed counts of a seat — full information, not for agents (use :meth:`view`)."""
@@ -448,13 +481,31 @@ class Game:
         return tuple((self.dealer + i) % self.n for i in range(self.n))
 
     def _start_play(self) -> None:
+        self._flip_indicator()
+        self._blocked = self._rules.blocked_kinds(self)
+        self._undiscardable = self._rules.undiscardable(self)
         self._emit("play_start", dealer=self.dealer, wall_remaining=self.wall_remaining)
         self._reset_turn(self.dealer)
         last_dealt = self._wall[self.cfg.hand_size]  # the dealer's 14th tile plays the part of a drawn tile
         self.drawn_tile = last_dealt if self.hands[self.dealer][last_dealt] else None
         self._enter_self(self.dealer)
+        self._rules.on_start_play(self)
         if self._four_red(self.dealer):
             self._instant_win(self.dealer, RED)
+
+    def _flip_indicator(self) -> None:
+        """本金 / 赖子 (§2.1, §2.2 INDICATOR): the next wall tile is flipped face up; it names this hand's wildcards
+        and leaves the live wall (``indicator_removed_from_wall``; otherwise it stays the next tile to draw)."""
+        if self.cfg.wild not in ("tingyong", "laizi"):
+            return
+        k = self._wall[self._front]
+        if self.cfg.indicator_removed_from_wall:
+            self._front += 1
+        self.indicator = k
+        self._wild_kinds = scoring_wild_kinds(self.cfg, k)
+        for s in range(self.n):
+            self._hand_changed(s)
+        self._emit("indicator", tile=k, wild_kinds=list(self._wild_kinds))
 
     # ---- small state helpers --------------------------------------------------------------------------------
     def _set_phase(self, phase: Phase, pending: tuple[int, ...]) -> None:
@@ -492,17 +543,21 @@ class Game:
         raise AssertionError("no active seat left")  # pragma: no cover - the hand ends first
 
     def _holds_void(self, seat: int) -> bool:
+        """Whether ``seat`` holds a tile of its void suit (wildcards such as 听用 belong to no suit)."""
         v = self.void[seat]
         if v is None:
             return False
         h = self.hands[seat]
         base = v * 9
-        return any(h[base : base + 9])
+        if not any(h[base : base + 9]):
+            return False
+        wild = self._wild_kinds
+        return any(h[k] for k in range(base, base + 9) if k not in wild)
 
     def _kind_blocked(self, seat: int, k: int) -> bool:
-        """Kinds ``seat`` may never pong or kong: its void suit and the wildcards."""
+        """Kinds ``seat`` may never pong or kong: its void suit, the wildcards (and Wuhan 红中)."""
         v = self.void[seat]
-        return k in self._wild_kinds or (v is not None and k < 27 and k // 9 == v)
+        return k in self._blocked or (v is not None and k < NUM_SUITED and k // 9 == v)
 
     def _seat_waits(self, seat: int) -> int:
         w = self._waits[seat]
@@ -510,12 +565,47 @@ class Game:
             if self._holds_void(seat):
                 w = 0
             else:
-                w = judge.waits_mask(self.cfg, self.hands[seat], self.melds[seat], self.void[seat])
+                w = judge.waits_mask(self.cfg, self.hands[seat], self.melds[seat], self.void[seat], self._wild_kinds)
             self._waits[seat] = w
         return w
 
     def _hand_changed(self, seat: int) -> None:
         self._waits[seat] = None
+
+    # ---- helpers for the variant hooks (envs.variants) ------------------------------------------------------
+    def hand_changed(self, seat: int) -> None:
+        """Drop cached facts about ``seat``'s hand after a hook changed it."""
+        self._waits[seat] = None
+
+    def emit(self, type_: str, **fields: Any) -> None:
+        """Record a public event."""
+        self._emit(type_, **fields)
+
+    def seat_waits(self, seat: int) -> int:
+        """Bitmask of the kinds that complete ``seat``'s 3k+1 hand (shape only; 0 while it holds void tiles)."""
+        return self._seat_waits(seat)
+
+    def pong_locked(self, seat: int, k: int) -> bool:
+        """过碰: ``seat`` passed a pong (or 飞) of ``k`` and has not drawn since."""
+        return bool(self._pong_lock[seat] >> k & 1)
+
+    def add_claimed_meld(self, q: int, meld: Meld, *, event: str, **fields: Any) -> None:
+        """``q`` claimed the discard into ``meld`` (pong, 飞, 吃; the hook already took the hand's tiles): record
+        it; ``q`` then plays without drawing (discard, or a kong where the variant allows it)."""
+        self._reset_turn(q)
+        self._meld_made = True
+        self.claim_tile = self.claim_from = None
+        self._hand_changed(q)
+        self.melds[q].append(meld)
+        self._emit(event, seat=q, tile=meld.tile, from_seat=meld.from_seat, **fields)
+        self.drawn_tile = None
+        self._after_pong = True
+        self._enter_self(q)
+
+    def continue_turn(self, seat: int) -> None:
+        """``seat`` decides again in the same turn (after a hook changed its hand, e.g. 提)."""
+        self._first_action = False
+        self._enter_self(seat)
 
     def _four_red(self, seat: int) -> bool:
         return self.cfg.wild == "hongzhong" and self.cfg.hz_four_red_instant and self.hands[seat][RED] == 4
@@ -548,6 +638,8 @@ class Game:
             acts = list(self._options[seat])
         elif self.phase == Phase.EXCHANGE:
             acts = self._exchange_actions(seat)
+        elif self.phase == Phase.DECLARE:
+            acts = self._rules.declare_actions(self, seat)
         else:  # DINGQUE
             acts = [dingque(s) for s, c in enumerate("mps") if c in self.cfg.suits]
         self._legal_cache[seat] = acts
@@ -576,9 +668,38 @@ class Game:
         return out
 
     def _can_self_win(self, seat: int) -> bool:
-        if self._after_pong or self._holds_void(seat):
+        if self._after_pong or self._holds_void(seat) or not self._rules.may_win(self, seat):
             return False
-        return judge.is_win(self.cfg, self.hands[seat], self.melds[seat], self.void[seat])
+        if not judge.is_win(self.cfg, self.hands[seat], self.melds[seat], self.void[seat], self._wild_kinds):
+            return False
+        if self._rules.win_rules:  # the shape is there; the variant's minimums decide
+            return self._self_win_choice(seat) is not None
+        return True
+
+    def _self_win_choice(self, seat: int) -> tuple[int, Any] | None:
+        """The winning tile and :class:`~envs.scoring.ScoreResult` of ``seat``'s self-draw win now, or None.
+
+        The winning tile is the drawn tile; on the dealer's first action (天胡) the hand is valued with its best
+        tile as the winning tile.
+        """
+        feeder = self._kong_feeder if self._after_kong else None
+        dianpao = paid_as_discard(self.cfg, "zimo", feeder)
+        t = self.drawn_tile
+        if t is not None:
+            candidates: tuple[int, ...] | range = (t,)
+        else:
+            candidates = range(NUM_KINDS)
+        best = None
+        for k in candidates:
+            if not self.hands[seat][k]:
+                continue
+            r = self._score_on(seat, k, "zimo", None, paid_as_discard=dianpao)
+            rescore = functools.partial(self._score_on, seat, k, "zimo", None)
+            if self._rules.self_win_ok(self, seat, r, rescore) and (
+                best is None or (r.payment, r.doublings or 0) > best[0]
+            ):
+                best = ((r.payment, r.doublings or 0), k, r)
+        return None if best is None else (best[1], best[2])
 
     def _self_actions(self, seat: int) -> list[Action]:
         h = self.hands[seat]
@@ -594,7 +715,7 @@ class Game:
                 acts.append(kong(t))
             acts.append(discard(t))
             return acts
-        if not self._after_pong and self._kong_possible():
+        if (not self._after_pong or self._rules.kong_after_claim) and self._kong_possible():
             pongs = 0
             for m in self.melds[seat]:
                 if m.kind is MeldKind.PONG:
@@ -603,12 +724,13 @@ class Game:
                 c = h[k]
                 if c and (c == 4 or pongs >> k & 1) and not self._kind_blocked(seat, k):
                     acts.append(kong(k))
+        bad = self._undiscardable
         if self.cfg.must_discard_void_first and self._holds_void(seat):
             base = self.void[seat] * 9  # type: ignore[operator]
-            acts.extend(discard(k) for k in range(base, base + 9) if h[k])
+            acts.extend(discard(k) for k in range(base, base + 9) if h[k] and k not in bad)
         else:
-            acts.extend(discard(k) for k in range(NUM_KINDS) if h[k])
-        return acts
+            acts.extend(discard(k) for k in range(NUM_KINDS) if h[k] and k not in bad)
+        return self._rules.self_actions(self, seat, acts)
 
     def _frozen_kong_ok(self, seat: int, k: int, *, claim: bool) -> bool:
         """血流: may frozen ``seat`` kong ``k`` (its drawn tile, or a discard when ``claim``) keeping its waits?"""
@@ -672,7 +794,12 @@ class Game:
             action=action_to_dict(action),
         )
         if phase == Phase.SELF:
+            self._rules.before_self_step(self, seat, action, legal)
             self._self_step(seat, action)
+            return
+        if phase == Phase.DECLARE:
+            self._rules.declare_step(self, seat, action)
+            self._begin_draw(seat)
             return
         self._decisions[seat] = action
         if len(self._decisions) < len(self._pending):
@@ -734,10 +861,14 @@ class Game:
                 self._concealed_kong(seat, action.tile)
             else:
                 self._declare_added_kong(seat, action.tile)
-        else:
+        elif t == ActionType.DISCARD:
             self._discard(seat, action.tile)
+        else:
+            self._rules.self_step(self, seat, action)
 
-    def _discard(self, seat: int, k: int) -> None:
+    def _discard(self, seat: int, k: int, *, event: str = "discard") -> None:
+        """``seat`` plays ``k`` face up (``event`` names it: a plain discard, or a variant's special play such as
+        the 请胡 single); the other seats may claim it."""
         self._first_action = False
         self.hands[seat][k] -= 1
         self._hand_changed(seat)
@@ -746,44 +877,58 @@ class Game:
         self._discard_count += 1
         self.drawn_tile = None
         self._after_pong = False
-        self._emit("discard", seat=seat, tile=k)
-        options: dict[int, tuple[Action, ...]] = {}
-        values: dict[int, int] = {}
-        cfg = self.cfg
-        dead_red = k == RED and cfg.wild == "hongzhong" and not cfg.hz_red_discard_claimable
-        if not dead_red:
-            claims_open = self._claims_open()
-            kong_ok = claims_open and self._kong_possible()
-            forced = self._forced()
-            for i in range(1, self.n):
-                q = (seat + i) % self.n
-                if not self.active[q]:
-                    continue
-                opts: list[Action] = []
-                value = self._hu_offer(q, k, seat, robbing=False)
-                if value is not None:
-                    values[q] = value
-                    if forced:
-                        options[q] = (HU,)
-                        continue
-                    opts.append(HU)
-                if claims_open and not self._kind_blocked(q, k):
-                    c = self.hands[q][k]
-                    if self.frozen[q]:
-                        if kong_ok and c == 3 and self._frozen_kong_ok(q, k, claim=True):
-                            opts.append(kong(k))
-                    else:
-                        if kong_ok and c == 3:
-                            opts.append(kong(k))
-                        if c >= 2 and not (self._pong_lock[q] >> k & 1):
-                            opts.append(PONG)
-                if opts:
-                    opts.append(PASS)
-                    options[q] = tuple(opts)
+        self._emit(event, seat=seat, tile=k)
+        options, values = self._claim_options(seat, k)
         if options:
             self._open_window(Phase.CLAIM, seat, k, options, values)
         else:
+            self._after_unclaimed(seat, k)
+
+    def _after_unclaimed(self, seat: int, k: int) -> None:
+        """Nobody won or claimed ``seat``'s discard ``k``: the next seat draws (unless a variant decides)."""
+        if not self._rules.after_unclaimed(self, seat, k):
             self._next_turn(self._next_active(seat))
+
+    def _claim_options(self, seat: int, k: int) -> tuple[dict[int, tuple[Action, ...]], dict[int, int]]:
+        """Each other active seat's options on the discard ``k`` (only seats with something besides PASS) and the
+        doublings of the offered wins (see :meth:`_hu_offer`)."""
+        options: dict[int, tuple[Action, ...]] = {}
+        values: dict[int, int] = {}
+        cfg = self.cfg
+        if k == RED and cfg.wild == "hongzhong" and not cfg.hz_red_discard_claimable:
+            return options, values  # a discarded 红中 is dead (AMB-68)
+        if self._rules.discard_dead(self, seat, k):
+            return options, values
+        claims_open = self._claims_open()
+        kong_ok = claims_open and self._kong_possible()
+        forced = self._forced()
+        for i in range(1, self.n):
+            q = (seat + i) % self.n
+            if not self.active[q]:
+                continue
+            opts: list[Action] = []
+            value = self._hu_offer(q, k, seat, robbing=False)
+            if value is not None:
+                values[q] = value
+                if forced:
+                    options[q] = (HU,)
+                    continue
+                opts.append(HU)
+            if claims_open and not self._kind_blocked(q, k):
+                c = self.hands[q][k]
+                if self.frozen[q]:
+                    if kong_ok and c == 3 and self._frozen_kong_ok(q, k, claim=True):
+                        opts.append(kong(k))
+                else:
+                    if kong_ok and c == 3:
+                        opts.append(kong(k))
+                    if c >= 2 and not (self._pong_lock[q] >> k & 1):
+                        opts.append(PONG)
+                    self._rules.meld_options(self, q, k, seat, opts)
+            if opts:
+                opts.append(PASS)
+                options[q] = tuple(opts)
+        return options, values
 
     def _open_window(
         self, phase: Phase, seat: int, k: int, options: dict[int, tuple[Action, ...]], values: dict[int, int]
@@ -798,7 +943,7 @@ class Game:
     def _hu_offer(self, q: int, k: int, payer: int, *, robbing: bool) -> int | None:
         """Whether q is offered HU on ``k`` (a discard, or a robbed kong tile): None if not, else the win's
         doublings when some rule needs them (pass locks with ``pass_hu_allow_higher``), otherwise 0."""
-        if not (self._seat_waits(q) >> k & 1):
+        if not (self._seat_waits(q) >> k & 1) or not self._rules.may_win(self, q):
             return None
         cfg = self.cfg
         locked = -1
@@ -808,7 +953,7 @@ class Game:
             locked = self._hu_lock_any[q]
         if locked >= 0 and not cfg.pass_hu_allow_higher:
             return None
-        if cfg.allow_pinghu_on_discard and not cfg.pass_hu_allow_higher:
+        if cfg.allow_pinghu_on_discard and not cfg.pass_hu_allow_higher and not self._rules.win_rules:
             return 0
         result = self._score_on(q, k, "qianggang" if robbing else "dianpao", payer)
         if not result.is_win:  # e.g. a 0-doubling discard win with allow_pinghu_on_discard = false
@@ -857,6 +1002,16 @@ class Game:
             self._end_hand(exhausted=True)
             return
         self._reset_turn(seat)
+        if self._rules.pre_draw(self, seat):
+            return  # a declaration comes first (断卡根 报胡); its answer calls _begin_draw
+        self._begin_draw(seat)
+
+    def open_declaration(self, seat: int) -> None:
+        """Ask ``seat`` a pre-draw declaration (:class:`~envs.view.Phase` DECLARE; the variant lists the actions)."""
+        self.current = seat
+        self._set_phase(Phase.DECLARE, (seat,))
+
+    def _begin_draw(self, seat: int) -> None:
         first = self._first_draw_pending[seat]
         self._first_draw_pending[seat] = False
         self._dihu_draw = first and not self._meld_made
@@ -870,6 +1025,7 @@ class Game:
             self._end_hand(exhausted=True)
             return
         self._dihu_draw = False
+        self._after_pong = False
         t = self._draw_tile(seat, replacement=True)
         self._after_kong = True
         self._enter_self(seat)
@@ -965,8 +1121,9 @@ class Game:
                         lock[k] = v
                 elif self._hu_lock_any[q] < v:
                     self._hu_lock_any[q] = v
-            if choice == PASS and PONG in opts and cfg.pass_pong_lock:
+            if choice == PASS and cfg.pass_pong_lock and (PONG in opts or FEI in opts):
                 self._pong_lock[q] |= 1 << k
+        self._rules.window_resolved(self)
 
     def _hu_claimants(self, from_seat: int) -> list[int]:
         n = self.n
@@ -986,21 +1143,34 @@ class Game:
             self.discard_claimed[p][-1] = True
             self._discard_wins(winners, p, k, how="dianpao")
             return
-        for q, a in self._decisions.items():
-            if a.type in (ActionType.KONG, ActionType.PONG):
-                self._emit("claims_resolved", tile=k, from_seat=p, winners=[], claimer=q, claim=a.type.name)
-                self.discard_claimed[p][-1] = True
-                self._claim_meld(q, p, k, a.type)
-                return
+        claim = self._meld_claim(p)
+        if claim is not None:
+            q, a = claim
+            self._emit("claims_resolved", tile=k, from_seat=p, winners=[], claimer=q, claim=a.type.name)
+            self.discard_claimed[p][-1] = True
+            self._claim_meld(q, p, k, a)
+            return
         self._emit("claims_resolved", tile=k, from_seat=p, winners=[], claimer=None, claim=None)
-        self._next_turn(self._next_active(p))
+        self._after_unclaimed(p, k)
 
-    def _claim_meld(self, q: int, p: int, k: int, t: ActionType) -> None:
-        self._reset_turn(q)
-        self._meld_made = True
-        self.claim_tile = self.claim_from = None
+    def _meld_claim(self, p: int) -> tuple[int, Action] | None:
+        """The meld claim that takes the discard (§2.5.1): KONG = PONG = 飞 before 吃, ties in turn order after the
+        discarder ``p`` (two seats can both 飞 one kind)."""
+        n = self.n
+        best = None
+        for q, a in self._decisions.items():
+            if a.type in (ActionType.KONG, ActionType.PONG, ActionType.FEI, ActionType.CHI):
+                key = (a.type == ActionType.CHI, (q - p) % n)
+                if best is None or key < best[0]:
+                    best = (key, q, a)
+        return None if best is None else (best[1], best[2])
+
+    def _claim_meld(self, q: int, p: int, k: int, a: Action) -> None:
         h = self.hands[q]
-        if t == ActionType.KONG:
+        if a.type == ActionType.KONG:
+            self._reset_turn(q)
+            self._meld_made = True
+            self.claim_tile = self.claim_from = None
             h[k] -= 3
             self._hand_changed(q)
             self.melds[q].append(Meld(MeldKind.KONG, k, from_seat=p))
@@ -1009,14 +1179,11 @@ class Game:
             if not self.is_over:
                 self._kong_feeder = p
                 self._replacement_draw(q)
-        else:
+        elif a.type == ActionType.PONG:
             h[k] -= 2
-            self._hand_changed(q)
-            self.melds[q].append(Meld(MeldKind.PONG, k, from_seat=p))
-            self._emit("pong", seat=q, tile=k, from_seat=p)
-            self.drawn_tile = None
-            self._after_pong = True
-            self._enter_self(q)
+            self.add_claimed_meld(q, Meld(MeldKind.PONG, k, from_seat=p), event="pong")
+        else:
+            self._rules.claim_meld(self, q, p, k, a)
 
     def _resolve_rob(self) -> None:
         k, p = self.claim_tile, self.claim_from
@@ -1061,24 +1228,21 @@ class Game:
             "dihu": dihu,
         }
 
-    def _score_on(self, q: int, k: int, how: str, payer: int | None, *, paid_as_discard: bool = False):
-        """Score q's win on ``k``; for a claim (``how`` dianpao/qianggang) ``k`` is not in q's hand yet."""
+    def _score_on(self, q: int, k: int, how: str, payer: int | None, **overrides: Any):
+        """Score q's win on ``k``; for a claim (``how`` dianpao/qianggang) ``k`` is not in q's hand yet.
+
+        ``overrides`` replace context fields (``paid_as_discard``, variant fields such as ``payer_baohu``).
+        """
         h = self.hands[q]
         if how in ("dianpao", "qianggang"):
             counts = h[:]
             counts[k] += 1
         else:
             counts = h
-        return judge.score(
-            self.cfg,
-            counts,
-            self.melds[q],
-            k,
-            void=self.void[q],
-            dealer=q == self.dealer,
-            paid_as_discard=paid_as_discard,
-            **self._context(q, how, payer),
-        )
+        ctx = self._context(q, how, payer)
+        ctx.update(self._rules.win_context(self, q, how, payer))
+        ctx.update(overrides)
+        return judge.score(self.cfg, counts, self.melds[q], k, void=self.void[q], dealer=q == self.dealer, **ctx)
 
     def _record_win(self, seat: int, tile: int, from_seat: int | None, how: str, result, pay: int) -> None:
         self.wins.append(
@@ -1116,38 +1280,36 @@ class Game:
         self._hand_changed(seat)
 
     def _self_win(self, seat: int) -> None:
-        t = self.drawn_tile
-        if t is None:  # the dealer's first action (天胡): value the hand with its best tile as the winning tile
-            best = None
-            for k in range(NUM_KINDS):
-                if self.hands[seat][k]:
-                    r = self._score_on(seat, k, "zimo", None)
-                    if r.is_win and (best is None or (r.payment, r.doublings or 0) > best[0]):
-                        best = ((r.payment, r.doublings or 0), k)
-            assert best is not None
-            t = best[1]
-        self._settle_self_draw(seat, t, how="zimo")
+        choice = self._self_win_choice(seat)
+        assert choice is not None, "HU was offered without a winning self-draw"
+        self._settle_self_draw(seat, choice[0], how="zimo")
 
     def _instant_win(self, seat: int, tile: int) -> None:
         self._settle_self_draw(seat, tile, how="instant")
 
-    def _settle_self_draw(self, seat: int, t: int, how: str) -> None:
+    def _settle_self_draw(self, seat: int, t: int, how: str, *, set_aside: bool = True, **context: Any) -> None:
+        """Settle ``seat``'s self-draw win on ``t`` (in its hand).  ``set_aside`` = False keeps the tile where it is
+        (断卡根 请胡: the winning single already lies among the discards); ``context`` overrides scoring flags."""
         cfg = self.cfg
         feeder = self._kong_feeder if (how == "zimo" and self._after_kong) else None
         dianpao = paid_as_discard(cfg, how, feeder)  # type: ignore[arg-type]
-        result = self._score_on(seat, t, how, None, paid_as_discard=dianpao)
-        self.hands[seat][t] -= 1
-        self._hand_changed(seat)
-        self.set_aside.append(t)
+        result = self._score_on(seat, t, how, None, paid_as_discard=dianpao, **context)
+        assert result.is_win, f"seat {seat}: a self-draw win on {t} that the scorer refuses ({result.reason})"
         active = [q for q in range(self.n) if self.active[q]]
-        transfers = win_transfers(
-            cfg,
+        transfers = self._rules.win_transfers(
+            self,
             seat,
-            how,  # type: ignore[arg-type]
-            result.payment,
+            how,
+            result,
+            payer=None,
             active=active,
-            kong_discarder=feeder,
+            feeder=feeder,
+            rescore=lambda **o: self._score_on(seat, t, how, None, paid_as_discard=dianpao, **{**context, **o}),
         )
+        if set_aside:
+            self.hands[seat][t] -= 1
+            self._hand_changed(seat)
+            self.set_aside.append(t)
         self._record_win(seat, t, feeder if dianpao else None, how, result, result.payment)
         for tr in transfers:
             self._apply(tr)
@@ -1167,6 +1329,21 @@ class Game:
         cfg = self.cfg
         robbing = how == "qianggang"
         results = [self._score_on(q, k, how, payer) for q in winners]
+        transfers = []
+        for q, result in zip(winners, results):
+            assert result.is_win, f"seat {q}: a win on {k} that the scorer refuses ({result.reason})"
+            transfers.append(
+                self._rules.win_transfers(
+                    self,
+                    q,
+                    how,
+                    result,
+                    payer=payer,
+                    active=[s for s in range(self.n) if self.active[s]],
+                    feeder=None,
+                    rescore=lambda q=q, **o: self._score_on(q, k, how, payer, **o),
+                )
+            )
         self.claim_tile = self.claim_from = None
         if robbing:
             self.hands[payer][k] -= 1
@@ -1174,9 +1351,9 @@ class Game:
         self.set_aside.append(k)
         income = [self.kong_payments[i] for i in self._turn_income]
         hujiao = not robbing and payer == self.current and self._turn_kongs > 0
-        for q, result in zip(winners, results):
+        for q, result, trs in zip(winners, results, transfers):
             self._record_win(q, k, payer, how, result, result.payment)
-            for tr in win_transfers(cfg, q, how, result.payment, discarder=payer):  # type: ignore[arg-type]
+            for tr in trs:
                 self._apply(tr)
         if hujiao and income:
             moved = call_transfer(cfg, payer, winners, income)
@@ -1234,14 +1411,14 @@ class Game:
             concealed=tuple(self.hands[seat]),
             melds=tuple(self.melds[seat]),
             void_suit=self.void[seat],
+            indicator=self.indicator,
         )
 
     def _end_hand(self, *, exhausted: bool) -> None:
         self.exhausted = exhausted
         self.is_over = True
         if exhausted:
-            players = [self.player_end(s) for s in range(self.n)]
-            for tr in end_of_hand_transfers(self.cfg, players, self.kong_payments):
+            for tr in self._rules.end_transfers(self):
                 self._apply(tr)
         self._set_phase(Phase.END, ())
         self.claim_tile = self.claim_from = None
@@ -1318,7 +1495,7 @@ class Game:
             scores=tuple(self.scores),
             match_points=tuple(self.match_points_before[s] + self.scores[s] for s in range(n)),
             wild_kinds=self._wild_kinds,
-            indicator=None,
+            indicator=self.indicator,
             pass_hu_locked=hu_locked,
             pass_pong_locked=tuple(k for k in range(NUM_KINDS) if pong_mask >> k & 1),
             legal_actions=tuple(self._legal(seat)),
@@ -1362,6 +1539,8 @@ class Game:
         g.kong_payments = self.kong_payments[:]
         g.events = self.events[:]
         g._legal_cache = {}
+        if self.vstate is not None:
+            g.vstate = self.vstate.copy()
         return g
 
     def snapshot(self) -> dict[str, Any]:
@@ -1394,6 +1573,8 @@ class Game:
             "is_over": self.is_over,
             "exhausted": self.exhausted,
             "bankrupt": self.bankrupt,
+            "indicator": self.indicator,
+            "variant_state": None if self.vstate is None else self.vstate.snapshot(),
         }
 
     def events_for(self, seat: int) -> list[dict[str, Any]]:
@@ -1427,7 +1608,10 @@ class Game:
                 assert c >= 0, f"seat {s} holds {c} copies of kind {k}"
                 counts[k] += c
             for m in self.melds[s]:
-                counts[m.tile] += m.size
+                for k in m.natural():
+                    counts[k] += 1
+                for k in m.wild_kinds:
+                    counts[k] += 1
             for k, claimed in zip(self.discards[s], self.discard_claimed[s]):
                 if not claimed:
                     counts[k] += 1
@@ -1436,6 +1620,8 @@ class Game:
             counts[k] += 1
         for k in self.set_aside:
             counts[k] += 1
+        if self.indicator is not None and self.cfg.indicator_removed_from_wall:
+            counts[self.indicator] += 1
         full = [0] * NUM_KINDS
         for k in tile_multiset(cfg):
             full[k] += 1
@@ -1452,12 +1638,16 @@ class Game:
             )
             pongs = set()
             for m in self.melds[s]:
-                assert m.kind in (MeldKind.PONG, MeldKind.KONG, MeldKind.ANKONG, MeldKind.BUKONG), f"bad meld {m}"
-                assert m.tile in cfg.kinds and m.tile not in self._wild_kinds, f"seat {s}: illegal meld {m}"
+                assert m.kind is not MeldKind.CHI or cfg.allow_chi, f"seat {s}: chi {m} without allow_chi"
+                assert m.kind is not MeldKind.FEI or cfg.wild == "tingyong", f"seat {s}: 飞 {m} outside Yibin"
+                assert all(w in self._wild_kinds for w in m.wild_kinds), f"seat {s}: {m} holds a non-wildcard"
+                for k in m.represented():
+                    assert k in cfg.kinds and k not in self._blocked, f"seat {s}: illegal meld {m}"
                 v = self.void[s]
-                assert v is None or m.tile // 9 != v, f"seat {s}: meld {m} of its void suit"
-                assert m.tile not in pongs, f"seat {s}: two melds of kind {m.tile}"
-                pongs.add(m.tile)
+                assert v is None or m.tile >= NUM_SUITED or m.tile // 9 != v, f"seat {s}: meld {m} of its void suit"
+                if m.kind is not MeldKind.CHI:
+                    assert m.tile not in pongs, f"seat {s}: two melds of kind {m.tile}"
+                    pongs.add(m.tile)
             if cfg.continuation == "xuezhan":
                 assert self.active[s] == (not self.won[s]), f"seat {s}: active flag disagrees with won"
             if self.frozen[s]:

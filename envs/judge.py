@@ -1,20 +1,27 @@
 """Judge (裁判): the rule questions the engine asks about one seat's tiles, over :mod:`envs.hand` and
 :mod:`envs.scoring`.
 
-The engine keeps every hand as 34 *physical* counts (wildcard tiles counted under their own kind, e.g. 红中 at 31).
-:mod:`envs.hand` wants the natural tiles and a wildcard count separately, and the scorer wants a
-:class:`~envs.scoring.WinContext`; this module does the translation and keeps the hot questions (can this hand win,
-which tiles does it wait on) on the table-driven fast paths.  Full scoring runs only when a value is needed.
+The engine keeps every hand as 34 *physical* counts (wildcard tiles counted under their own kind, e.g. 红中 at 31,
+a Yibin 听用 or the Wuhan 赖子 under its suited/honor kind).  :mod:`envs.hand` wants the natural tiles and a wildcard
+count separately, and the scorer wants a :class:`~envs.scoring.WinContext`; this module does the translation and
+keeps the hot questions (can this hand win, which tiles does it wait on) on the table-driven fast paths.  Full
+scoring runs only when a value is needed.
+
+``wilds`` (the kinds acting as wildcards in this hand) defaults to 红中 for ``wild = "hongzhong"`` and to none
+otherwise; the engine passes the 听用 pair (Yibin) or the 赖子 (Wuhan) once the indicator is flipped.
 
 * :func:`waits_mask` — bitmask of the kinds whose **natural** tile completes a 3k+1 hand (the void suit and wildcard
-  kinds are never candidates, nor a kind the seat already holds four times counting its melds).
-* :func:`is_win` — is a 3k+2 hand complete (structure only; the caller checks the void suit).
+  kinds are never candidates, nor a kind the seat already holds four times counting its melds).  It answers the
+  *shape* question; variant minimums (断卡根 小胡, Wuhan 开口 / 2-5-8 pair) are left to the scorer.  Wuhan's
+  any-arrangement 将一色 / 风一色 (乱将 / 乱风) count as shapes.
+* :func:`is_win` — is a 3k+2 hand complete (shape only; the caller checks the void suit).
 * :func:`score` — the scorer's :class:`~envs.scoring.ScoreResult` for one win in context.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from envs.config import RuleConfig
 from envs.hand import is_winning, waits
@@ -22,11 +29,16 @@ from envs.melds import Meld
 from envs.scoring import ScoreResult, WinContext, score_win
 from envs.tiles import NUM_KINDS, NUM_SUITED, RED
 
-_MASKS: dict[tuple[str, int, int | None], int] = {}
+_MASKS: dict[tuple, int] = {}
+
+_JIANG_MASK = sum(1 << k for k in range(NUM_SUITED) if k % 9 in (1, 4, 7))
+"""Wuhan 将一色 kinds: every suited 2, 5, 8."""
+_FENG_MASK = sum(1 << k for k in (27, 28, 29, 30, 32, 33))
+"""Wuhan 风一色 kinds: the winds, 发 and 白 (never 中)."""
 
 
 def suited_mask(cfg: RuleConfig, void: int | None) -> int:
-    """Suited kinds of the variant outside ``void``: what a wildcard may represent and what a seat may win on."""
+    """Suited kinds of the variant outside ``void``: what a Sichuan wildcard may represent and a seat may win on."""
     key = (cfg.suits, cfg.num_players, void)
     mask = _MASKS.get(key)
     if mask is None:
@@ -36,6 +48,35 @@ def suited_mask(cfg: RuleConfig, void: int | None) -> int:
                 mask |= 1 << k
         _MASKS[key] = mask
     return mask
+
+
+def _kinds_mask(cfg: RuleConfig, void: int | None) -> int:
+    """Kinds a seat may hold and win with: the suited kinds outside ``void``, plus the honors of a variant with
+    honor tiles other than the 红中 wildcard (Wuhan: winds and dragons; 中 itself is dropped later)."""
+    mask = suited_mask(cfg, void)
+    if cfg.wild == "laizi":
+        key = ("honors", cfg.extra_tiles, void)
+        extra = _MASKS.get(key)
+        if extra is None:
+            extra = 0
+            for k in cfg.kinds:
+                if k >= NUM_SUITED:
+                    extra |= 1 << k
+            _MASKS[key] = extra
+        mask |= extra
+    return mask
+
+
+def _wild_allowed(cfg: RuleConfig, void: int | None) -> int:
+    """Kinds a wildcard may represent (RULES §2.13): Wuhan 赖子 any kind but 中; otherwise suited kinds outside void."""
+    if cfg.wild == "laizi":
+        return _kinds_mask(cfg, void) & ~(1 << RED)
+    return suited_mask(cfg, void)
+
+
+def default_wilds(cfg: RuleConfig) -> tuple[int, ...]:
+    """The wildcard kinds known from the configuration alone (红中); flipped wildcards need the indicator."""
+    return (RED,) if cfg.wild == "hongzhong" else ()
 
 
 def _binding_meld_counts(counts: list[int], wilds: int, melds: Sequence[Meld], extra: int) -> list[int] | None:
@@ -57,71 +98,127 @@ _WAITS_MEMO: dict[tuple, int] = {}
 _WAITS_MEMO_LIMIT = 1 << 16  # entries; the memo is cleared when full
 
 
-def waits_mask(cfg: RuleConfig, counts: list[int], melds: Sequence[Meld], void: int | None) -> int:
+def waits_mask(
+    cfg: RuleConfig,
+    counts: list[int],
+    melds: Sequence[Meld],
+    void: int | None,
+    wilds: tuple[int, ...] | None = None,
+) -> int:
     """Kinds whose natural tile completes the 3k+1 hand ``counts`` (physical counts) — see the module docstring.
 
-    Memoised (bounded) by the rules it depends on, the counts, the melds and the void suit: a hand often comes
-    back unchanged (a drawn tile discarded at once).
+    Memoised (bounded) by the rules it depends on, the wildcard kinds, the counts, the melds and the void suit: a
+    hand often comes back unchanged (a drawn tile discarded at once).
     """
+    if wilds is None:
+        wilds = default_wilds(cfg)
     key = (
         cfg.suits,
         cfg.wild,
+        cfg.extra_tiles,
         cfg.hz_red_discard_claimable,
+        cfg.fan_table == "wuhan",
+        wilds,
         void,
         bytes(counts),
         tuple((m.kind, m.tile, m.wilds) for m in melds) if melds else (),
     )
     mask = _WAITS_MEMO.get(key)
     if mask is None:
-        mask = _waits_mask(cfg, counts, melds, void)
+        mask = _waits_mask(cfg, counts, melds, void, wilds)
         if len(_WAITS_MEMO) >= _WAITS_MEMO_LIMIT:
             _WAITS_MEMO.clear()
         _WAITS_MEMO[key] = mask
     return mask
 
 
-def _waits_mask(cfg: RuleConfig, counts: list[int], melds: Sequence[Meld], void: int | None) -> int:
-    cand = suited_mask(cfg, void)
+def _split_wilds(counts: Sequence[int], wilds: tuple[int, ...]) -> tuple[list[int], int]:
+    natural = list(counts)
+    n = 0
+    for k in wilds:
+        n += natural[k]
+        natural[k] = 0
+    return natural, n
+
+
+def _waits_mask(
+    cfg: RuleConfig, counts: list[int], melds: Sequence[Meld], void: int | None, wilds: tuple[int, ...]
+) -> int:
+    cand = _kinds_mask(cfg, void)
+    for k in wilds:
+        cand &= ~(1 << k)
+    if cfg.fan_table == "wuhan":
+        cand &= ~(1 << RED)
     for m in melds:
         if counts[m.tile] + m.size >= 4:
             cand &= ~(1 << m.tile)
-    if cfg.wild == "hongzhong" and counts[RED]:
-        natural = counts[:]
-        wilds = natural[RED]
-        natural[RED] = 0
+    n_wild = sum(counts[k] for k in wilds)
+    if n_wild:
+        natural, n_wild = _split_wilds(counts, wilds)
         found = waits(
             natural,
-            wilds,
-            allowed_mask=suited_mask(cfg, void),
-            meld_counts=_binding_meld_counts(natural, wilds, melds, 1) if melds else None,
+            n_wild,
+            allowed_mask=_wild_allowed(cfg, void),
+            meld_counts=_binding_meld_counts(natural, n_wild, melds, 1) if melds else None,
             candidates_mask=cand,
         )
     else:
+        natural = counts
         found = waits(counts, candidates_mask=cand)
     mask = 0
     for t in found:
         mask |= 1 << t
+    if cfg.fan_table == "wuhan":
+        mask |= _uniform_mask(natural, melds) & cand
     if cfg.wild == "hongzhong" and cfg.hz_red_discard_claimable and counts[RED] < 4:
         counts[RED] += 1
         try:
-            if is_win(cfg, counts, melds, void):
+            if is_win(cfg, counts, melds, void, wilds):
                 mask |= 1 << RED
         finally:
             counts[RED] -= 1
     return mask
 
 
-def is_win(cfg: RuleConfig, counts: list[int], melds: Sequence[Meld], void: int | None) -> bool:
+def _uniform_mask(natural: Sequence[int], melds: Sequence[Meld]) -> int:
+    """Wuhan 乱将 / 乱风: the uniform kind set (将 or 风) holding every natural tile and meld, else 0."""
+    held = 0
+    for k in range(NUM_KINDS):
+        if natural[k]:
+            held |= 1 << k
+    for m in melds:
+        for k in m.represented():
+            held |= 1 << k
+    for mask in (_JIANG_MASK, _FENG_MASK):
+        if held & ~mask == 0:
+            return mask
+    return 0
+
+
+def is_win(
+    cfg: RuleConfig,
+    counts: list[int],
+    melds: Sequence[Meld],
+    void: int | None,
+    wilds: tuple[int, ...] | None = None,
+) -> bool:
     """Whether the 3k+2 hand ``counts`` (physical counts) plus ``melds`` is a complete hand (shape only)."""
-    if cfg.wild == "hongzhong" and counts[RED]:
-        natural = counts[:]
-        wilds = natural[RED]
-        natural[RED] = 0
+    if wilds is None:
+        wilds = default_wilds(cfg)
+    n_wild = 0
+    for k in wilds:
+        n_wild += counts[k]
+    if cfg.fan_table == "wuhan":
+        natural, n_wild = _split_wilds(counts, wilds)
+        if _uniform_mask(natural, melds):
+            return True
+    if n_wild:
+        natural, n_wild = _split_wilds(counts, wilds)
         return is_winning(
             natural,
-            wilds,
-            allowed_mask=suited_mask(cfg, void),
-            meld_counts=_binding_meld_counts(natural, wilds, melds, 0) if melds else None,
+            n_wild,
+            allowed_mask=_wild_allowed(cfg, void),
+            meld_counts=_binding_meld_counts(natural, n_wild, melds, 0) if melds else None,
         )
     return is_winning(counts)
 
@@ -141,8 +238,14 @@ def score(
     tianhu: bool = False,
     dihu: bool = False,
     paid_as_discard: bool = False,
+    **extra: Any,
 ) -> ScoreResult:
-    """Score one win: ``counts`` are the physical concealed counts **including** ``win_tile``."""
+    """Score one win: ``counts`` are the physical concealed counts **including** ``win_tile``.
+
+    ``extra`` holds the variant fields of :class:`~envs.scoring.WinContext` (``indicator``, 断卡根 ``baohu`` /
+    ``qinghu`` / ``on_qinghu_discard`` / ``payer_baohu`` / ``kongs_after_baohu``, Wuhan ``red_kongs`` /
+    ``laizi_kongs``).
+    """
     ctx = WinContext(
         concealed=tuple(counts),
         win_tile=win_tile,
@@ -156,5 +259,6 @@ def score(
         dihu=dihu,
         is_dealer=dealer,
         paid_as_discard=paid_as_discard,
+        **extra,
     )
     return score_win(cfg, ctx)

@@ -24,6 +24,7 @@ class Phase(StrEnum):
     SELF = "self"  # own turn after a draw (or after a pong): 自摸 / kong / discard
     CLAIM = "claim"  # answer a discard: hu / kong / pong / pass
     ROB = "rob"  # answer an added kong: hu (抢杠) / pass
+    DECLARE = "declare"  # a declaration before the own draw: 断卡根 报胡 (baohu) / pass
     END = "end"  # the hand is over
 
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 import numpy as np
 
 from envs import actions as A
+from envs.config import ENGINE_PRESETS
 from envs.game import Game
 from envs.hand import shanten
 from envs.tiles import NUM_KINDS, RED
 from envs.view import Phase
 
-SUPPORTED = ("chengdu", "xueliu", "hongzhong", "chiyu", "two_player")
-"""Presets the engine plays today (Yibin needs 听用 / 飞, which the engine refuses with UnsupportedRule)."""
+SUPPORTED = ENGINE_PRESETS
+"""Presets the engine plays today (:data:`envs.config.ENGINE_PRESETS`)."""
 
 
 def greedy_action(game: Game, seat: int, rng: np.random.Generator) -> A.Action:

@@ -73,16 +73,11 @@ def test_pettingzoo_render(variant):
     )
 
 
-def test_unsupported_variant_fails_at_construction():
-    if "yibin" not in PRESETS:
-        pytest.skip("no yibin preset")
-    try:
-        Game("yibin", seed=0)
-    except UnsupportedRule:
-        with pytest.raises(UnsupportedRule, match="yibin"):
-            sichuan_mahjong_v0.raw_env(variant="yibin")
-    else:
-        sichuan_mahjong_v0.raw_env(variant="yibin")
+def test_unsupported_rules_fail_at_construction():
+    with pytest.raises(UnsupportedRule, match="piao"):
+        Game(load_variant("yibin", piao=True), seed=0)
+    with pytest.raises(UnsupportedRule, match="piao"):
+        sichuan_mahjong_v0.raw_env(variant="yibin", rules={"piao": True})
 
 
 def test_metadata_spaces_and_lazy_import():

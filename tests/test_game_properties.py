@@ -16,12 +16,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from envs.actions import HU, PASS, PONG, Action, ActionType, dingque, discard, exchange, kong
+from envs.config import ENGINE_PRESETS
 from envs.game import Game
 from envs.match import Match
 from envs.replay import replay
 from envs.view import Phase
 
-VARIANTS = ("chengdu", "xueliu", "hongzhong", "chiyu", "two_player")
+VARIANTS = ENGINE_PRESETS
 
 _UNIVERSE = (
     [discard(k) for k in range(34)]
@@ -29,6 +30,10 @@ _UNIVERSE = (
     + [PONG, HU, PASS]
     + [dingque(s) for s in range(3)]
     + [exchange((0, 0, 0)), exchange((0, 1, 2)), exchange((9, 18, 27)), Action(ActionType.FEI)]
+    + [Action(ActionType.TI, k) for k in (0, 13, 22)]
+    + [Action(ActionType.CHI, c) for c in range(3)]
+    + [Action(ActionType.BAOHU), Action(ActionType.RED_KONG), Action(ActionType.LAIZI_KONG)]
+    + [Action(ActionType.QINGHU_DISCARD, k) for k in (9, 20)]
 )
 
 
@@ -42,7 +47,7 @@ def _choose(g: Game, seat: int, rng: random.Random) -> Action:
         return rng.choice(kongs)
     if PONG in legal and rng.random() < 0.4:
         return PONG
-    if g.phase in (Phase.CLAIM, Phase.ROB) and rng.random() < 0.7:
+    if PASS in legal and g.phase in (Phase.CLAIM, Phase.ROB) and rng.random() < 0.7:
         return PASS
     return rng.choice(legal)
 

@@ -57,8 +57,10 @@ def test_construction_errors():
         Game("chengdu", wall=wall, dealer=0)
     with pytest.raises(ValueError, match="impossible for exchange_direction 'next'"):
         Game("hongzhong", wall=shuffled_wall(load_variant("hongzhong"), 1), dealer=0, exchange_offset=2)
-    with pytest.raises(UnsupportedRule, match="wild = 'tingyong'"):
-        Game("yibin", seed=1)
+    with pytest.raises(UnsupportedRule, match="yibin_tingyong_count = 4"):
+        Game(load_variant("yibin", yibin_tingyong_count=4), seed=1)
+    with pytest.raises(UnsupportedRule, match="piao"):
+        Game(load_variant("yibin", piao=True), seed=1)
     with pytest.raises(UnsupportedRule, match="allow_chi"):
         Game(load_variant("chengdu", allow_chi=True), seed=1)
 

@@ -1,0 +1,24 @@
+"""Variant mechanics (玩法) of the rules engine: one :class:`~envs.variants.base.VariantRules` per rule set.
+
+:func:`rules_for` picks the rules object of a configuration: Yibin (``wild = "tingyong"``: 听用, 飞, 提), 断卡根
+(``fan_table`` dkg_wiki / dkg_wanghu: 报胡, 请胡, 小胡), Wuhan (``fan_table = "wuhan"``: 吃, 赖子, 红中杠 / 赖子杠,
+海底 phase, factor settlement) or the Sichuan core for everything else.
+"""
+
+from __future__ import annotations
+
+from envs.config import RuleConfig
+from envs.variants.base import VariantRules, VariantState
+from envs.variants.yibin import YibinRules
+
+__all__ = ["VariantRules", "VariantState", "rules_for"]
+
+_CORE = VariantRules()
+_YIBIN = YibinRules()
+
+
+def rules_for(cfg: RuleConfig) -> VariantRules:
+    """The variant rules object of ``cfg`` (shared, stateless)."""
+    if cfg.wild == "tingyong":
+        return _YIBIN
+    return _CORE
