@@ -49,7 +49,8 @@ With sb3 installed the class is an sb3 ``VecEnv`` (``step_async``/``step_wait``,
 ``env_method``, ``env_is_wrapped``, ``seed``).  sb3-contrib's ``MaskablePPO`` gets the masks through
 ``env_method("action_masks")`` (bool rows); :meth:`action_masks` returns them as one ``(N, 183)`` array.
 ``env_method`` also forwards any other method to the opponent pool (e.g. ``set_pool`` of the training
-helper), called once, with the result repeated per slot.
+helper), called once, with the result repeated per slot; a pool with a ``seed(seed)`` method is reseeded by
+:meth:`VectorEnv.seed` (so that shared opponents' generators restart with the environment).
 
 >>> from envs.vector_env import VectorEnv
 >>> venv = VectorEnv("hongzhong", num_envs=4, seed=0)
@@ -225,6 +226,8 @@ class VectorEnv(_VecEnvBase):
             raise ValueError(f"VectorEnv.seed needs a non-negative int seed (it never draws one itself), got {seed!r}")
         seed = operator.index(seed)
         self._seeds = [seed + i for i in range(self.num_envs)]
+        if self._pool is not None and callable(getattr(self._pool, "seed", None)):
+            self._pool.seed(seed)
         return list(self._seeds)
 
     def _new_hand(self, i: int, seed: int | None) -> None:

@@ -250,3 +250,53 @@ def test_maskable_ppo_learns_a_few_hundred_steps_on_the_batched_env():
     obs = venv.reset()
     actions, _ = model.predict(obs, action_masks=venv.action_masks())
     assert all(venv.masks[i, a] for i, a in enumerate(actions))
+
+
+def test_training_config_selects_the_batched_env(tmp_path):
+    """``env.vec_env: batched`` in a training config trains through VectorEnv (the make_vec_env seam)."""
+    pytest.importorskip("sb3_contrib")
+    import yaml
+
+    from training.batched import BatchedPolicy, SelfPlayPool
+    from training.config import load_train_config
+    from training.trainer import Trainer
+
+    data = {
+        "name": "tiny",
+        "variant": "hongzhong",
+        "seed": 7,
+        "total_steps": 128,
+        "env": {"num_envs": 2, "reward_scale": 0.05, "vec_env": "batched"},
+        "ppo": {"n_steps": 32, "batch_size": 32, "n_epochs": 1},
+        "net": {
+            "features_dim": 32,
+            "channels": 8,
+            "honor_channels": 2,
+            "broadcast_dim": 8,
+            "pi_layers": [16],
+            "vf_layers": [16],
+        },
+        "pool": {"max_size": 3, "baseline_share": 0.5, "baselines": ["random"]},
+        "bc": {"decisions": 0},
+        "schedule": {"segment_steps": 64, "keep_checkpoints": 5},
+        "eval": {"every": 0, "deals": 1, "final_deals": 1, "opponents": ["random"]},
+        "logging": {"tensorboard": False, "progress_bar": False},
+    }
+    path = tmp_path / "tiny.yaml"
+    path.write_text(yaml.safe_dump(data))
+    trainer = Trainer.create(load_train_config(path), tmp_path / "run", progress=False)
+    venv = trainer.model.get_env()
+    assert isinstance(venv, VectorEnv) and venv.num_envs == 2
+    assert isinstance(venv._pool, SelfPlayPool)
+    trainer.train(progress=False)
+    assert trainer.model.num_timesteps == 128
+    snap = trainer.pool.snapshots[-1]
+    venv.env_method("set_pool", trainer.pool.entries())
+    agent = venv.env_method("snapshot_agent", snap.id, indices=[0])[0]
+    # act_batch plays each row as PolicyAgent.act would (deterministic agent: the masked argmax)
+    batched = BatchedPolicy(type(agent).load(snap.path, deterministic=True))
+    obs = np.random.default_rng(0).random((5, 93, 34), dtype=np.float32)
+    masks = np.zeros((5, 183), dtype=np.int8)
+    masks[:, :34] = np.random.default_rng(1).random((5, 34)) < 0.5
+    masks[:, 0] = 1
+    assert batched.act_batch(obs, masks) == [batched.agent.act(o, m) for o, m in zip(obs, masks)]

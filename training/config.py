@@ -42,7 +42,7 @@ class EnvConfig:
     """The single-agent environments the learner plays in."""
 
     num_envs: int = 8  # parallel environments
-    vec_env: Literal["dummy", "subproc"] = "dummy"  # sb3 DummyVecEnv (one process) or SubprocVecEnv
+    vec_env: Literal["dummy", "subproc", "batched"] = "dummy"  # sb3 DummyVecEnv, SubprocVecEnv or VectorEnv
     reward_scale: float = 0.1  # reward = score change / base_unit * reward_scale
     reward_mode: Literal["delta", "terminal"] = "delta"  # as the AEC env option of the same name
     rules: dict[str, Any] = field(default_factory=dict)  # rule-flag overrides applied to the variant

@@ -225,6 +225,10 @@ class _EnvFactory:
 
 def make_vec_env(cfg: TrainConfig) -> VecEnv:
     """``cfg.env.num_envs`` self-play environments behind sb3's ``VecEnv`` interface (the vectorisation seam)."""
+    if cfg.env.vec_env == "batched":  # every hand in one envs.vector_env.VectorEnv (training/batched.py)
+        from training.batched import make_batched_vec_env
+
+        return make_batched_vec_env(cfg)
     factories = [_EnvFactory(cfg) for _ in range(cfg.env.num_envs)]
     if cfg.env.vec_env == "subproc":
         return SubprocVecEnv(factories, start_method="spawn")
