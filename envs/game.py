@@ -116,6 +116,7 @@ its log.
 from __future__ import annotations
 
 import functools
+import operator
 from dataclasses import dataclass
 from typing import Any
 
@@ -785,14 +786,15 @@ class Game:
         private = phase != Phase.SELF or (
             action.type == ActionType.KONG and not self.cfg.reveal_concealed_kong and self.hands[seat][action.tile] == 4
         )
-        self._emit(
-            "action",
-            visible_to=[seat] if private else None,
-            redact=("action",) if private else (),
-            seat=seat,
-            phase=phase.value,
-            action=action_to_dict(action),
-        )
+        if self.record_events:
+            self._emit(
+                "action",
+                visible_to=[seat] if private else None,
+                redact=("action",) if private else (),
+                seat=seat,
+                phase=phase.value,
+                action=action_to_dict(action),
+            )
         if phase == Phase.SELF:
             self._rules.before_self_step(self, seat, action, legal)
             self._self_step(seat, action)
@@ -1446,14 +1448,17 @@ class Game:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise ValueError(f"seat must be 0..{n - 1}, got {seat!r}")
         hide_kongs = not self.cfg.reveal_concealed_kong
-        melds = tuple(
-            tuple(
-                Meld(MeldKind.ANKONG, HIDDEN_TILE) if hide_kongs and s != seat and m.kind is MeldKind.ANKONG else m
-                for m in self.melds[s]
+        if hide_kongs and any(m.kind is MeldKind.ANKONG for s in range(n) if s != seat for m in self.melds[s]):
+            melds = tuple(
+                tuple(
+                    Meld(MeldKind.ANKONG, HIDDEN_TILE) if s != seat and m.kind is MeldKind.ANKONG else m
+                    for m in self.melds[s]
+                )
+                for s in range(n)
             )
-            for s in range(n)
-        )
-        reveal = self._reveals_hand()
+        else:  # nothing to hide (the common case)
+            melds = tuple(map(tuple, self.melds))
+        reveal = self._reveals_hand() and any(self.won)
         own_void = self.void[seat]
         if own_void is None and self.phase == Phase.DINGQUE and seat in self._decisions:
             own_void = self._decisions[seat].tile
@@ -1479,13 +1484,15 @@ class Game:
             hand=tuple(self.hands[seat]),
             drawn_tile=self.drawn_tile if self.phase == Phase.SELF and seat == self.current else None,
             melds=melds,
-            discards=tuple(tuple(d) for d in self.discards),
+            discards=tuple(map(tuple, self.discards)),
             void_suits=tuple(self.void) if self._void_revealed else (None,) * n,
             own_void=own_void,
             won=tuple(self.won),
             active=tuple(self.active),
             wins=tuple(self.wins),
-            revealed_hands=tuple(self._revealed(s, seat) if reveal and self.won[s] else None for s in range(n)),
+            revealed_hands=tuple(self._revealed(s, seat) if self.won[s] else None for s in range(n))
+            if reveal
+            else (None,) * n,
             claim_tile=self.claim_tile if in_window else None,
             claim_from=self.claim_from if in_window else None,
             exchange_given=tuple(given),
@@ -1493,11 +1500,11 @@ class Game:
             exchange_offset=self.exchange_offset if self._exchange_done else None,
             wall_remaining=self.wall_remaining,
             scores=tuple(self.scores),
-            match_points=tuple(self.match_points_before[s] + self.scores[s] for s in range(n)),
+            match_points=tuple(map(operator.add, self.match_points_before, self.scores)),
             wild_kinds=self._wild_kinds,
             indicator=self.indicator,
             pass_hu_locked=hu_locked,
-            pass_pong_locked=tuple(k for k in range(NUM_KINDS) if pong_mask >> k & 1),
+            pass_pong_locked=tuple(k for k in range(NUM_KINDS) if pong_mask >> k & 1) if pong_mask else (),
             legal_actions=tuple(self._legal(seat)),
         )
 
