@@ -7,7 +7,7 @@
 # 1. the **variants** (rule presets) the engine plays;
 # 2. one **hand** played in the PettingZoo AEC environment `sichuan_mahjong_v0` with `render_mode="ansi"`, agents
 #    choosing the actions;
-# 3. the **observation** a seat receives — a `(93, 34)` tensor drawn as a picture — and the **action mask**;
+# 3. the **observation** a seat receives — a `(planes, 34)` tensor drawn as a picture — and the **action mask**;
 # 4. **scoring** hands with `envs.scoring.score_hand`, including worked examples of RULES.md §7;
 # 5. **replaying** a logged hand from its event log.
 #
@@ -22,7 +22,7 @@ from collections import Counter
 import matplotlib.pyplot as plt
 import numpy as np
 from IPython.display import Markdown, display
-from nbsupport import BUDGET, scaled, setup_plots
+from nbsupport import BUDGET, scaled, setup_plots, show
 
 from agents.greedy import GreedyAgent
 from agents.random_agent import RandomAgent
@@ -30,7 +30,7 @@ from envs import sichuan_mahjong_v0
 from envs.actions import action_name
 from envs.config import ENGINE_PRESETS, PRESETS, load_variant
 from envs.game import Game, UnsupportedRule
-from envs.observation import PLANES, SLICES, decode, hand_counts, phase_of, wall_remaining
+from envs.observation import NUM_PLANES, OBS_VERSION, PLANES, SLICES, decode, hand_counts, phase_of, wall_remaining
 from envs.patterns import PATTERN_NAMES_ZH
 from envs.render import render_log
 from envs.replay import replay
@@ -181,7 +181,7 @@ display(
 # %% [markdown]
 # ## 3. What a seat observes
 #
-# The observation is the `chuanma-v0` tensor of `envs.observation`: 93 planes over the 34 tile kinds.  Facts about
+# The observation is the tensor of `envs.observation`: `NUM_PLANES` planes over the 34 tile kinds.  Facts about
 # tiles are per column (own hand as a 4-plane thermometer, discards per seat, melds, visible copies ...); facts that
 # are not about a tile (phase, wall size, scores, dealer ...) are broadcast over all 34 columns.  Seats are relative
 # (slot 0 = self, 1 = 下家 next, 2 = 对家 opposite, 3 = 上家 previous).  Below: seat 0's observation at its first own
@@ -207,6 +207,7 @@ for step, agent in enumerate(env.agent_iter()):
         break
     env.step(players[seat].act(o, m))
 obs0, mask0 = picked
+print(f"observation {OBS_VERSION}: shape {obs0.shape}, {len(PLANES)} plane groups; mask: {mask0.shape[0]} actions")
 
 fig, ax = plt.subplots(figsize=(9, 13))
 im = ax.imshow(obs0, aspect="auto", cmap="viridis", interpolation="nearest")
@@ -220,10 +221,9 @@ for g in PLANES:
     names.append(f"{g.name} [{sl.start}-{sl.stop - 1}]" if g.rows > 1 else f"{g.name} [{sl.start}]")
 ax.set_yticks(centers)
 ax.set_yticklabels(names, fontsize=7)
-ax.set_title("seat 0 observation (93 planes x 34 tile kinds)")
+ax.set_title(f"seat 0 observation, {OBS_VERSION}: {NUM_PLANES} planes x {NUM_KINDS} tile kinds")
 fig.colorbar(im, ax=ax, fraction=0.03, pad=0.02)
-plt.tight_layout()
-plt.show()
+show(fig)
 
 # %% [markdown]
 # `envs.observation.decode` gives named numpy views into the tensor, so code (and people) can read it by plane

@@ -10,8 +10,10 @@ The ``.py`` files are the single source of truth.  Each is a plain Python script
     x = 1 + 1          # a code cell
 
 This script turns each source into a notebook (deterministic cell ids) and executes it top to bottom with
-``nbclient`` in the ``notebooks/`` folder, with the **full** budget (``CHUANMA_NOTEBOOK_BUDGET`` is removed from the
-kernel's environment), and stores the notebook with its outputs::
+``nbclient`` in the ``notebooks/`` folder, with the **full** budget (``CHUANMA_NOTEBOOK_BUDGET`` and
+``CHUANMA_RUN_DIR`` are removed from the kernel's environment; ``CHUANMA_NOTEBOOK_OUT`` is a fresh temporary folder
+shared by the notebooks of one invocation, built in the order 01, 03, 02 so that 02 studies the policy 03 trained),
+and stores the notebook with its outputs::
 
     python notebooks/build.py                 # every notebook
     python notebooks/build.py 01 03           # the notebooks whose names start with 01 or 03
@@ -27,16 +29,21 @@ import argparse
 import os
 import re
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 import nbformat
+from ipykernel.kernelspec import RESOURCES, get_kernel_dict
+from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
+from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 
 NB_DIR = Path(__file__).resolve().parent
 KERNEL = "python3"
 CELL_TIMEOUT_S = 1200
+BUILD_ORDER = ("01", "03", "02")  # 03 trains the policy that 02 studies; built together, 02 reuses 03's run
 _MARKER = re.compile(r"^# %%(?P<md> \[markdown\])?\s*$")
 
 
@@ -94,16 +101,31 @@ def cell_sources(nb: nbformat.NotebookNode) -> list[tuple[str, str]]:
     return [(c.cell_type, c.source) for c in nb.cells]
 
 
+class ThisInterpreter(KernelSpecManager):
+    """Kernel specs with ``python3`` pinned to this interpreter's ipykernel (``sys.executable``).
+
+    A ``python3`` kernel registered elsewhere (e.g. a user-level kernelspec pointing to another Python) would
+    run the notebooks without chuanma installed; the notebooks always run where the tests and the build run.
+    """
+
+    def get_kernel_spec(self, kernel_name: str) -> KernelSpec:
+        if kernel_name == KERNEL:
+            return KernelSpec(resource_dir=str(RESOURCES), **get_kernel_dict())
+        return super().get_kernel_spec(kernel_name)
+
+
 def execute(
     nb: nbformat.NotebookNode, *, cwd: Path = NB_DIR, env: dict[str, str] | None = None, timeout: int = CELL_TIMEOUT_S
 ) -> float:
-    """Execute ``nb`` in place in a fresh ``python3`` kernel running in ``cwd``; returns the wall time in seconds.
+    """Execute ``nb`` in place in a fresh ``python3`` kernel (this interpreter) running in ``cwd``; returns the wall
+    time in seconds.
 
     ``env`` replaces the kernel's environment (default: this process's).  A failing cell raises
     ``nbclient.exceptions.CellExecutionError`` with the cell's traceback.
     """
+    km = KernelManager(kernel_name=KERNEL, kernel_spec_manager=ThisInterpreter())
     client = NotebookClient(
-        nb, timeout=timeout, kernel_name=KERNEL, resources={"metadata": {"path": str(cwd)}}, record_timing=False
+        nb, km=km, timeout=timeout, kernel_name=KERNEL, resources={"metadata": {"path": str(cwd)}}, record_timing=False
     )
     start = time.monotonic()
     kwargs: dict[str, Any] = {} if env is None else {"env": env}
@@ -111,17 +133,19 @@ def execute(
     return time.monotonic() - start
 
 
-def full_budget_env() -> dict[str, str]:
-    """This process's environment without ``CHUANMA_NOTEBOOK_BUDGET`` (the full budget) and with a headless backend."""
-    env = {k: v for k, v in os.environ.items() if k != "CHUANMA_NOTEBOOK_BUDGET"}
-    env.pop("MPLBACKEND", None)  # the kernel's inline backend draws the figures into the outputs
+def full_budget_env(out: Path) -> dict[str, str]:
+    """This process's environment for a stored run: full budget, outputs under ``out``, the notebooks' own run."""
+    drop = ("CHUANMA_NOTEBOOK_BUDGET", "CHUANMA_RUN_DIR", "MPLBACKEND")  # MPLBACKEND: keep the inline backend
+    env = {k: v for k, v in os.environ.items() if k not in drop}
+    env["CHUANMA_NOTEBOOK_OUT"] = str(out)
     return env
 
 
-def build(path: Path) -> float:
-    """Execute the source ``path`` with the full budget and store ``path.with_suffix('.ipynb')``; returns seconds."""
+def build(path: Path, out: Path) -> float:
+    """Execute the source ``path`` with the full budget (files under ``out``) and store ``path.with_suffix('.ipynb')``;
+    returns the seconds it ran."""
     nb = notebook_from_source(path)
-    seconds = execute(nb, env=full_budget_env())
+    seconds = execute(nb, env=full_budget_env(out))
     nb.metadata["chuanma"]["budget"] = "full"
     nb.metadata["chuanma"]["wall_time_s"] = round(seconds, 1)
     nbformat.validate(nb)
@@ -165,10 +189,12 @@ def main(argv: list[str] | None = None) -> int:
         for p in problems:
             print(p)
         return 1 if problems else 0
-    for path in paths:
-        print(f"building {path.with_suffix('.ipynb').name} (full budget) ...", flush=True)
-        seconds = build(path)
-        print(f"  done in {seconds:.0f} s", flush=True)
+    paths.sort(key=lambda p: BUILD_ORDER.index(p.name[:2]) if p.name[:2] in BUILD_ORDER else len(BUILD_ORDER))
+    with tempfile.TemporaryDirectory(prefix="chuanma-notebooks-") as out:
+        for path in paths:
+            print(f"building {path.with_suffix('.ipynb').name} (full budget) ...", flush=True)
+            seconds = build(path, Path(out))
+            print(f"  done in {seconds:.0f} s", flush=True)
     return 0
 
 
