@@ -83,11 +83,21 @@ class Action:
         return name
 
 
+# Actions are immutable: the engine hands out one shared instance per discard / kong kind (cheap to build, and a
+# legal-set membership test then succeeds on identity before comparing fields)
+_DISCARDS = tuple(Action(ActionType.DISCARD, k) for k in range(NUM_KINDS))
+_KONGS = tuple(Action(ActionType.KONG, k) for k in range(NUM_KINDS))
+
+
 def discard(k: int) -> Action:
+    if type(k) is int and 0 <= k < NUM_KINDS:
+        return _DISCARDS[k]
     return Action(ActionType.DISCARD, k)
 
 
 def kong(k: int) -> Action:
+    if type(k) is int and 0 <= k < NUM_KINDS:
+        return _KONGS[k]
     return Action(ActionType.KONG, k)
 
 
@@ -201,9 +211,9 @@ def decode(action_id: int) -> Action:
     if not 0 <= a < ACTION_SPACE_SIZE:
         raise ValueError(f"action id {a} is outside 0..{ACTION_SPACE_SIZE - 1}")
     if a < KONG_BASE:
-        return Action(ActionType.DISCARD, a - DISCARD_BASE)
+        return _DISCARDS[a - DISCARD_BASE]
     if a < PONG_ID:
-        return Action(ActionType.KONG, a - KONG_BASE)
+        return _KONGS[a - KONG_BASE]
     if a == PONG_ID:
         return PONG
     if a == HU_ID:
