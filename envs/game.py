@@ -1,10 +1,10 @@
 """Game (牌局): the pure rules engine of one hand of the Sichuan family (RULES.md §2, §4).
 
 Supported variants: ``chengdu`` (血战到底), ``xueliu`` (血流成河), ``hongzhong`` (红中), ``yibin`` (宜宾: 本金 / 听用,
-飞 / 提), ``chiyu`` (赤羽之战) and ``two_player`` (二人), plus any :class:`~envs.config.RuleConfig` built from their
-flags.  Duankagen (报胡/请胡) and Wuhan (吃, 赖子, 红中杠) need rules this engine does not implement yet: their fan
-tables are refused with :class:`UnsupportedRule` at construction, as are the optional flags listed in
-``_UNSUPPORTED_FLAGS`` and flag combinations no rule set uses (``_check_supported`` names each problem).
+飞 / 提), ``duankagen`` (断卡根: 报胡 / 请胡), ``chiyu`` (赤羽之战) and ``two_player`` (二人), plus any
+:class:`~envs.config.RuleConfig` built from their flags.  Wuhan (吃, 赖子, 红中杠) needs rules this engine does not
+implement yet: its fan table is refused with :class:`UnsupportedRule` at construction, as are the optional flags
+listed in ``_UNSUPPORTED_FLAGS`` and flag combinations no rule set uses (``_check_supported`` names each problem).
 
 The core state machine below is shared by every rule set; the mechanics of one rule set (extra own-turn actions,
 extra claims, special payments) live in :mod:`envs.variants` behind a small set of hooks
@@ -41,6 +41,8 @@ The specifications in this implementation
   (after 定缺), is public (``indicator``, event ``indicator``) and leaves the live wall
   (``indicator_removed_from_wall``; otherwise it stays the next tile to draw).  It names the hand's wildcards
   (``wild_kinds``): the 听用 are its two rank neighbours.
+* **Declarations** (断卡根 报胡): before a seat's turn-start draw a variant may ask it a question (phase
+  ``declare``, only that seat pending); its answer is applied and the seat then draws.
 * **Decisions.**  ``pending`` lists the seats whose answer is awaited.  Exchange, 定缺, claim windows and rob
   windows are simultaneous: every pending seat answers (in any order), then the engine resolves; a seat that has
   answered leaves ``pending``.  Claim and rob windows ask only seats with an option other than PASS.  In the self
@@ -60,6 +62,11 @@ The specifications in this implementation
 * **Yibin 飞 / 提** (§4.4, :mod:`envs.variants.yibin`): 飞 claims a discard with one natural copy and one 听用 (the
   lowest 听用 kind held); a pong or 飞 that would leave only 听用 in the hand is not offered.  提 swaps the drawn
   natural tile into an own 飞 meld of its kind; the 听用 comes back as the turn's drawn tile and the turn goes on.
+* **断卡根 报胡 / 请胡** (§4.5, :mod:`envs.variants.duankagen`): a 报胡 seat only discards its drawn tile, wins, or
+  kongs keeping its hand ready, never pongs, and forfeits winning by declining a win; its payments carry the 报胡
+  penalty per payer.  A 请胡 (``QINGHU_DISCARD``) single may only be won (请胡炮); when nobody does, the requester
+  wins it as a self-draw (``WinInfo.how = "qinghu"``: the single leaves the river and is set aside).  Wins whose
+  legality needs fan (小胡) are offered only when the scorer accepts them.
 * **Who draws next** (§2.5.2): after an unclaimed discard the next active seat; after a pong the claimer discards;
   after an exposed kong the claimer draws a replacement; after discard wins the next active seat after the last
   winner (winners scanned in turn order from the discarder); after a rob per ``after_rob_next``; after a self-draw
@@ -197,8 +204,8 @@ def _check_supported(cfg: RuleConfig) -> None:
         problems.append("kong_payment = 'factor' outside fan_table 'wuhan'")
     if (cfg.wild == "laizi") != (cfg.fan_table == "wuhan"):
         problems.append("wild = 'laizi' and fan_table 'wuhan' only together (赖子, 红中杠 and the factor settlement)")
-    if cfg.fan_table in (*DKG_TABLES, "wuhan"):
-        problems.append(f"fan_table = {cfg.fan_table!r} (its play rules: 断卡根 报胡/请胡, Wuhan 吃/赖子/红中杠/海底)")
+    if cfg.fan_table == "wuhan":
+        problems.append(f"fan_table = {cfg.fan_table!r} (its play rules: Wuhan 吃/赖子/红中杠/海底)")
     problems += rules_for(cfg).unsupported(cfg)
     if problems:
         raise UnsupportedRule(f"variant {cfg.name!r}: this engine does not implement " + "; ".join(problems))
@@ -602,6 +609,27 @@ class Game:
         self.drawn_tile = None
         self._after_pong = True
         self._enter_self(q)
+
+    @property
+    def first_action(self) -> bool:
+        """No play action has been taken yet in this hand (the dealer's first decision: 天胡, 报胡)."""
+        return self._first_action
+
+    def first_draw_pending(self, seat: int) -> bool:
+        """``seat`` (not the dealer) has not made its first turn-start draw yet."""
+        return self._first_draw_pending[seat]
+
+    def window_options(self) -> dict[int, tuple[Action, ...]]:
+        """The options of the open claim / rob window, per asked seat."""
+        return self._options
+
+    def decision_of(self, seat: int) -> Action | None:
+        """``seat``'s answer in the current simultaneous decision (None before it answered)."""
+        return self._decisions.get(seat)
+
+    def play_discard(self, seat: int, k: int, *, event: str) -> None:
+        """``seat`` discards ``k`` as a variant's special play named ``event`` (断卡根 请胡); claims follow."""
+        self._discard(seat, k, event=event)
 
     def continue_turn(self, seat: int) -> None:
         """``seat`` decides again in the same turn (after a hook changed its hand, e.g. 提)."""
@@ -1215,6 +1243,8 @@ class Game:
             }
         if how == "qianggang":
             return {"self_drawn": False, "robbing_kong": True}
+        if how == "qinghu":  # 断卡根 请胡: nobody took the single; a self-draw win without 天胡/地胡
+            return {"self_drawn": True, "robbing_kong": False, "last_tile": self._drew_last}
         dihu = (
             self.cfg.dihu_definition == "include_first_discard"
             and payer == self.dealer
@@ -1231,12 +1261,13 @@ class Game:
         }
 
     def _score_on(self, q: int, k: int, how: str, payer: int | None, **overrides: Any):
-        """Score q's win on ``k``; for a claim (``how`` dianpao/qianggang) ``k`` is not in q's hand yet.
+        """Score q's win on ``k``; for a claim (``how`` dianpao/qianggang) or a 请胡 (``qinghu``: the single lies
+        among the discards) ``k`` is not in q's hand.
 
         ``overrides`` replace context fields (``paid_as_discard``, variant fields such as ``payer_baohu``).
         """
         h = self.hands[q]
-        if how in ("dianpao", "qianggang"):
+        if how in ("dianpao", "qianggang", "qinghu"):
             counts = h[:]
             counts[k] += 1
         else:
@@ -1289,14 +1320,22 @@ class Game:
     def _instant_win(self, seat: int, tile: int) -> None:
         self._settle_self_draw(seat, tile, how="instant")
 
-    def _settle_self_draw(self, seat: int, t: int, how: str, *, set_aside: bool = True, **context: Any) -> None:
-        """Settle ``seat``'s self-draw win on ``t`` (in its hand).  ``set_aside`` = False keeps the tile where it is
-        (断卡根 请胡: the winning single already lies among the discards); ``context`` overrides scoring flags."""
+    def settle_request_win(self, seat: int) -> None:
+        """断卡根 请胡: nobody won on ``seat``'s announced single, so ``seat`` wins with it as a self-draw (how
+        ``"qinghu"``): the single leaves the river (marked claimed) and is set aside as the winning tile."""
+        t = self.discards[seat][-1]
+        self.discard_claimed[seat][-1] = True
+        self._settle_self_draw(seat, t, "qinghu")
+
+    def _settle_self_draw(self, seat: int, t: int, how: str) -> None:
+        """Settle ``seat``'s self-draw win on ``t`` (in its hand; for ``qinghu`` the discarded single)."""
         cfg = self.cfg
         feeder = self._kong_feeder if (how == "zimo" and self._after_kong) else None
         dianpao = paid_as_discard(cfg, how, feeder)  # type: ignore[arg-type]
-        result = self._score_on(seat, t, how, None, paid_as_discard=dianpao, **context)
-        assert result.is_win, f"seat {seat}: a self-draw win on {t} that the scorer refuses ({result.reason})"
+        result = self._score_on(seat, t, how, None, paid_as_discard=dianpao)
+        assert result.is_win or self._rules.self_win_ok(
+            self, seat, result, functools.partial(self._score_on, seat, t, how, None)
+        ), f"seat {seat}: a self-draw win on {t} that the scorer refuses ({result.reason})"
         active = [q for q in range(self.n) if self.active[q]]
         transfers = self._rules.win_transfers(
             self,
@@ -1306,12 +1345,12 @@ class Game:
             payer=None,
             active=active,
             feeder=feeder,
-            rescore=lambda **o: self._score_on(seat, t, how, None, paid_as_discard=dianpao, **{**context, **o}),
+            rescore=functools.partial(self._score_on, seat, t, how, None, paid_as_discard=dianpao),
         )
-        if set_aside:
+        if how != "qinghu":
             self.hands[seat][t] -= 1
             self._hand_changed(seat)
-            self.set_aside.append(t)
+        self.set_aside.append(t)
         self._record_win(seat, t, feeder if dianpao else None, how, result, result.payment)
         for tr in transfers:
             self._apply(tr)
@@ -1506,6 +1545,7 @@ class Game:
             pass_hu_locked=hu_locked,
             pass_pong_locked=tuple(k for k in range(NUM_KINDS) if pong_mask >> k & 1) if pong_mask else (),
             legal_actions=tuple(self._legal(seat)),
+            **self._rules.view_fields(self, seat),
         )
 
     def _revealed(self, seat: int, viewer: int) -> tuple[int, ...]:

@@ -83,10 +83,15 @@ def _binding_meld_counts(counts: list[int], wilds: int, melds: Sequence[Meld], e
     """The meld counts that can limit the wildcards (None when none can): a meld kind's four-copy cap binds only
     when its concealed copies, ``extra`` tiles still to come (1: a wait's candidate) and every wildcard could pass
     it.  Dropping the others keeps :mod:`envs.hand` on its fast uncapped path with the same answer (with melds the
-    hand is too short for seven pairs, the only shape that looks at melds otherwise)."""
+    hand is too short for seven pairs, the only shape that looks at melds otherwise).
+
+    Only a meld's natural tiles count: a Yibin 飞 holds a 听用 standing for its kind, and after drawing the fourth
+    natural copy the represented total is five.  The shape answer is then a superset of the scorer's, which applies
+    the four-copy limit to represented copies; the engine asks the scorer before offering such a win.
+    """
     mc = None
     for m in melds:
-        for k in m.represented():
+        for k in m.natural():
             if counts[k] + extra + wilds + m.size > 4:
                 if mc is None:
                     mc = [0] * NUM_KINDS

@@ -20,7 +20,7 @@ Chinese and pinyin aliases are accepted (``碰``/``peng``, ``杠``/``明杠``/``
 ``bugang``/``jiagang``, ``吃``, ``飞``).  ``str(meld)`` gives back the canonical form.
 
 >>> parse_meld("pong 5m")
-Meld(kind=<MeldKind.PONG: 'pong'>, tile=4, wilds=0, from_seat=None, wild_kinds=())
+Meld(kind=<MeldKind.PONG: 'pong'>, tile=4, wilds=0, from_seat=None, wild_kinds=(), claimed=None)
 >>> str(parse_meld("暗杠 3p"))
 'ankong 3p'
 """
@@ -84,7 +84,8 @@ class Meld:
 
     ``wilds`` counts the wildcards inside the meld (only a 飞 may hold any); ``wild_kinds`` optionally names their
     physical kinds (needed to return the 听用 to the hand on 提 and to check the four-copy limit); ``from_seat`` is
-    the seat the claimed tile came from (``None`` for concealed and added kongs, or when unknown).
+    the seat the claimed tile came from (``None`` for concealed and added kongs, or when unknown); ``claimed``
+    optionally names the kind of the claimed discard (it matters for a 吃 run, whose three kinds differ).
     """
 
     kind: MeldKind
@@ -92,6 +93,7 @@ class Meld:
     wilds: int = 0
     from_seat: int | None = None
     wild_kinds: tuple[int, ...] = ()
+    claimed: int | None = None
 
     def __post_init__(self) -> None:
         try:
@@ -121,6 +123,8 @@ class Meld:
         if any(isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < NUM_KINDS for k in wk):
             raise ValueError(f"wild_kinds {wk!r} must be kind indices 0-33")
         object.__setattr__(self, "wild_kinds", wk)
+        if self.claimed is not None and (kind is MeldKind.ANKONG or self.claimed not in self.represented()):
+            raise ValueError(f"claimed tile {self.claimed!r} is not a claimed tile of this {kind.value} meld")
 
     # ---- shape --------------------------------------------------------------------------------------
     @property

@@ -1,4 +1,4 @@
-"""Observation encoding (观测编码) ``chuanma-v0``: one seat's :class:`~envs.view.PlayerView` as a ``(C, 34)`` tensor.
+"""Observation encoding (观测编码) ``chuanma-v1``: one seat's :class:`~envs.view.PlayerView` as a ``(C, 34)`` tensor.
 
 Every row ("plane") is a vector over the 34 tile kinds of :mod:`envs.tiles` (0-8 万, 9-17 筒, 18-26 条, 27-33
 honors, 31 = 红中).  Facts that are not about a tile kind (phase, dealer, wall size, scores ...) are *broadcast*: the
@@ -12,51 +12,55 @@ which slots hold a player, so the tensor is invariant under rotating the table.
 Counts are raw integer counts except the own hand, which is a 4-plane thermometer (plane i = "holds at least i+1
 copies"; ``hand.sum(0)`` gives the counts).  Wild tiles (红中, 听用) are counted under their own kind.
 
-Plane table (``C`` = :data:`NUM_PLANES` = 93)
--------------------------------------------------
+Plane table (``C`` = :data:`NUM_PLANES` = 106)
+--------------------------------------------------
 
-=====  =====================  ====  ==========  =====================================================================
-rows   name                   n     range       meaning
-=====  =====================  ====  ==========  =====================================================================
-0-3    ``hand``               4     {0,1}       own concealed tiles, thermometer: row i = count >= i+1
-4      ``drawn_tile``         1     {0,1}       the tile just drawn, on the observer's own turn (one-hot)
-5      ``exchange_picked``    1     0-3         换三张 tiles picked so far in the current pick sequence (counts)
-6      ``exchange_given``     1     0-3         换三张 the three tiles the observer passed (counts)
-7      ``exchange_received``  1     0-3         换三张 the three tiles the observer received (counts)
-8-10   ``exchange_direction`` 3     {0,1}       换三张 offset 1/2/3 (receiver = giver + offset), public once resolved
-11-14  ``pongs``              4     {0,1}       per seat slot: exposed pong (碰; a 飞 counts as a pong)
-15-18  ``exposed_kongs``      4     {0,1}       per seat slot: exposed kong (直杠, claimed on a discard)
-19-22  ``concealed_kongs``    4     {0,1}       per seat slot: concealed kong (暗杠) of a revealed kind
-23-26  ``added_kongs``        4     {0,1}       per seat slot: added kong (补杠 / 巴杠)
-27-30  ``hidden_kongs``       4     0-1         per seat slot, broadcast: concealed kongs of unrevealed kind / 4
-31-34  ``discards``           4     0-4         per seat slot: discarded copies (incl. tiles later claimed)
-35-38  ``last_discard``       4     {0,1}       per seat slot: that player's most recent discard (one-hot)
-39     ``visible``            1     0-4         copies the observer has seen: own hand, discards, melds, revealed
-                                                hands, self-drawn / robbed winning tiles, the indicator
-40-43  ``revealed_hands``     4     0-4         per seat slot: concealed tiles the rules reveal (血流 frozen hands)
-44-47  ``void_suits``         4     {0,1}       per seat slot: 1 on the nine kinds of the declared void suit (定缺)
-48     ``wild_kinds``         1     {0,1}       kinds acting as wildcards this hand (红中; 听用)
-49     ``indicator``          1     {0,1}       本金 / 赖子 indicator tile (one-hot), when the variant flips one
-50-53  ``won``                4     {0,1}       per seat slot, broadcast: has won at least once this hand
-54-57  ``win_tiles``          4     0-4         per seat slot: number of that player's wins on each kind
-58-61  ``active``             4     {0,1}       per seat slot, broadcast: still playing (血战 winners leave)
-62-65  ``seat_present``       4     {0,1}       per seat slot, broadcast: the slot holds a player
-66-69  ``dealer``             4     {0,1}       per seat slot, broadcast: the dealer (庄家)
-70-73  ``current``            4     {0,1}       per seat slot, broadcast: whose turn it is (the discarder or the
-                                                kong player during a claim / rob window)
-74     ``claim_tile``         1     {0,1}       the tile being claimed (discard) or robbed (added kong), one-hot
-75     ``claim_is_rob``       1     {0,1}       broadcast: the claim window is a rob window (抢杠)
-76     ``pass_hu_locked``     1     {0,1}       kinds the observer may not win on a discard now (过胡)
-77     ``pass_pong_locked``   1     {0,1}       kinds the observer may not pong now (过碰)
-78-83  ``phase``              6     {0,1}       broadcast one-hot: exchange, dingque, self, claim, rob, end
-84     ``to_act``             1     {0,1}       broadcast: the observer has a decision to make now
-85     ``wall``               1     0-1         broadcast: wall tiles remaining / 136
-86     ``wall_countdown``     1     {0,1}       column k = 1 while more than k wall tiles remain (last 34 exactly)
-87-90  ``scores``             4     -2-2        per seat slot, broadcast: this hand's score, signed log scale
-                                                sign(s) * log2(1 + |s| / base_unit) / 8, clipped to [-2, 2]
-91     ``hand_size``          1     0-1         broadcast: own concealed tile count / 14
-92     ``melds_count``        1     0-1         broadcast: own number of melds / 4
-=====  =====================  ====  ==========  =====================================================================
+=======  =====================  ====  ==========  =====================================================================
+rows     name                   n     range       meaning
+=======  =====================  ====  ==========  =====================================================================
+0-3      ``hand``               4     {0,1}       own concealed tiles, thermometer: row i = count >= i+1
+4        ``drawn_tile``         1     {0,1}       the tile just drawn, on the observer's own turn (one-hot)
+5        ``exchange_picked``    1     0-3         换三张 tiles picked so far in the current pick sequence (counts)
+6        ``exchange_given``     1     0-3         换三张 the three tiles the observer passed (counts)
+7        ``exchange_received``  1     0-3         换三张 the three tiles the observer received (counts)
+8-10     ``exchange_direction`` 3     {0,1}       换三张 offset 1/2/3 (receiver = giver + offset), public once resolved
+11-14    ``pongs``              4     {0,1}       per seat slot: exposed pong (碰; a 飞 counts as a pong)
+15-18    ``exposed_kongs``      4     {0,1}       per seat slot: exposed kong (直杠, claimed on a discard)
+19-22    ``concealed_kongs``    4     {0,1}       per seat slot: concealed kong (暗杠) of a revealed kind
+23-26    ``added_kongs``        4     {0,1}       per seat slot: added kong (补杠 / 巴杠)
+27-30    ``chis``               4     0-4         per seat slot: tiles in 吃 runs (each run adds its three kinds)
+31-34    ``hidden_kongs``       4     0-1         per seat slot, broadcast: concealed kongs of unrevealed kind / 4
+35-38    ``discards``           4     0-4         per seat slot: discarded copies (incl. tiles later claimed; Wuhan
+                                                  红中杠 / 赖子杠 tiles played out)
+39-42    ``last_discard``       4     {0,1}       per seat slot: that player's most recent discard (one-hot)
+43       ``visible``            1     0-4         copies the observer has seen: own hand, discards, melds, revealed
+                                                  hands, self-drawn / robbed winning tiles, the indicator
+44-47    ``revealed_hands``     4     0-4         per seat slot: concealed tiles the rules reveal (血流 frozen hands)
+48-51    ``void_suits``         4     {0,1}       per seat slot: 1 on the nine kinds of the declared void suit (定缺)
+52       ``wild_kinds``         1     {0,1}       kinds acting as wildcards this hand (红中; 听用; 赖子)
+53       ``indicator``          1     {0,1}       本金 / 赖子 indicator tile (one-hot), when the variant flips one
+54-57    ``won``                4     {0,1}       per seat slot, broadcast: has won at least once this hand
+58-61    ``win_tiles``          4     0-4         per seat slot: number of that player's wins on each kind
+62-65    ``active``             4     {0,1}       per seat slot, broadcast: still playing (血战 winners leave)
+66-69    ``baohu``              4     {0,1}       per seat slot, broadcast: declared 报胡 (断卡根)
+70-73    ``qinghu``             4     {0,1}       per seat slot, broadcast: announced 请胡 (five-pair request)
+74-77    ``seat_present``       4     {0,1}       per seat slot, broadcast: the slot holds a player
+78-81    ``dealer``             4     {0,1}       per seat slot, broadcast: the dealer (庄家)
+82-85    ``current``            4     {0,1}       per seat slot, broadcast: whose turn it is (the discarder or the
+                                                  kong player during a claim / rob window)
+86       ``claim_tile``         1     {0,1}       the tile being claimed (discard) or robbed (added kong), one-hot
+87       ``claim_is_rob``       1     {0,1}       broadcast: the claim window is a rob window (抢杠)
+88       ``pass_hu_locked``     1     {0,1}       kinds the observer may not win on a discard now (过胡)
+89       ``pass_pong_locked``   1     {0,1}       kinds the observer may not pong now (过碰)
+90-96    ``phase``              7     {0,1}       broadcast one-hot: exchange, dingque, self, claim, rob, declare, end
+97       ``to_act``             1     {0,1}       broadcast: the observer has a decision to make now
+98       ``wall``               1     0-1         broadcast: wall tiles remaining / 136
+99       ``wall_countdown``     1     {0,1}       column k = 1 while more than k wall tiles remain (last 34 exactly)
+100-103  ``scores``             4     -2-2        per seat slot, broadcast: this hand's score, signed log scale
+                                                  sign(s) * log2(1 + |s| / base_unit) / 8, clipped to [-2, 2]
+104      ``hand_size``          1     0-1         broadcast: own concealed tile count / 14
+105      ``melds_count``        1     0-1         broadcast: own number of melds / 4
+=======  =====================  ====  ==========  =====================================================================
 
 Named views
 -----------
@@ -65,7 +69,7 @@ leading batch axes are kept), so agents can read planes by name::
 
     from envs.observation import ObservationEncoder, decode, hand_counts, phase_of
     enc = ObservationEncoder(num_players=4, base_unit=1)
-    obs = enc.encode(game.view(seat))          # float32 (93, 34)
+    obs = enc.encode(game.view(seat))          # float32 (106, 34)
     v = decode(obs)
     v["hand"].sum(0)                           # own counts, same as hand_counts(obs)
     v["void_suits"][1]                         # 下家's void suit (9 ones) or zeros before 定缺
@@ -78,6 +82,9 @@ leading batch axes are kept), so agents can read planes by name::
 Version history
 ---------------
 * ``chuanma-v0`` — first layout (93 planes).
+* ``chuanma-v1`` — 106 planes for 断卡根 and Wuhan: ``chis`` (吃 runs), ``baohu`` and ``qinghu`` (断卡根
+  declarations), and a ``declare`` row in ``phase`` (the 报胡 decision before a draw).  The other planes are
+  unchanged but move down; observations of the other variants hold the same values (the new planes stay zero).
 """
 
 from __future__ import annotations
@@ -93,13 +100,21 @@ from envs.melds import MeldKind
 from envs.tiles import NUM_KINDS
 from envs.view import Phase, PlayerView
 
-OBS_VERSION = "chuanma-v0"
+OBS_VERSION = "chuanma-v1"
 MAX_SEATS = 4
 WALL_SCALE = 136.0
 SCORE_LOG_DIVISOR = 8.0
 SCORE_CLIP = 2.0
 HAND_SCALE = 14.0
-PHASES: tuple[Phase, ...] = (Phase.EXCHANGE, Phase.DINGQUE, Phase.SELF, Phase.CLAIM, Phase.ROB, Phase.END)
+PHASES: tuple[Phase, ...] = (
+    Phase.EXCHANGE,
+    Phase.DINGQUE,
+    Phase.SELF,
+    Phase.CLAIM,
+    Phase.ROB,
+    Phase.DECLARE,
+    Phase.END,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +139,7 @@ PLANES: tuple[PlaneGroup, ...] = (
     PlaneGroup("exposed_kongs", MAX_SEATS, 0, 1, "直杠 per seat slot"),
     PlaneGroup("concealed_kongs", MAX_SEATS, 0, 1, "暗杠 per seat slot"),
     PlaneGroup("added_kongs", MAX_SEATS, 0, 1, "补杠 per seat slot"),
+    PlaneGroup("chis", MAX_SEATS, 0, 4, "吃 run tiles per seat slot"),
     PlaneGroup("hidden_kongs", MAX_SEATS, 0, 1, "unrevealed 暗杠 count / 4 per seat slot"),
     PlaneGroup("discards", MAX_SEATS, 0, 4, "discard counts per seat slot"),
     PlaneGroup("last_discard", MAX_SEATS, 0, 1, "most recent discard per seat slot"),
@@ -135,6 +151,8 @@ PLANES: tuple[PlaneGroup, ...] = (
     PlaneGroup("won", MAX_SEATS, 0, 1, "has won per seat slot"),
     PlaneGroup("win_tiles", MAX_SEATS, 0, 4, "wins per kind per seat slot"),
     PlaneGroup("active", MAX_SEATS, 0, 1, "still playing per seat slot"),
+    PlaneGroup("baohu", MAX_SEATS, 0, 1, "declared 报胡 per seat slot"),
+    PlaneGroup("qinghu", MAX_SEATS, 0, 1, "announced 请胡 per seat slot"),
     PlaneGroup("seat_present", MAX_SEATS, 0, 1, "slot holds a player"),
     PlaneGroup("dealer", MAX_SEATS, 0, 1, "dealer slot"),
     PlaneGroup("current", MAX_SEATS, 0, 1, "slot whose turn it is"),
@@ -173,6 +191,7 @@ _MELD_GROUP = {
     MeldKind.KONG: "exposed_kongs",
     MeldKind.ANKONG: "concealed_kongs",
     MeldKind.BUKONG: "added_kongs",
+    MeldKind.CHI: "chis",
 }
 _PHASE_ROW = {p: i for i, p in enumerate(PHASES)}
 _R: dict[str, int] = {name: sl.start for name, sl in SLICES.items()}  # first row of each group
@@ -187,6 +206,7 @@ _R_HIDDEN, _R_DISCARDS, _R_LAST, _R_REVEALED = (
     _R["revealed_hands"],
 )
 _R_WON, _R_ACTIVE, _R_PRESENT, _R_SCORES = _R["won"], _R["active"], _R["seat_present"], _R["scores"]
+_R_BAOHU, _R_QINGHU = _R["baohu"], _R["qinghu"]
 _R_WIN_TILES, _R_DEALER, _R_CURRENT, _R_PHASE = _R["win_tiles"], _R["dealer"], _R["current"], _R["phase"]
 _R_TO_ACT, _R_WALL, _R_ROB, _R_VISIBLE = _R["to_act"], _R["wall"], _R["claim_is_rob"], _R["visible"]
 _DRAWN, _PICKED = _R["drawn_tile"] * NUM_KINDS, _R["exchange_picked"] * NUM_KINDS
@@ -216,6 +236,7 @@ def _visible_weights() -> np.ndarray:
         ("exposed_kongs", 3),
         ("concealed_kongs", 4),
         ("added_kongs", 3),
+        ("chis", 1),
         ("revealed_hands", 1),
     ):
         w[SLICES[name]] = weight
@@ -281,7 +302,7 @@ def _score_value(score: float, base_unit: float) -> float:
 
 
 class ObservationEncoder:
-    """Encoder of :class:`PlayerView` objects into ``chuanma-v0`` tensors (float32, shape :data:`OBS_SHAPE`).
+    """Encoder of :class:`PlayerView` objects into ``chuanma-v1`` tensors (float32, shape :data:`OBS_SHAPE`).
 
     ``num_players`` is the table size (2-4); ``base_unit`` the variant's points per base unit (1; 1000 in 赤羽)
     used to scale the score planes.  :meth:`from_config` reads both from a :class:`~envs.config.RuleConfig`.
@@ -359,6 +380,7 @@ class ObservationEncoder:
         melds_all, discards_all, revealed_all = view.melds, view.discards, view.revealed_hands
         won, active, scores, voids = view.won, view.active, view.scores, view.void_suits
         base_unit = self.base_unit
+        baohu, qinghu = view.baohu, view.qinghu
         for r in range(n):
             seat = (me + r) % n
             melds = melds_all[seat]
@@ -370,6 +392,11 @@ class ObservationEncoder:
                         raise ValueError(f"meld kind {meld.kind!r} has no plane in {OBS_VERSION}")
                     if meld.tile < 0:
                         hidden += 1
+                        continue
+                    if meld.kind is MeldKind.CHI:  # all three kinds; the claimed one is among the discards
+                        cells += [(group + r) * NUM_KINDS + k for k in meld.represented()]
+                        if meld.claimed is not None:
+                            less.append(meld.claimed)
                         continue
                     add((group + r) * NUM_KINDS + meld.tile)
                     if meld.wilds:  # a 飞: fewer natural copies, the 听用 themselves are seen
@@ -390,6 +417,12 @@ class ObservationEncoder:
             if void is not None:
                 cells += _VOID_CELLS[r][void]
             score = scores[seat]
+            if baohu and baohu[seat]:
+                rows.append(_R_BAOHU + r)
+                values.append(1.0)
+            if qinghu and qinghu[seat]:
+                rows.append(_R_QINGHU + r)
+                values.append(1.0)
             rows += (_R_WON + r, _R_ACTIVE + r, _R_PRESENT + r, _R_SCORES + r)
             values += (
                 float(won[seat]),
@@ -407,7 +440,7 @@ class ObservationEncoder:
                     if (w.tile, w.from_seat) not in robbed:
                         robbed.add((w.tile, w.from_seat))
                         extra.append(w.tile)
-                elif w.from_seat is None:
+                elif w.from_seat is None and w.how != "qinghu":  # a 请胡 single lies among the discards
                     extra.append(w.tile)
         for k in view.wild_kinds:
             add(_WILD + k)

@@ -62,7 +62,7 @@ ids        action                    meaning
 
 Observations
 ------------
-``{"observation": float32 (93, 34), "action_mask": int8 (183,)}``; the tensor is ``chuanma-v0`` of
+``{"observation": float32 (106, 34), "action_mask": int8 (183,)}``; the tensor is ``chuanma-v1`` of
 :mod:`envs.observation` (its docstring has the full plane table; ``envs.observation.decode`` gives named views).
 The mask is all zeros for an agent that is not ``agent_selection``.
 
@@ -84,7 +84,8 @@ cannot change).  Other keys are ignored with a ``UserWarning`` (PettingZoo's ``a
 
 Version history
 ---------------
-* ``sichuan_mahjong_v0`` — first release: observation ``chuanma-v0``, action layout ``chuanma-actions-v0``.
+* ``sichuan_mahjong_v0`` — first release: observation ``chuanma-v0``, action layout ``chuanma-actions-v0``;
+  observation ``chuanma-v1`` since 断卡根 and Wuhan (new planes, same API).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 :class:`SingleAgentEnv` is a gymnasium ``Env`` for one learner; the other seats are played by given opponents until
 the learner has a decision to make.  An episode is one hand.
 
-* Observation: the ``chuanma-v0`` tensor, float32 ``(93, 34)`` (see :mod:`envs.observation`).
+* Observation: the ``chuanma-v1`` tensor, float32 ``(106, 34)`` (see :mod:`envs.observation`).
 * Action: ``Discrete(183)``; :meth:`SingleAgentEnv.action_masks` returns the legal mask (bool) as sb3-contrib's
   ``MaskablePPO`` expects; ``info["action_mask"]`` carries the same mask (``int8``).
 * Reward: the **learner's own** score change since its previous decision (kong payments, wins, settlement), in the
@@ -31,7 +31,7 @@ deterministic: the same seed gives the same hand, seat and random opponent choic
 >>> env = SingleAgentEnv("chengdu", seat="random")
 >>> obs, info = env.reset(seed=3)
 >>> obs.shape
-(93, 34)
+(106, 34)
 """
 
 from __future__ import annotations

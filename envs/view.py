@@ -75,3 +75,5 @@ class PlayerView:
     pass_hu_locked: tuple[int, ...]  # kinds this seat may not win on a discard now (过胡); all kinds for "any_tile"
     pass_pong_locked: tuple[int, ...]  # kinds this seat may not pong now (过碰)
     legal_actions: tuple[Action, ...]  # empty when this seat has nothing to decide
+    baohu: tuple[bool, ...] = ()  # 断卡根, per seat: declared 报胡 (ready); () in variants without it
+    qinghu: tuple[bool, ...] = ()  # 断卡根, per seat: announced 请胡 (its discards are 请胡 singles); () without it

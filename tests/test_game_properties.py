@@ -37,11 +37,20 @@ _UNIVERSE = (
 )
 
 
+_SPECIALS = frozenset(
+    {ActionType.FEI, ActionType.TI, ActionType.CHI, ActionType.BAOHU, ActionType.QINGHU_DISCARD}
+    | {ActionType.RED_KONG, ActionType.LAIZI_KONG}
+)
+
+
 def _choose(g: Game, seat: int, rng: random.Random) -> Action:
     """A random legal action, biased towards wins and kongs so that settlement paths are exercised."""
     legal = g.legal_actions(seat)
     if HU in legal and rng.random() < 0.8:
         return HU
+    specials = [a for a in legal if a.type in _SPECIALS]
+    if specials and rng.random() < 0.6:
+        return rng.choice(specials)
     kongs = [a for a in legal if a.type == ActionType.KONG]
     if kongs and rng.random() < 0.6:
         return rng.choice(kongs)

@@ -31,6 +31,8 @@ BROADCAST_PLANES: tuple[str, ...] = (
     "hidden_kongs",
     "won",
     "active",
+    "baohu",
+    "qinghu",
     "seat_present",
     "dealer",
     "current",
@@ -42,7 +44,7 @@ BROADCAST_PLANES: tuple[str, ...] = (
     "hand_size",
     "melds_count",
 )
-"""Planes of ``chuanma-v0`` whose value is the same in every column (read from column 0)."""
+"""Planes of the observation whose value is the same in every column (read from column 0)."""
 
 
 def _rows(names: tuple[str, ...]) -> list[int]:

@@ -7,18 +7,22 @@
 
 from __future__ import annotations
 
-from envs.config import RuleConfig
+from envs.config import DKG_TABLES, RuleConfig
 from envs.variants.base import VariantRules, VariantState
+from envs.variants.duankagen import DuankagenRules
 from envs.variants.yibin import YibinRules
 
 __all__ = ["VariantRules", "VariantState", "rules_for"]
 
 _CORE = VariantRules()
 _YIBIN = YibinRules()
+_DUANKAGEN = DuankagenRules()
 
 
 def rules_for(cfg: RuleConfig) -> VariantRules:
     """The variant rules object of ``cfg`` (shared, stateless)."""
     if cfg.wild == "tingyong":
         return _YIBIN
+    if cfg.fan_table in DKG_TABLES:
+        return _DUANKAGEN
     return _CORE

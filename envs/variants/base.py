@@ -145,6 +145,10 @@ class VariantRules:
             return win_transfers(game.cfg, seat, how, result.payment, discarder=payer)  # type: ignore[arg-type]
         return win_transfers(game.cfg, seat, how, result.payment, active=active, kong_discarder=feeder)  # type: ignore[arg-type]
 
+    def view_fields(self, game: Game, seat: int) -> dict[str, Any]:
+        """Extra public :class:`~envs.view.PlayerView` fields of the variant (断卡根 ``baohu`` / ``qinghu``)."""
+        return {}
+
     def end_transfers(self, game: Game) -> list[Transfer]:
         """查花猪 / 查大叫 / 退税 at exhaustion (§2.11.2-§2.11.3)."""
         players = [game.player_end(s) for s in range(game.n)]

@@ -33,8 +33,8 @@ def fei_tiles(game: Game, seat: int, k: int) -> tuple[int, tuple[int, ...]] | No
     """The hand tiles a 飞 of the discard ``k`` by ``seat`` would use: (natural copies of ``k``, 听用 kinds), or
     None when the seat cannot 飞 (too few tiles, or no tile it could discard afterwards)."""
     max_wild = game.cfg.yibin_fei_max_wild
-    if max_wild < 1:
-        return None
+    if max_wild < 1 or any(m.tile == k for m in game.melds[seat]):
+        return None  # a second triplet of one kind would stand for more than four copies
     h = game.hands[seat]
     wild = game.wild_kinds
     naturals = 1 if h[k] >= 1 else 0
@@ -70,6 +70,7 @@ class YibinRules(VariantRules):
     """宜宾: 听用 cannot be discarded; 飞 claims; 提 on the own turn."""
 
     name = "yibin"
+    win_rules = True  # a 飞's 听用 counts towards the four-copy limit: the scorer has the last word on a win
 
     def undiscardable(self, game: Game) -> tuple[int, ...]:
         return game.wild_kinds
