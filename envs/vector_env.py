@@ -1,8 +1,8 @@
 """Batched environment (批量环境): many hands of ``sichuan_mahjong_v0`` stepped in one call, for training.
 
 :class:`VectorEnv` keeps ``num_envs`` hands (one :class:`envs.game.Game` per *slot*) and advances all of them with
-one ``step(actions)`` call.  Observations are written into one preallocated ``float32`` array ``(N, 93, 34)``
-(the ``chuanma-v0`` tensor of :mod:`envs.observation`) and legal masks into one ``int8`` array ``(N, 183)``.  The
+one ``step(actions)`` call.  Observations are written into one preallocated ``float32`` array ``(N, C, 34)`` (the
+tensor of :mod:`envs.observation`, ``C`` = ``NUM_PLANES``) and legal masks into one ``int8`` array ``(N, 183)``.  The
 rules stay in the engine: the batched env only orders the decisions, collects the 换三张 picks and pays rewards,
 exactly as the AEC environment does, without PettingZoo's per-agent dictionaries, infos and event logs.
 
@@ -14,7 +14,7 @@ Two modes
   what sb3's ``DummyVecEnv([SingleAgentEnv(v) for _ in range(N)])`` produces after ``.seed(s)`` (slot ``i``
   starts from seed ``s + i``; later hands of a slot are the next hands of its seed sequence,
   :func:`envs.wall.hand_seed`), as long as the opponents do not depend on the order in which they are asked.
-  ``step`` returns ``obs (N, 93, 34)``, ``rewards (N,)`` float32, ``dones (N,)`` bool, ``infos`` (list of dicts).
+  ``step`` returns ``obs (N, C, 34)``, ``rewards (N,)`` float32, ``dones (N,)`` bool, ``infos`` (list of dicts).
 * **Self-play** (``self_play=True``): every decision of every seat is a step.  Row ``i`` of the observation is
   the view of the seat whose turn it is in slot ``i`` (``acting_seats[i]``, also ``infos[i]["seat"]``);
   ``step`` returns ``rewards`` of shape ``(N, num_players)``: every seat's reward of that step, exactly the
@@ -31,7 +31,7 @@ sequence for the next hand of ``slot`` (``rng`` is a generator of that slot, see
 independent of the seat and random-opponent draws).  A policy is a callable ``f(obs, mask) -> int`` or has
 ``act(obs, mask) -> int``; an optional ``reset(seat, cfg)`` is called before each hand.  A policy with
 ``act_batch(observations, masks) -> actions`` is asked once per round for all slots where it has a decision
-(``observations`` ``(B, 93, 34)``, ``masks`` ``(B, 183)`` int8; it must treat the rows independently).  Random
+(``observations`` ``(B, C, 34)``, ``masks`` ``(B, 183)`` int8; it must treat the rows independently).  Random
 opponents never need an observation, so none is encoded for them.
 
 Episodes, seeds, resets
@@ -55,8 +55,8 @@ helper), called once, with the result repeated per slot; a pool with a ``seed(se
 >>> from envs.vector_env import VectorEnv
 >>> venv = VectorEnv("hongzhong", num_envs=4, seed=0)
 >>> obs = venv.reset()
->>> obs.shape, venv.masks.shape
-((4, 93, 34), (4, 183))
+>>> obs.shape == (4, *OBS_SHAPE), venv.masks.shape
+(True, (4, 183))
 >>> obs, rewards, dones, infos = venv.step(venv.sample_actions())
 """
 

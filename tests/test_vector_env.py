@@ -6,6 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from envs.config import ENGINE_PRESETS
+from envs.observation import OBS_SHAPE
 from envs.sichuan_mahjong_v0 import raw_env
 from envs.single_agent import SingleAgentEnv
 from envs.vector_env import VectorEnv
@@ -14,7 +16,7 @@ from envs.wall import hand_seed
 sb3 = pytest.importorskip("stable_baselines3")
 from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv  # noqa: E402
 
-VARIANTS = ("chengdu", "xueliu", "hongzhong", "chiyu", "two_player")
+VARIANTS = ENGINE_PRESETS  # every preset the engine plays
 
 
 def _masked_choice(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
@@ -70,13 +72,13 @@ class _LowestLegal:
             self.act_batch = self._act_batch
 
     def act(self, observation, legal_mask):
-        assert observation.shape == (93, 34)
+        assert observation.shape == OBS_SHAPE
         self.calls += 1
         self.rows += 1
         return int(np.flatnonzero(legal_mask)[0])
 
     def _act_batch(self, observations, masks):
-        assert observations.shape[0] == masks.shape[0] and observations.shape[1:] == (93, 34)
+        assert observations.shape[0] == masks.shape[0] and observations.shape[1:] == OBS_SHAPE
         self.calls += 1
         self.rows += len(masks)
         return masks.argmax(axis=1)
@@ -155,7 +157,7 @@ def test_auto_reset_deals_the_next_hand_of_each_slot_sequence():
         for i in map(int, np.flatnonzero(dones)):
             finished += 1
             hands[i] += 1 + infos[i].get("skipped_hands", 0)
-            assert infos[i]["terminal_observation"].shape == (93, 34)
+            assert infos[i]["terminal_observation"].shape == OBS_SHAPE
             assert not venv.games[i].is_over  # already dealt
             assert venv.games[i].seed == hand_seed(40 + i, hands[i])
         assert venv.masks.any(axis=1).all()  # every slot awaits a learner decision
@@ -171,8 +173,8 @@ def test_sb3_vecenv_api_and_errors():
     venv = VectorEnv("hongzhong", 3, seed=0)
     assert isinstance(venv, VecEnv)
     obs = venv.reset()
-    assert obs.shape == (3, 93, 34) and obs.dtype == np.float32
-    assert venv.observation_space.shape == (93, 34) and venv.action_space.n == 183
+    assert obs.shape == (3, *OBS_SHAPE) and obs.dtype == np.float32
+    assert venv.observation_space.shape == OBS_SHAPE and venv.action_space.n == 183
     assert venv.has_attr("action_masks")
     assert venv.get_attr("seat") == venv.seats
     assert venv.get_attr("cfg", indices=[0, 2]) == [venv.cfg, venv.cfg]
@@ -295,7 +297,7 @@ def test_training_config_selects_the_batched_env(tmp_path):
     agent = venv.env_method("snapshot_agent", snap.id, indices=[0])[0]
     # act_batch plays each row as PolicyAgent.act would (deterministic agent: the masked argmax)
     batched = BatchedPolicy(type(agent).load(snap.path, deterministic=True))
-    obs = np.random.default_rng(0).random((5, 93, 34), dtype=np.float32)
+    obs = np.random.default_rng(0).random((5, *OBS_SHAPE), dtype=np.float32)
     masks = np.zeros((5, 183), dtype=np.int8)
     masks[:, :34] = np.random.default_rng(1).random((5, 34)) < 0.5
     masks[:, 0] = 1
