@@ -7,12 +7,12 @@
 # * **杀鬼**: a win whose final hand holds no 红中 (a *hard* win) is worth **one more doubling** (×2);
 # * a discarded 红中 is **dead** — nobody may pong, kong or win on it — so it is also a perfectly **safe** discard.
 #
-# (Four 红中 are an instant win worth 8 doublings, which is why nobody should let the third one go.)  So when is it
-# worth letting a 红中 go?  This notebook measures it.  Policies that differ **only** in how they treat 红中 play
-# the same walls (duplicate evaluation), we get the difference in points per hand with 95 % confidence intervals,
-# and we break the effect down by the situation at the moment of the decision (shanten, number of 红中 held, tiles
-# left in the wall).  The games are driven through the engine directly (`envs.game.Game`, the AEC environment's
-# observation encoder and masks, the agents' `act`), so every decision can be instrumented.
+# (Four 红中 are an instant win worth 8 doublings.)  So when is it worth letting a 红中 go?  This notebook measures
+# it.  Policies that differ **only** in how they treat 红中 play the same walls (duplicate evaluation), we get the
+# difference in points per hand with 95 % confidence intervals, and we break the effect down by the situation at the
+# moment of the decision (shanten, number of 红中 held, tiles left in the wall).  The games are driven through the
+# engine directly (`envs.game.Game`, the AEC environment's observation encoder and masks, the agents' `act`), so
+# every decision can be instrumented.
 #
 # Budget: `CHUANMA_NOTEBOOK_BUDGET=small` runs a handful of walls (CI); the stored outputs are the full run.
 
@@ -136,7 +136,7 @@ class TrainedRed(GreedyAgent):
 # %% [markdown]
 # The trained policy is the run of notebook 03 (MaskablePPO self-play on `hongzhong`, warm-started by cloning the
 # greedy baseline).  `policy_run()` loads the run directory named by `CHUANMA_RUN_DIR`, or the notebooks' own run
-# if one was already trained, or trains it now (same seed and step count as notebook 03, so it is the same run).
+# if one was already trained, or trains it now with notebook 03's configuration (`nbsupport.train_config`).
 
 # %%
 run_dir, how = policy_run()
@@ -553,3 +553,9 @@ lines += [
 lines[-1] += f"; it cost points with confidence in: {', '.join(losses)}" if losses else ""
 lines[-1] += f"; the data does not distinguish the two choices in: {', '.join(unclear)}." if unclear else "."
 display(Markdown("\n".join(lines)))
+
+# %% [markdown]
+# **Scope.**  These numbers describe one family of play: greedy discards (fastest hand, always take a win) in a field
+# of the same greedy players, on `hongzhong` with its default flags.  A player that values hands differently (the
+# `value` baseline, a stronger learned policy) or a table that defends differently can change the trade-off; the
+# runner above takes any agent with `act(observation, legal_mask)`, so the same measurement applies to them.
