@@ -288,16 +288,18 @@ class raw_env(AECEnv, EzPickle):
         self._event_cursor = len(game.events)
         scores = game.scores
         over = game.is_over
+        rows = [(t.payer, t.receiver, t.amount, t.reason) for t in new_transfers]  # built once, copied per agent
+        delta = self.reward_mode == "delta"
         for agent in self.agents:
             seat = self.agent_name_mapping[agent]
             leaving = over or (not game.active[seat] and self._score_final(seat))
-            if self.reward_mode == "delta":
+            if delta:
                 self.rewards[agent] = (scores[seat] - self._scores[seat]) * self._reward_factor
             elif leaving and not self.terminations[agent]:
                 self.rewards[agent] = scores[seat] * self._reward_factor
             if leaving:
                 self.terminations[agent] = True
-            self.infos[agent] = self._info(seat, new_transfers, new_events)
+            self.infos[agent] = self._info(seat, rows, new_events)
         for seat, score in enumerate(scores):
             if score != self._scores[seat] and self.possible_agents[seat] not in self.rewards:
                 warnings.warn(
@@ -329,11 +331,12 @@ class raw_env(AECEnv, EzPickle):
         )
 
     def _info(self, seat: int, transfers: list, events: list[dict[str, Any]] = ()) -> dict[str, Any]:
+        """``transfers``: the step's payments as ``(payer, receiver, amount, reason)`` rows (copied here)."""
         game = self.game
         info: dict[str, Any] = {
             "seat": seat,
-            "events": _events_for(events, seat),
-            "transfers": [(t.payer, t.receiver, t.amount, t.reason) for t in transfers],
+            "events": _events_for(events, seat) if events else [],
+            "transfers": list(transfers),
             "scores": list(game.scores),
         }
         if game.is_over:
