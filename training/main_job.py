@@ -52,7 +52,7 @@ def budget_for(minutes: float | None, steps: int | None, small: bool) -> Budget:
         if steps <= 0:
             raise ValueError(f"--steps must be positive, got {steps}")
         walls = 48 if minutes is None else max(4, int(4.8 * minutes))
-        return Budget(minutes, steps, 12000, walls, 8192, 8, 128, 256)
+        return Budget(minutes, steps, 12000, walls, 4096, 8, 128, 256)
     if minutes is None:
         minutes = 10.0
     if minutes <= 0:
@@ -63,7 +63,7 @@ def budget_for(minutes: float | None, steps: int | None, small: bool) -> Budget:
         steps=10_000_000,
         bc_decisions=max(1000, int(12000 * min(1.0, scale))),
         eval_walls=max(4, int(48 * scale)),
-        segment_steps=8192 if minutes >= 5 else 2048,
+        segment_steps=4096 if minutes >= 5 else 2048,
         num_envs=8,
         n_steps=128 if minutes >= 5 else 64,
         batch_size=256,
@@ -85,7 +85,7 @@ def main_config(budget: Budget, *, seed: int, base: str | Path = DEFAULT_CONFIG)
             "ppo.learning_rate_final": cfg.ppo.learning_rate,
             "bc.decisions": budget.bc_decisions,
             "schedule.segment_steps": budget.segment_steps,
-            "schedule.checkpoint_every": 4,
+            "schedule.checkpoint_every": 8,
             "eval.every": 0,
             "eval.final_deals": budget.eval_walls,
         },

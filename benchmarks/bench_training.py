@@ -1,0 +1,116 @@
+"""Benchmark: the pieces of self-play training — policy inference, self-play env steps, PPO learner steps.
+
+* ``actor``: batch-1 action logits per second of the default network, numpy path (:class:`training.features.
+  NumpyActor`, what opponents and :class:`agents.policy.PolicyAgent` use) and torch path (sb3's policy);
+* ``selfplay_env``: learner steps per second of one :class:`training.selfplay.SelfPlayEnv` (opponents: the initial
+  snapshot and the baselines, as configured), random learner actions;
+* ``ppo``: learner steps per second of a whole PPO segment (rollouts with the network, updates) with the
+  configured number of environments.
+
+Usage: ``python benchmarks/bench_training.py [--config hongzhong] [--steps 4096] [--threads 1] [--vec-env batched]``.
+Prints one JSON object.  The numbers depend on the machine and its load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from agents.policy import PolicyAgent, build_policy
+from envs.observation import OBS_SHAPE
+from training.config import load_train_config
+from training.selfplay import make_selfplay_env
+
+
+def bench_actor(cfg, calls: int) -> dict:
+    net = cfg.net.spec()
+    policy = build_policy(net)
+    agent = PolicyAgent.from_policy(policy, net)
+    obs = np.random.default_rng(0).random(OBS_SHAPE, dtype=np.float32)
+    for _ in range(20):
+        agent.logits(obs)
+    t = time.perf_counter()
+    for _ in range(calls):
+        agent.logits(obs)
+    numpy_rate = calls / (time.perf_counter() - t)
+    x = torch.as_tensor(obs[None])
+    with torch.inference_mode():
+        t = time.perf_counter()
+        for _ in range(calls):
+            f = policy.extract_features(x, policy.pi_features_extractor)
+            policy.action_net(policy.mlp_extractor.forward_actor(f))
+        torch_rate = calls / (time.perf_counter() - t)
+    params = sum(p.numel() for p in policy.parameters())
+    return {"numpy_calls_per_s": numpy_rate, "torch_calls_per_s": torch_rate, "parameters": params}
+
+
+def bench_env(cfg, steps: int, pool_entries: list) -> dict:
+    env = make_selfplay_env(cfg)
+    env.get_wrapper_attr("set_pool")(pool_entries)
+    rng = np.random.default_rng(0)
+    env.reset(seed=0)
+    episodes = 0
+    t = time.perf_counter()
+    for _ in range(steps):
+        mask = env.get_wrapper_attr("action_masks")()
+        _, _, done, _, _ = env.step(int(rng.choice(np.flatnonzero(mask))))
+        if done:
+            episodes += 1
+            env.reset()
+    dt = time.perf_counter() - t
+    return {"steps_per_s": steps / dt, "episodes": episodes, "steps": steps}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--config", default="hongzhong", help="training config (name or path)")
+    parser.add_argument("--steps", type=int, default=4096, help="learner steps per measurement")
+    parser.add_argument("--threads", type=int, default=1, help="torch threads")
+    parser.add_argument("--vec-env", default=None, help="override env.vec_env (dummy, subproc, batched)")
+    args = parser.parse_args()
+    torch.set_num_threads(args.threads)
+    from training.trainer import Trainer
+
+    base = load_train_config(args.config)
+    rollout = base.rollout_steps
+    steps = max(rollout, args.steps // rollout * rollout)
+    cfg = base.replace(
+        **{
+            "total_steps": steps,
+            "bc.decisions": 0,
+            "eval.every": 0,
+            "schedule.segment_steps": steps,
+            "logging.tensorboard": False,
+            "logging.progress_bar": False,
+            **({"env.vec_env": args.vec_env} if args.vec_env else {}),
+        }
+    )
+    out = {
+        "config": args.config,
+        "vec_env": cfg.env.vec_env,
+        "python": platform.python_version(),
+        "torch_threads": args.threads,
+    }
+    out["actor"] = bench_actor(cfg, 2000)
+    with tempfile.TemporaryDirectory() as tmp:
+        trainer = Trainer.create(cfg, Path(tmp) / "run", progress=False)
+        out["selfplay_env"] = bench_env(cfg, min(steps, 2000), trainer.pool.entries())
+        t = time.perf_counter()
+        trainer.train(progress=False)
+        dt = time.perf_counter() - t
+        out["ppo"] = {"steps_per_s": steps / dt, "steps": steps, "num_envs": cfg.env.num_envs}
+    print(json.dumps(out, indent=2))
+
+
+if __name__ == "__main__":
+    main()
