@@ -395,3 +395,17 @@ def test_main_budget_scales(tmp_path):
     assert cfg.ppo.learning_rate_final == cfg.ppo.learning_rate
     with pytest.raises(ValueError, match="--minutes must be positive"):
         budget_for(-1.0, None, small=False)
+
+
+@pytest.mark.slow
+def test_subprocess_environments_train_like_the_others(tmp_path):
+    from training.trainer import Trainer
+
+    cfg = tiny_config(tmp_path, env={"vec_env": "subproc"}, total_steps=128, pool={"baseline_share": 0.5})
+    trainer = Trainer.create(cfg, tmp_path / "run", progress=False)
+    try:
+        trainer.train(progress=False)
+        assert trainer.state.num_timesteps == 128
+        assert trainer.model.get_env().env_method("pool_ids") == [[0], [0]]
+    finally:
+        trainer.model.get_env().close()

@@ -109,6 +109,8 @@ def run_main(
     if small is None:
         small = os.environ.get(BUDGET_ENV, "").strip().lower() == "small"
     budget = budget_for(minutes, steps, small)
+    if small:
+        workers = 1  # starting worker processes costs more than the few walls of a small evaluation
     cfg = main_config(budget, seed=seed)
     if run_dir is None:
         run_dir = RUNS_DIR / f"{cfg.name}-{time.strftime('%Y%m%d-%H%M%S')}"
