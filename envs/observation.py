@@ -515,6 +515,24 @@ def legal_mask(view: PlayerView, pending_exchange_picks: Sequence[int] = ()) -> 
     return actions_mask(view.legal_actions, pending_exchange_picks)
 
 
+def legal_ids(actions: Sequence[Action], pending_exchange_picks: Sequence[int] = ()) -> list[int]:
+    """The sorted flat ids that :func:`actions_mask` sets (``np.flatnonzero`` of the mask, as a list)."""
+    ids = set()
+    triples = []
+    for action in actions:
+        if action.type == ActionType.EXCHANGE:
+            triples.append(action.tiles)
+        else:
+            ids.add(encode(action))
+    if triples:
+        if len(pending_exchange_picks) >= 3:
+            raise ValueError(f"three exchange picks already made: {list(pending_exchange_picks)}")
+        ids.update(EXCHANGE_BASE + k for k in exchange_pick_kinds(triples, pending_exchange_picks))
+    elif pending_exchange_picks:
+        raise ValueError("exchange picks given but the view has no 换三张 decision")
+    return sorted(ids)
+
+
 def actions_mask(
     actions: Sequence[Action], pending_exchange_picks: Sequence[int] = (), out: np.ndarray | None = None
 ) -> np.ndarray:
@@ -527,17 +545,5 @@ def actions_mask(
     else:
         mask = out
         mask.fill(0)
-    triples = []
-    for action in actions:
-        if action.type == ActionType.EXCHANGE:
-            triples.append(action.tiles)
-        else:
-            mask[encode(action)] = 1
-    if triples:
-        if len(pending_exchange_picks) >= 3:
-            raise ValueError(f"three exchange picks already made: {list(pending_exchange_picks)}")
-        for k in exchange_pick_kinds(triples, pending_exchange_picks):
-            mask[EXCHANGE_BASE + k] = 1
-    elif pending_exchange_picks:
-        raise ValueError("exchange picks given but the view has no 换三张 decision")
+    mask[legal_ids(actions, pending_exchange_picks)] = 1
     return mask

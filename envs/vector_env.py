@@ -72,7 +72,7 @@ import numpy as np
 from envs.actions import ACTION_SPACE_SIZE, EXCHANGE_BASE, action_name, decode, exchange
 from envs.config import RuleConfig, load_variant
 from envs.game import Game
-from envs.observation import OBS_SHAPE, ObservationEncoder, actions_mask, observation_bounds
+from envs.observation import OBS_SHAPE, ObservationEncoder, actions_mask, legal_ids, observation_bounds
 from envs.tiles import NUM_KINDS
 from envs.wall import hand_seed
 
@@ -412,9 +412,9 @@ class VectorEnv(_VecEnvBase):
                     self._first_decision(i, s, rewards, fresh)
                     continue
                 policy = s.policies[(seat - s.seat) % self.num_players - 1]
-                if policy is None:
-                    mask = actions_mask(s.game.legal_actions(seat), s.picks[seat], self._scratch_masks[i])
-                    self._play(s, seat, int(s.rng.choice(np.flatnonzero(mask))))
+                if policy is None:  # uniform over the legal ids: SingleAgentEnv's rng.choice(flatnonzero(mask))
+                    ids = legal_ids(s.game.legal_actions(seat), s.picks[seat])
+                    self._play(s, seat, ids[int(s.rng.integers(len(ids)))])
                 else:
                     waiting.setdefault(id(policy), []).append((i, seat))
                     policy_of[id(policy)] = policy
