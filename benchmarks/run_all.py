@@ -50,10 +50,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from envs.config import load_variant  # noqa: E402
+from envs.config import ENGINE_PRESETS, load_variant  # noqa: E402
 from envs.game import Game  # noqa: E402
 
-VARIANTS = ("chengdu", "xueliu", "hongzhong", "chiyu", "two_player")
+VARIANTS = ENGINE_PRESETS  # every preset the engine plays
 GOALS = {"engine": 20.0, "aec_raw": 4.0, "aec_wrapped": 2.0, "batched_selfplay": 50.0}
 
 Case = Callable[[int], tuple[float, float]]  # rep -> (units, cpu seconds)
