@@ -29,9 +29,8 @@ from envs.tiles import parse_tiles
 PRESETS = ("chengdu", "xueliu", "hongzhong", "yibin", "duankagen", "chiyu", "two_player", "wuhan")
 """Variant presets shipped in ``configs/variants/`` (all eight rule sets of RULES.md; every one loads and scores)."""
 
-ENGINE_PRESETS = ("chengdu", "xueliu", "hongzhong", "yibin", "duankagen", "chiyu", "two_player")
-"""The presets the rules engine (:mod:`envs.game`) plays today.  ``wuhan`` (吃, 赖子, 红中杠) is scored by
-:mod:`envs.scoring` but its play rules are not implemented yet."""
+ENGINE_PRESETS = PRESETS
+"""The presets the rules engine (:mod:`envs.game`) plays: all eight."""
 
 DEFAULT_VARIANT = "hongzhong"
 

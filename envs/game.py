@@ -1,10 +1,10 @@
 """Game (牌局): the pure rules engine of one hand of the Sichuan family (RULES.md §2, §4).
 
-Supported variants: ``chengdu`` (血战到底), ``xueliu`` (血流成河), ``hongzhong`` (红中), ``yibin`` (宜宾: 本金 / 听用,
-飞 / 提), ``duankagen`` (断卡根: 报胡 / 请胡), ``chiyu`` (赤羽之战) and ``two_player`` (二人), plus any
-:class:`~envs.config.RuleConfig` built from their flags.  Wuhan (吃, 赖子, 红中杠) needs rules this engine does not
-implement yet: its fan table is refused with :class:`UnsupportedRule` at construction, as are the optional flags
-listed in ``_UNSUPPORTED_FLAGS`` and flag combinations no rule set uses (``_check_supported`` names each problem).
+Supported variants: all eight presets — ``chengdu`` (血战到底), ``xueliu`` (血流成河), ``hongzhong`` (红中), ``yibin``
+(宜宾: 本金 / 听用, 飞 / 提), ``duankagen`` (断卡根: 报胡 / 请胡), ``chiyu`` (赤羽之战), ``two_player`` (二人) and
+``wuhan`` (武汉 红中赖子杠: 吃, 赖子, 红中杠 / 赖子杠, 海底) — plus any :class:`~envs.config.RuleConfig` built from
+their flags.  The optional flags listed in ``_UNSUPPORTED_FLAGS``, and flag combinations no rule set uses, are refused
+with :class:`UnsupportedRule` at construction (``_check_supported`` names each problem).
 
 The core state machine below is shared by every rule set; the mechanics of one rule set (extra own-turn actions,
 extra claims, special payments) live in :mod:`envs.variants` behind a small set of hooks
@@ -37,10 +37,10 @@ The specifications in this implementation
   every seat has committed.
 * **定缺** (§2.4): simultaneous, public after the last declaration.  Wildcards belong to no suit: holding a
   听用 of the void suit is not holding a void tile.
-* **Indicator** (§2.1, §2.2): with ``wild = "tingyong"`` (本金) the wall's next tile is flipped when play starts
-  (after 定缺), is public (``indicator``, event ``indicator``) and leaves the live wall
+* **Indicator** (§2.1, §2.2): with ``wild = "tingyong"`` (本金) or ``"laizi"`` (赖子) the wall's next tile is
+  flipped when play starts (after 定缺), is public (``indicator``, event ``indicator``) and leaves the live wall
   (``indicator_removed_from_wall``; otherwise it stays the next tile to draw).  It names the hand's wildcards
-  (``wild_kinds``): the 听用 are its two rank neighbours.
+  (``wild_kinds``): the 听用 are its two rank neighbours, the 赖子 its successor (skipping 中).
 * **Declarations** (断卡根 报胡): before a seat's turn-start draw a variant may ask it a question (phase
   ``declare``, only that seat pending); its answer is applied and the seat then draws.
 * **Decisions.**  ``pending`` lists the seats whose answer is awaited.  Exchange, 定缺, claim windows and rob
@@ -55,13 +55,20 @@ The specifications in this implementation
   (``kong_on_last_tile = false``; with ``true`` a kong on an empty wall pays and then the hand ends exhausted,
   there being no replacement tile).  听用 are never discarded: a concealed hand of only 听用 has no discard, is
   complete, and HU is its only action.
-* **Claims** (§2.5.1): HU > KONG = PONG = 飞 (Yibin).  With ``multi_ron`` every HU claimant wins, else the first in
-  turn order after the discarder.  Meld claims cannot collide except two 飞 of one kind: the first claimant in turn
-  order after the discarder takes the tile.  When the wall is empty and ``claims_on_last_discard = "hu_only"`` the
-  last discard can only be won.  A discarded 红中 is dead unless ``hz_red_discard_claimable``.
+* **Claims** (§2.5.1): HU > KONG = PONG = 飞 (Yibin) > 吃 (Wuhan).  With ``multi_ron`` every HU claimant wins, else
+  the first in turn order after the discarder (截胡).  Meld claims of one rank cannot collide except two 飞 of one
+  kind: the first claimant in turn order after the discarder takes the tile.  When the wall is empty and
+  ``claims_on_last_discard = "hu_only"`` the last discard can only be won.  A discarded 红中 is dead unless
+  ``hz_red_discard_claimable``.
 * **Yibin 飞 / 提** (§4.4, :mod:`envs.variants.yibin`): 飞 claims a discard with one natural copy and one 听用 (the
   lowest 听用 kind held); a pong or 飞 that would leave only 听用 in the hand is not offered.  提 swaps the drawn
   natural tile into an own 飞 meld of its kind; the 听用 comes back as the turn's drawn tile and the turn goes on.
+* **Wuhan** (§4.8, :mod:`envs.variants.wuhan`): 吃 only by the discarder's next seat and never with 红中 / 赖子;
+  红中 and 赖子 are never discarded but played out as 红中杠 / 赖子杠 (into the river, unclaimable, a replacement
+  from the back); kongs also right after a chi or pong; no instant kong payments; while the live wall holds at
+  most ``wuhan_haidi_tiles`` tiles nothing can be claimed or konged and a seat that draws may only win or lay the
+  tile down; a seat holding 红中 or without an open meld is never offered a win; one winner, paid by all three
+  others per :func:`envs.wuhan.wuhan_settlement` (factors, caps, 承包); no 查叫 on a drawn hand.
 * **断卡根 报胡 / 请胡** (§4.5, :mod:`envs.variants.duankagen`): a 报胡 seat only discards its drawn tile, wins, or
   kongs keeping its hand ready, never pongs, and forfeits winning by declining a win; its payments carry the 报胡
   penalty per payer.  A 请胡 (``QINGHU_DISCARD``) single may only be won (请胡炮); when nobody does, the requester
@@ -204,8 +211,6 @@ def _check_supported(cfg: RuleConfig) -> None:
         problems.append("kong_payment = 'factor' outside fan_table 'wuhan'")
     if (cfg.wild == "laizi") != (cfg.fan_table == "wuhan"):
         problems.append("wild = 'laizi' and fan_table 'wuhan' only together (赖子, 红中杠 and the factor settlement)")
-    if cfg.fan_table == "wuhan":
-        problems.append(f"fan_table = {cfg.fan_table!r} (its play rules: Wuhan 吃/赖子/红中杠/海底)")
     problems += rules_for(cfg).unsupported(cfg)
     if problems:
         raise UnsupportedRule(f"variant {cfg.name!r}: this engine does not implement " + "; ".join(problems))
@@ -630,6 +635,19 @@ class Game:
     def play_discard(self, seat: int, k: int, *, event: str) -> None:
         """``seat`` discards ``k`` as a variant's special play named ``event`` (断卡根 请胡); claims follow."""
         self._discard(seat, k, event=event)
+
+    def play_kong_tile(self, seat: int, k: int, *, event: str) -> None:
+        """``seat`` plays ``k`` out as a kong of one tile (Wuhan 红中杠 / 赖子杠): face up into its river, never
+        claimable; then a replacement draw (杠上开花 possible) and the turn goes on."""
+        self._first_action = False
+        self.hands[seat][k] -= 1
+        self._hand_changed(seat)
+        self.discards[seat].append(k)
+        self.discard_claimed[seat].append(False)
+        self._emit(event, seat=seat, tile=k)
+        self._turn_kongs += 1
+        self._kong_feeder = None
+        self._replacement_draw(seat)
 
     def continue_turn(self, seat: int) -> None:
         """``seat`` decides again in the same turn (after a hook changed its hand, e.g. 提)."""

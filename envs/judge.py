@@ -155,8 +155,9 @@ def _waits_mask(
     if cfg.fan_table == "wuhan":
         cand &= ~(1 << RED)
     for m in melds:
-        if counts[m.tile] + m.size >= 4:
-            cand &= ~(1 << m.tile)
+        for k in m.represented():
+            if counts[k] + m.represented().count(k) >= 4:  # held four times counting this meld
+                cand &= ~(1 << k)
     n_wild = sum(counts[k] for k in wilds)
     if n_wild:
         natural, n_wild = _split_wilds(counts, wilds)

@@ -35,7 +35,7 @@ class WinInfo:
     seat: int
     tile: int
     from_seat: int | None  # None for a self-draw (自摸) or the four-红中 instant win
-    how: str  # "zimo", "dianpao" (discard), "qianggang" (robbing a kong), "instant" (four 红中)
+    how: str  # "zimo", "dianpao" (discard), "qianggang" (robbing a kong), "instant" (four 红中), "qinghu" (断卡根 请胡)
     doublings: int
     payment: int
     order: int  # 0 for the hand's first win, 1 for the next ...

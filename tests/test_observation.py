@@ -141,6 +141,9 @@ PLAYED = [
     ("hongzhong", (24, 1000)),
     ("chiyu", (1000, 1001)),
     ("two_player", (1000, 1001, 1002)),
+    ("yibin", (1000, 1001)),
+    ("duankagen", (1000, 1009)),
+    ("wuhan", (1001, 1002)),
 ]
 
 
@@ -161,10 +164,17 @@ def check_view_encoding(g: Game, enc: O.ObservationEncoder, seat: int) -> None:
         assert v["discards"][r].sum() == len(view.discards[s])
         assert bool(v["won"][r, 0]) == view.won[s] and bool(v["active"][r, 0]) == view.active[s]
         assert v["win_tiles"][r].sum() == sum(w.seat == s for w in view.wins)
-        kinds = {MeldKind.PONG: "pongs", MeldKind.KONG: "exposed_kongs", MeldKind.ANKONG: "concealed_kongs"}
-        kinds[MeldKind.BUKONG] = "added_kongs"
-        for kind, name in kinds.items():
-            assert v[name][r].sum() == sum(m.kind is kind for m in view.melds[s]), name
+        groups = {
+            "pongs": (MeldKind.PONG, MeldKind.FEI),
+            "exposed_kongs": (MeldKind.KONG,),
+            "concealed_kongs": (MeldKind.ANKONG,),
+            "added_kongs": (MeldKind.BUKONG,),
+        }
+        for name, meld_kinds in groups.items():  # a concealed kong of hidden kind (tile -1) has no cell
+            assert v[name][r].sum() == sum(m.kind in meld_kinds and m.tile >= 0 for m in view.melds[s]), name
+        assert v["chis"][r].sum() == 3 * sum(m.kind is MeldKind.CHI for m in view.melds[s])
+        assert bool(v["baohu"][r, 0]) == bool(view.baohu and view.baohu[s])
+        assert bool(v["qinghu"][r, 0]) == bool(view.qinghu and view.qinghu[s])
         if view.revealed_hands[s] is not None and s != seat:
             assert v["revealed_hands"][r].tolist() == list(view.revealed_hands[s])
     assert v["seat_present"][:, 0].sum() == n and v["seat_present"][n:].sum() == 0

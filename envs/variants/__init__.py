@@ -10,6 +10,7 @@ from __future__ import annotations
 from envs.config import DKG_TABLES, RuleConfig
 from envs.variants.base import VariantRules, VariantState
 from envs.variants.duankagen import DuankagenRules
+from envs.variants.wuhan import WuhanRules
 from envs.variants.yibin import YibinRules
 
 __all__ = ["VariantRules", "VariantState", "rules_for"]
@@ -17,6 +18,7 @@ __all__ = ["VariantRules", "VariantState", "rules_for"]
 _CORE = VariantRules()
 _YIBIN = YibinRules()
 _DUANKAGEN = DuankagenRules()
+_WUHAN = WuhanRules()
 
 
 def rules_for(cfg: RuleConfig) -> VariantRules:
@@ -25,4 +27,6 @@ def rules_for(cfg: RuleConfig) -> VariantRules:
         return _YIBIN
     if cfg.fan_table in DKG_TABLES:
         return _DUANKAGEN
+    if cfg.fan_table == "wuhan":
+        return _WUHAN
     return _CORE
