@@ -136,19 +136,41 @@ class SeedStream:
         return seq[self.randbelow(len(seq))]
 
     def shuffle(self, items: MutableSequence) -> None:
-        """Fisher-Yates shuffle in place (step 5 of the module docstring)."""
+        """Fisher-Yates shuffle in place (step 5 of the module docstring).
+
+        The same draws as ``j = self.randbelow(i + 1)`` for ``i = len - 1 .. 1``, inlined (a wall per hand).
+        """
+        words = self._words
         for i in range(len(items) - 1, 0, -1):
-            j = self.randbelow(i + 1)
+            n = i + 1
+            limit = _TWO64 - (_TWO64 % n)
+            while True:
+                if not words:
+                    block = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
+                    self._counter += 1
+                    words = self._words = [int.from_bytes(block[k : k + 8], "big") for k in (24, 16, 8, 0)]
+                x = words.pop()
+                if x < limit:
+                    break
+            j = x % n
             items[i], items[j] = items[j], items[i]
+
+
+_MULTISETS: dict[tuple[str, tuple[int, ...]], tuple[int, ...]] = {}
 
 
 def tile_multiset(cfg: RuleConfig) -> list[int]:
     """The variant's physical tiles as kinds, ascending: suited kinds of ``cfg.suits`` ×4 plus ``cfg.extra_tiles``."""
+    key = (cfg.suits, tuple(cfg.extra_tiles))
+    known = _MULTISETS.get(key)
+    if known is not None and len(known) == cfg.num_tiles:
+        return list(known)
     tiles = [s * 9 + r for s, letter in enumerate("mps") if letter in cfg.suits for r in range(9) for _ in range(4)]
     tiles.extend(cfg.extra_tiles)
     tiles.sort()
     if len(tiles) != cfg.num_tiles:  # pragma: no cover - guards a change of RuleConfig.num_tiles
         raise ValueError(f"tile multiset has {len(tiles)} tiles but cfg.num_tiles is {cfg.num_tiles}")
+    _MULTISETS[key] = tuple(tiles)
     return tiles
 
 
