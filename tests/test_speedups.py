@@ -108,3 +108,23 @@ def test_judge_waits_and_wins_match_reference(variant, claimable):
                     )
                     assert judge.is_win(cfg, list(h), melds, void) == expected
     assert checked > 500 and (with_melds > 20 or variant != "hongzhong")
+
+
+def test_inlined_wall_shuffle_makes_the_randbelow_fisher_yates_walls():
+    """envs.wall: the inlined shuffle draws exactly ``randbelow(i + 1)`` for i = len - 1 .. 1 (and leaves the
+    stream where that loop would)."""
+    from envs import wall
+
+    for variant in ("chengdu", "hongzhong", "two_player", "yibin"):
+        cfg = load_variant(variant)
+        for seed in [*range(40), b"\x00bytes", "text", 2**70]:
+            fast, slow = wall.tile_multiset(cfg), wall.tile_multiset(cfg)
+            s1, s2 = wall.SeedStream(seed, "wall"), wall.SeedStream(seed, "wall")
+            s1.shuffle(fast)
+            for i in range(len(slow) - 1, 0, -1):
+                j = s2.randbelow(i + 1)
+                slow[i], slow[j] = slow[j], slow[i]
+            assert fast == slow
+            assert s1.randbelow(10**9) == s2.randbelow(10**9)
+        assert wall.shuffled_wall(cfg, 5) == wall.shuffled_wall(cfg, 5)
+        assert wall.tile_multiset(cfg) is not wall.tile_multiset(cfg)  # a fresh list each time (callers shuffle it)
