@@ -416,17 +416,18 @@ class Game:
         self._legal_cache: dict[int, list[Action]] = {}
         self.vstate = self._rules.new_state(self)  # variant state (报胡, 红中杠 counts ...), copied with the game
 
-        self._emit(
-            "hand_start",
-            visible_to=[],
-            variant=cfg.name,
-            config=cfg.to_dict(),
-            dealer=dealer,
-            seed=seed_to_json(seed),
-            wall=list(wall_list),
-            exchange_offset=self.exchange_offset,
-            match_points=list(self.match_points_before),
-        )
+        if record_events:  # building these arguments costs more than the rest of the bookkeeping
+            self._emit(
+                "hand_start",
+                visible_to=[],
+                variant=cfg.name,
+                config=cfg.to_dict(),
+                dealer=dealer,
+                seed=seed_to_json(seed),
+                wall=list(wall_list),
+                exchange_offset=self.exchange_offset,
+                match_points=list(self.match_points_before),
+            )
         self._deal()
 
     # ---- public read-only helpers ---------------------------------------------------------------------------
@@ -476,7 +477,8 @@ class Game:
             for k in self._wall[pos : pos + size]:
                 h[k] += 1
             pos += size
-            self._emit("deal", visible_to=[seat], redact=("tiles",), seat=seat, tiles=self._kinds(seat))
+            if self.record_events:
+                self._emit("deal", visible_to=[seat], redact=("tiles",), seat=seat, tiles=self._kinds(seat))
         self._front = pos
         if cfg.exchange_mode == "swap3":
             self._set_phase(Phase.EXCHANGE, self._from_dealer())
