@@ -40,7 +40,14 @@ MELD_NAMES = {
     MeldKind.CHI: "吃",
     MeldKind.FEI: "飞",
 }
-HOW_NAMES = {"zimo": "自摸", "dianpao": "点炮", "qianggang": "抢杠", "instant": "四红中", "dianganghua": "点杠花"}
+HOW_NAMES = {
+    "zimo": "自摸",
+    "dianpao": "点炮",
+    "qianggang": "抢杠",
+    "instant": "四红中",
+    "dianganghua": "点杠花",
+    "qinghu": "请胡",
+}
 
 
 # ---- tiles ------------------------------------------------------------------------------------------------------
@@ -128,6 +135,11 @@ def actions_text(actions: Iterable[Action]) -> str:
 # ---- the view ---------------------------------------------------------------------------------------------------
 
 
+def _indicator_name(view: PlayerView) -> str:
+    """本金 (Yibin: two 听用 kinds) or the 赖子 indicator (Wuhan: one 赖子 kind)."""
+    return "本金" if len(view.wild_kinds) == 2 else "赖子 indicator"
+
+
 def render_view(view: PlayerView) -> str:
     """A readable multi-line text of everything ``view.seat`` may see now."""
     n = view.num_players
@@ -135,11 +147,12 @@ def render_view(view: PlayerView) -> str:
     lines = [
         f"chuanma {view.variant} | phase {phase} | dealer S{view.dealer} | turn S{view.current} | "
         f"wall {view.wall_remaining}"
-        + (f" | 本金 {tile_text(view.indicator)}" if view.indicator is not None else "")
+        + (f" | {_indicator_name(view)} {tile_text(view.indicator)}" if view.indicator is not None else "")
         + (f" | wilds {tiles_text(view.wild_kinds)}" if view.wild_kinds else "")
     ]
     for s in range(n):
         tags = [t for t, on in (("you", s == view.seat), ("dealer", s == view.dealer)) if on]
+        tags += [t for t, flags in (("报胡", view.baohu), ("请胡", view.qinghu)) if flags and flags[s]]
         head = f"S{s}" + (f" ({', '.join(tags)})" if tags else "")
         status = {(True, False): "active", (True, True): "active, won", (False, True): "won"}.get(
             (view.active[s], view.won[s]), "out"
@@ -321,6 +334,40 @@ def _ev_hand_end(e: dict[str, Any], n: int | None) -> str:
     return f"hand ends ({how}): {sc}; next dealer {_seat(e.get('next_dealer'))}"
 
 
+def _ev_indicator(e: dict[str, Any], n: int | None) -> str:
+    return f"indicator flipped {tile_text(e.get('tile'))}: wildcards {tiles_text(e.get('wild_kinds', []))}"
+
+
+def _ev_fei(e: dict[str, Any], n: int | None) -> str:
+    wilds = tiles_text(e.get("wilds", []))
+    return f"{_seat(e.get('seat'))} 飞 {tile_text(e.get('tile'))} with {wilds} from {_seat(e.get('from_seat'))}"
+
+
+def _ev_ti(e: dict[str, Any], n: int | None) -> str:
+    return f"{_seat(e.get('seat'))} 提 {tile_text(e.get('tile'))}, {tile_text(e.get('returned'))} back to the hand"
+
+
+def _ev_chi(e: dict[str, Any], n: int | None) -> str:
+    return f"{_seat(e.get('seat'))} chi 吃 {tiles_text(e.get('run', []))} from {_seat(e.get('from_seat'))}"
+
+
+def _ev_special_kong(e: dict[str, Any], n: int | None) -> str:
+    name = "红中杠" if e.get("type") == "red_kong" else "赖子杠"
+    return f"{_seat(e.get('seat'))} plays {tile_text(e.get('tile'))} out: {name}"
+
+
+def _ev_baohu(e: dict[str, Any], n: int | None) -> str:
+    return f"{_seat(e.get('seat'))} declares 报胡 (ready)"
+
+
+def _ev_baohu_forfeit(e: dict[str, Any], n: int | None) -> str:
+    return f"{_seat(e.get('seat'))} passed a win after 报胡 and can no longer win"
+
+
+def _ev_qinghu(e: dict[str, Any], n: int | None) -> str:
+    return f"{_seat(e.get('seat'))} discards {tile_text(e.get('tile'))} announcing 请胡"
+
+
 _EVENT_TEXT = {
     "hand_start": _ev_hand_start,
     "deal": _ev_deal,
@@ -339,6 +386,15 @@ _EVENT_TEXT = {
     "win": _ev_win,
     "transfer": _ev_transfer,
     "hand_end": _ev_hand_end,
+    "indicator": _ev_indicator,
+    "fei": _ev_fei,
+    "ti": _ev_ti,
+    "chi": _ev_chi,
+    "red_kong": _ev_special_kong,
+    "laizi_kong": _ev_special_kong,
+    "baohu": _ev_baohu,
+    "baohu_forfeit": _ev_baohu_forfeit,
+    "qinghu": _ev_qinghu,
 }
 
 _SKIP_KEYS = ("type", "visible_to", "redact", "config", "wall")
