@@ -37,7 +37,7 @@ class WinInfo:
     from_seat: int | None  # None for a self-draw (自摸) or the four-红中 instant win
     how: str  # "zimo", "dianpao" (discard), "qianggang" (robbing a kong), "instant" (four 红中), "qinghu" (断卡根 请胡)
     doublings: int
-    payment: int
+    payment: int  # the scorer's amount per payer; 断卡根 (报胡 penalty) and Wuhan payers may differ: see the transfers
     order: int  # 0 for the hand's first win, 1 for the next ...
 
 

@@ -284,3 +284,29 @@ def test_wuhan_hands_replay_and_validate():
         kinds |= {ev["type"] for ev in g.events}
         assert replay(json.loads(json.dumps(g.events))).snapshot() == g.snapshot()
     assert {"chi", "red_kong", "laizi_kong", "indicator"} <= kinds
+
+
+def test_robbing_an_added_kong_makes_the_kong_player_liable():
+    hands = {
+        0: "5s 1m 4m 7m 1p 4p 7p 9p 8s 9s 5z 3z 4z 7z",
+        1: "55s 1z 2m 5m 8m 2p 5p 3p 1s 9s 5z 6z",
+        2: "1z 1z 234m 678p 22s 4s 6s 2z",
+        3: "3m 6m 9m 3p 8p 1s 3s 7s 8s 5z 1z 2z 3z",
+    }
+    g = _game(hands, "4z 6z 5s")
+    g.step(0, discard(T("5s")))
+    g.step(1, PONG)
+    _throw(g, 1, "1z")
+    g.step(2, PONG)
+    _throw(g, 2, "2z")
+    _throw(g, 3)
+    _throw(g, 0)
+    assert g.drawn_tile == T("5s") and kong(T("5s")) in g.legal_actions(1)
+    g.step(1, kong(T("5s")))
+    assert g.phase == Phase.ROB and g.pending == (2,) and g.legal_actions(2) == [HU, PASS]
+    g.step(2, HU)
+    w = g.wins[0]
+    assert (w.seat, w.from_seat, w.how) == (2, 1, "qianggang")
+    # 抢杠 big win 10 x M(S2) 4: S1 160 (robbed x2, open x2), S0 40, S3 40; S1 pays them all (承包)
+    assert transfers(g) == [(1, 2, 240, "qianggang")]
+    assert g.melds[1] == [Meld(MeldKind.PONG, T("5s"), from_seat=0)]  # the robbed kong stays a pong
