@@ -91,6 +91,8 @@ class DefensiveAgent(ValueAgent):
         if wild_now and danger[wild_now[0]] <= min(danger[o.kind] for o in options):
             return wild_now[0]
         w = self.danger_weight
+        # never give up a ready hand (查大叫 makes readiness worth more than most deal-ins: measured); a slower
+        # discard is weighed only late in the wall and only by a hand that is not ready yet
         pool = options if late and s_min >= 1 else [o for o in options if o.shanten == s_min]
         best = max(
             pool,

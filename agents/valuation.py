@@ -161,6 +161,7 @@ def completion_probability(
     claim_seats: int = 0,
     claims_every_step: bool = False,
     extra: float = 0.0,
+    hazard: float = 0.0,
 ) -> float:
     """Chance to complete a hand ``shanten`` steps from ready within ``draws`` own turns.
 
@@ -168,7 +169,9 @@ def completion_probability(
     ``useful`` count, later steps the plan's :data:`TYPICAL_USEFUL`.  On the final step (waiting) the discards of
     ``claim_seats`` opponents also count, each worth :data:`RON_SHARE` of a draw; with ``claims_every_step``
     (all-triplets plans: pongs) they count on every step.  ``extra`` useful tiles (live wildcards) help every
-    step.  Computed exactly over the turns (small dynamic program).
+    step.  ``hazard`` is the chance per turn that the hand ends before the
+    agent completes (an opponent's win ends a two-player hand).  Computed exactly over the turns (small dynamic
+    program).
     """
     if shanten < 0:
         return 1.0
@@ -185,13 +188,17 @@ def completion_probability(
     # dist[j] = probability that j steps are done
     steps = len(rates)
     dist = [1.0] + [0.0] * steps
+    keep = 1.0 - hazard
     for _ in range(n):
         done = dist[steps]
         for j in range(steps - 1, -1, -1):
             moved = dist[j] * rates[j]
             dist[j] -= moved
             dist[j + 1] += moved
-        if dist[steps] - done < 1e-9 and dist[steps] > 0.999:
+        if hazard:
+            for j in range(steps):
+                dist[j] *= keep
+        if dist[steps] - done < 1e-9 and (dist[steps] > 0.999 or sum(dist[:steps]) < 1e-6):
             break
     return dist[steps]
 

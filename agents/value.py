@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from agents.danger import ready_probability
 from agents.features import Seen
 from agents.greedy import HONGZHONG_POLICIES, GreedyAgent
 from agents.handeval import pairs_shanten, suit_mask, triplets_shanten, useful_tiles
@@ -74,6 +75,8 @@ class ValueAgent(GreedyAgent):
         max_off_suit: int = 4,
         pong_keep: float = 0.9,
         kong_slack: int = 1,
+        exhaustion_weight: float | None = None,
+        exit_weight: float = 1.0,
     ) -> None:
         super().__init__(hongzhong_policy=hongzhong_policy, shagui_min_live=shagui_min_live)
         for name, v in (
@@ -91,11 +94,22 @@ class ValueAgent(GreedyAgent):
         self.max_off_suit = max_off_suit
         self.pong_keep = float(pong_keep)
         self.kong_slack = kong_slack
+        if exhaustion_weight is not None and not 0.0 <= float(exhaustion_weight) <= 10.0:
+            raise ValueError(f"exhaustion_weight must be in [0, 10] or None, got {exhaustion_weight!r}")
+        self.exhaustion_weight = exhaustion_weight
+        if not 0.0 <= float(exit_weight) <= 10.0:
+            raise ValueError(f"exit_weight must be in [0, 10], got {exit_weight!r}")
+        self.exit_weight = float(exit_weight)
+        self._ready_value = 0.0
         self._values: VariantValues | None = None
 
     def _configure(self, cfg: RuleConfig) -> None:
         super()._configure(cfg)
         self._values = VariantValues.of(cfg)
+        weight = self.exhaustion_weight
+        if weight is None:  # 血流 hands always run to exhaustion; 血战 hands often end with the winners first
+            weight = 1.0 if cfg.continuation == "xueliu" else 0.3
+        self._ready_value = weight * self._values.payment(self._values.doublings["base"] + 1)
 
     def _kong_slack(self, seen: Seen) -> int:
         # a kong pays at once (刮风下雨) and adds a root: worth one step of shanten while the wall is long
@@ -168,6 +182,8 @@ class ValueAgent(GreedyAgent):
         draws = seen.wall / max(active, 1)
         unseen = max(1, seen.unseen)
         wild_live = self._wild_live(seen)
+        hazard = self._end_hazard(seen, payers)
+        exit_value = self._exit_value(payers)
         pongs = list(seen.pongs)
         kongs = list(seen.kongs)
         extra = [k for k in range(NUM_KINDS) if melded and melded[k] and k not in pongs and k not in kongs]
@@ -206,14 +222,15 @@ class ValueAgent(GreedyAgent):
                     draws,
                     claim_seats=0 if pinghu and not values.allow_pinghu_on_discard else payers,
                     extra=wild_live,
+                    hazard=hazard,
                 )
-                best = p * win_value(values, avg, payers, pinghu=pinghu)
+                best = p * (win_value(values, avg, payers, pinghu=pinghu) + exit_value)
         elif s > 0:
             d = values.plan_doublings("base", flush=one_suit, roots=roots, wild=has_wild)
-            p = completion_probability(s, u_live, unseen, draws, claim_seats=payers, extra=wild_live)
-            best = p * win_value(values, values.payment(d), payers, pinghu=d == values.doublings["base"])
+            p = completion_probability(s, u_live, unseen, draws, claim_seats=payers, extra=wild_live, hazard=hazard)
+            best = p * (win_value(values, values.payment(d), payers, pinghu=d == values.doublings["base"]) + exit_value)
         else:
-            best = win_value(values, values.payment(values.doublings["base"]), payers)
+            best = win_value(values, values.payment(values.doublings["base"]), payers) + exit_value
 
         if s > 0:
             # 清一色: the dominant suit
@@ -226,9 +243,16 @@ class ValueAgent(GreedyAgent):
                 if 0 <= sf <= s + 2:
                     d = values.plan_doublings("base", flush=True, roots=roots, wild=has_wild)
                     p = completion_probability(
-                        sf, sum(live[t] for t in fu), unseen, draws, plan="flush", claim_seats=payers, extra=wild_live
+                        sf,
+                        sum(live[t] for t in fu),
+                        unseen,
+                        draws,
+                        plan="flush",
+                        claim_seats=payers,
+                        extra=wild_live,
+                        hazard=hazard,
                     )
-                    v = p * win_value(values, values.payment(d), payers)
+                    v = p * (win_value(values, values.payment(d), payers) + exit_value)
                     if v > best:
                         best, plan = v, "flush"
             # 七对
@@ -237,8 +261,10 @@ class ValueAgent(GreedyAgent):
                 if 0 <= s7 <= s + 1:
                     u7 = sum(live[k] for k in range(NUM_SUITED) if counts[k] & 1 and not dead >> k & 1)
                     d = values.plan_doublings("pairs", flush=one_suit, roots=roots, wild=has_wild)
-                    p = completion_probability(s7, u7, unseen, draws, plan="pairs", claim_seats=payers, extra=wild_live)
-                    v = p * win_value(values, values.payment(d), payers)
+                    p = completion_probability(
+                        s7, u7, unseen, draws, plan="pairs", claim_seats=payers, extra=wild_live, hazard=hazard
+                    )
+                    v = p * (win_value(values, values.payment(d), payers) + exit_value)
                     if v > best:
                         best, plan = v, "pairs"
             # 对对胡
@@ -247,12 +273,44 @@ class ValueAgent(GreedyAgent):
                 ut = sum(live[k] for k in range(NUM_SUITED) if 0 < counts[k] < 3 and not dead >> k & 1)
                 d = values.plan_doublings("triplets", flush=one_suit, roots=roots, wild=has_wild)
                 p = completion_probability(
-                    st, ut, unseen, draws, plan="triplets", claim_seats=payers, claims_every_step=True, extra=wild_live
+                    st,
+                    ut,
+                    unseen,
+                    draws,
+                    plan="triplets",
+                    claim_seats=payers,
+                    claims_every_step=True,
+                    extra=wild_live,
+                    hazard=hazard,
                 )
-                v = p * win_value(values, values.payment(d), payers)
+                v = p * (win_value(values, values.payment(d), payers) + exit_value)
                 if v > best:
                     best, plan = v, "triplets"
+        # readiness at exhaustion: a ready hand avoids paying 查大叫 to every ready opponent (and collects from the
+        # others); the chance to become ready is the chance to make ``s`` useful draws
+        if self._ready_value > 0 and payers:
+            p_ready = 1.0 if s <= 0 else completion_probability(s - 1, u_live, unseen, draws, extra=wild_live)
+            best += p_ready * self._ready_value * payers
         return best, u_live, plan
+
+    def _exit_value(self, payers: int) -> float:
+        """What winning saves besides its income: a 血战 winner leaves the hand and pays nothing more (and a win
+        that ends a two-player hand denies the opponent's).  ``exit_weight`` × one typical payment per opponent."""
+        cfg = self.cfg
+        assert cfg is not None and self._values is not None
+        if cfg.continuation == "xueliu" or not payers:
+            return 0.0
+        return self.exit_weight * payers * self._values.payment(self._values.doublings["base"] + 1)
+
+    def _end_hazard(self, seen: Seen, payers: int) -> float:
+        """Chance per turn that the hand ends for this agent before it wins: an opponent's win ends the hand when
+        it is the last opponent (two players, or the last two of a 血战) or under ``continuation = "single"``."""
+        cfg = self.cfg
+        assert cfg is not None
+        ends = cfg.continuation == "single" or (cfg.continuation == "xuezhan" and payers == 1)
+        if not ends:
+            return 0.0
+        return min(0.5, sum(0.04 + 0.15 * ready_probability(o) for o in seen.opponents if o.active))
 
     def _flush_suit(self, counts: list[int], meld_kinds: list[int], dead: int) -> int | None:
         """The suit holding most tiles, if every meld is in it and at most ``max_off_suit`` tiles lie outside it."""

@@ -79,6 +79,7 @@ __all__ = [
     "register_cli",
     "round_robin",
     "run_cli",
+    "run_matchups",
     "t_interval",
     "to_markdown",
 ]
@@ -504,12 +505,30 @@ def one_vs_three(
     external: dict[str, Any] | None = None,
 ) -> MatchResult:
     """Duplicate one-vs-three (one-vs-one with two players) of ``challenger`` against copies of ``opponent``."""
+    return run_matchups(
+        variant, [(challenger, opponent)], walls=walls, seed=seed, workers=workers, progress=progress, external=external
+    )[0]
+
+
+def run_matchups(
+    variant: str | RuleConfig,
+    pairs: Sequence[tuple[str, str]],
+    *,
+    walls: int = 100,
+    seed: int = 0,
+    workers: int = 1,
+    progress: bool = False,
+    external: dict[str, Any] | None = None,
+) -> list[MatchResult]:
+    """One-vs-three for each ``(challenger, opponent)`` pair, all on the same walls, in one pool of workers."""
     cfg = load_variant(variant)
     _check_run(walls, workers, seed)
-    _check_specs([challenger, opponent])
-    tasks = _tasks(cfg, [(challenger, opponent)], walls, seed, external or {})
-    records = _run_tasks(tasks, workers, progress, f"{challenger} vs {opponent}")
-    return summarize(records, challenger, opponent)
+    pairs = [(str(a), str(b)) for a, b in pairs]
+    if not pairs:
+        raise ValueError("give at least one (challenger, opponent) pair")
+    _check_specs([x for pair in pairs for x in pair])
+    records = _run_tasks(_tasks(cfg, pairs, walls, seed, external or {}), workers, progress, "matchups")
+    return [summarize([r for r in records if r["matchup"] == m], a, b) for m, (a, b) in enumerate(pairs)]
 
 
 def bradley_terry(names: Sequence[str], wins: dict[tuple[str, str], float], *, prior: float = 0.5) -> dict[str, float]:
@@ -572,12 +591,10 @@ def round_robin(
         raise ValueError(f"a round robin needs at least two distinct agents, got {agents}")
     _check_specs(agents)
     pairs = [(a, b) for a in agents for b in agents if a != b]
-    records = _run_tasks(_tasks(cfg, pairs, walls, seed, external or {}), workers, progress, "round robin")
-    matches = []
+    matches = run_matchups(cfg, pairs, walls=walls, seed=seed, workers=workers, progress=progress, external=external)
     wins: dict[tuple[str, str], float] = {}
-    for m, (a, b) in enumerate(pairs):
-        res = summarize([r for r in records if r["matchup"] == m], a, b)
-        matches.append(res)
+    for res in matches:
+        a, b = res.challenger, res.opponent
         for x in res.wall_means:
             if x > 0:
                 wins[(a, b)] = wins.get((a, b), 0.0) + 1.0
@@ -657,6 +674,13 @@ def register_cli(subparsers: argparse._SubParsersAction) -> argparse.ArgumentPar
     p.add_argument("--variant", default="hongzhong", help="preset name or YAML path (default hongzhong)")
     p.add_argument("--challenger", help="agent that plays every seat of every wall (e.g. value)")
     p.add_argument("--opponent", help="agent whose copies fill the other seats (e.g. greedy)")
+    p.add_argument(
+        "--matchup",
+        nargs=2,
+        action="append",
+        metavar=("CHALLENGER", "OPPONENT"),
+        help="a one-vs-three pair (repeatable; all pairs share the walls)",
+    )
     p.add_argument("--round-robin", nargs="+", metavar="AGENT", help="play every ordered pair of these agents")
     p.add_argument("--walls", type=int, default=100, help="number of walls (each played once per seat)")
     p.add_argument("--seed", type=int, default=0, help="evaluation seed (walls and agent seeds derive from it)")
@@ -674,22 +698,29 @@ def run_cli(args: argparse.Namespace) -> int:
     external = {"timeout": args.bot_timeout, "fallback": args.bot_fallback}
     cfg = load_variant(args.variant)
     progress = not args.no_progress
+    given = [bool(args.round_robin), bool(args.matchup), bool(args.challenger or args.opponent)]
+    if sum(given) != 1:
+        raise ValueError("give exactly one of --challenger/--opponent, --matchup (repeatable) or --round-robin")
+    common = {
+        "walls": args.walls,
+        "seed": args.seed,
+        "workers": args.workers,
+        "progress": progress,
+        "external": external,
+    }
+    ratings = None
     if args.round_robin:
-        if args.challenger or args.opponent:
-            raise ValueError("give either --round-robin or --challenger/--opponent, not both")
-        rr = round_robin(
-            cfg, args.round_robin, walls=args.walls, seed=args.seed, workers=args.workers, progress=progress,
-            external=external,
-        )  # fmt: skip
+        rr = round_robin(cfg, args.round_robin, **common)
         matches, ratings, payload = rr.matches, rr.ratings, rr.to_dict()
     else:
-        if not args.challenger or not args.opponent:
-            raise ValueError("give --challenger and --opponent (or --round-robin AGENT AGENT ...)")
-        res = one_vs_three(
-            cfg, args.challenger, args.opponent, walls=args.walls, seed=args.seed, workers=args.workers,
-            progress=progress, external=external,
-        )  # fmt: skip
-        matches, ratings, payload = [res], None, {"matches": [res.to_dict()]}
+        if args.matchup:
+            pairs = [tuple(m) for m in args.matchup]
+        elif not args.challenger or not args.opponent:
+            raise ValueError("give --challenger and --opponent (or --matchup A B, or --round-robin AGENT AGENT ...)")
+        else:
+            pairs = [(args.challenger, args.opponent)]
+        matches = run_matchups(cfg, pairs, **common)
+        payload = {"matches": [m.to_dict() for m in matches]}
     payload.update({"variant": cfg.name, "walls": args.walls, "seed": args.seed, "protocol": "one-vs-three duplicate"})
     table = to_markdown(matches, variant=cfg.name, ratings=ratings)
     print(table)
@@ -718,3 +749,20 @@ def iter_walls(seed: int, walls: int) -> Iterator[bytes]:
     """The deal seeds of an evaluation (for replaying a wall outside the evaluator)."""
     for w in range(walls):
         yield wall_seed(seed, w)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m training.evaluate [eval options]``: the ``chuanma eval`` command without the dispatcher."""
+    import sys
+
+    from training import evaluate  # the importable module (not __main__), so worker processes can unpickle tasks
+
+    parser = argparse.ArgumentParser(prog="python -m training.evaluate")
+    sub = parser.add_subparsers(dest="command", required=True)
+    evaluate.register_cli(sub)
+    args = parser.parse_args(["eval", *(sys.argv[1:] if argv is None else argv)])
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
