@@ -28,7 +28,8 @@ case                        unit (what one "unit" is)
 Goals (ratios of medians, same run): engine decisions/s >= 20x RLCard steps/s; raw AEC >= 4x; wrapped AEC >= 2x;
 batched env (self-play decisions/s) >= 50x.
 
-Usage: ``python benchmarks/run_all.py [--repeat 5] [--quick] [--variants ...] [--out benchmarks/RESULTS.md]``.
+Usage: ``python benchmarks/run_all.py [--repeat 5] [--quick] [--variants ...] [--only engine aec_raw ...]
+[--no-training] [--out benchmarks/RESULTS.md]``.
 Prints the JSON report, writes the markdown report to ``--out`` and the JSON next to it (``.json``).
 """
 
@@ -426,6 +427,7 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--quick", action="store_true", help="small sizes (a smoke run, about a minute)")
     ap.add_argument("--variants", nargs="*", default=list(VARIANTS))
     ap.add_argument("--no-training", action="store_true", help="skip the MaskablePPO samples/s cases")
+    ap.add_argument("--only", nargs="*", default=None, help="run only the cases whose names start with these")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "RESULTS.md"), help="markdown report ('' = none)")
     args = ap.parse_args(argv)
     q = args.quick
@@ -433,35 +435,47 @@ def main(argv: list[str] | None = None) -> dict:
 
     cases: dict[str, Case] = {}
     skipped: dict[str, str] = {}
-    for v in args.variants:
-        cases[f"engine/{v}"] = engine_case(v, 8 if q else 30)
-    try:
-        import pettingzoo  # noqa: F401
 
-        for v in args.variants:
-            cases[f"aec_raw/{v}"] = aec_case(v, 500 if q else 2500, wrapped=False)
-            cases[f"aec_wrapped/{v}"] = aec_case(v, 500 if q else 2500, wrapped=True)
-    except ImportError:
-        skipped["aec"] = "pettingzoo is not installed"
+    def want(name: str) -> bool:
+        return args.only is None or name.startswith(tuple(args.only)) or any(p.startswith(name) for p in args.only)
+
     for v in args.variants:
-        cases[f"batched_selfplay/{v}"] = batched_case(v, 8 if q else 40, self_play=True)
-        cases[f"batched_learner/{v}"] = batched_case(v, 4 if q else 20, self_play=False)
+        if want(f"engine/{v}"):
+            cases[f"engine/{v}"] = engine_case(v, 8 if q else 30)
+    if want("aec"):
+        try:
+            import pettingzoo  # noqa: F401
+        except ImportError:
+            skipped["aec"] = "pettingzoo is not installed"
+        else:
+            for v in args.variants:
+                for kind, wrapped in (("aec_raw", False), ("aec_wrapped", True)):
+                    if want(f"{kind}/{v}"):
+                        cases[f"{kind}/{v}"] = aec_case(v, 500 if q else 2500, wrapped=wrapped)
+    for v in args.variants:
+        if want(f"batched_selfplay/{v}"):
+            cases[f"batched_selfplay/{v}"] = batched_case(v, 8 if q else 40, self_play=True)
+        if want(f"batched_learner/{v}"):
+            cases[f"batched_learner/{v}"] = batched_case(v, 4 if q else 20, self_play=False)
     for v in ("chengdu", "hongzhong"):
-        cases[f"scoring/{v}"] = scoring_case(v, 300 if q else 1500)
-    cases.update(hand_cases(1000 if q else 5000))
-    rl = rlcard_case(500 if q else 2500)
-    if isinstance(rl, str):
-        skipped["rlcard_mahjong"] = rl
-    else:
-        cases["rlcard_mahjong"] = rl
+        if want(f"scoring/{v}"):
+            cases[f"scoring/{v}"] = scoring_case(v, 300 if q else 1500)
+    if want("hand") or want("mahjong"):
+        cases.update({k: c for k, c in hand_cases(1000 if q else 5000).items() if want(k)})
+    if want("rlcard_mahjong"):
+        rl = rlcard_case(500 if q else 2500)
+        if isinstance(rl, str):
+            skipped["rlcard_mahjong"] = rl
+        else:
+            cases["rlcard_mahjong"] = rl
     log(f"{len(cases)} cases x {args.repeat} rounds")
     rates = run_rounds(cases, args.repeat, log)
-    if not args.no_training:
+    if not args.no_training and want("train"):
         train = training_cases("hongzhong", 512 if q else 2048)
         if isinstance(train, str):
             skipped["train"] = train
         else:
-            rates.update(run_rounds(train, max(1, min(args.repeat, 3)), log))
+            rates.update(run_rounds({k: c for k, c in train.items() if want(k)}, max(1, min(args.repeat, 3)), log))
     stats = {name: summarise(r) for name, r in rates.items()}
     extra: dict = {}
     hands = {}
