@@ -16,8 +16,10 @@ Public API
 ``phase`` (:class:`~envs.view.Phase`), ``pending`` (seats awaited now), ``legal_actions(seat)``, ``step(seat,
 action)``, ``is_over``, ``view(seat)`` (:class:`~envs.view.PlayerView`), ``transfers``, ``scores``, ``wins``,
 ``events`` / ``events_for(seat)``, ``result`` (:class:`HandResult` once over), ``copy()``, ``snapshot()``,
-``validate()``; full-information helpers for tests and tools: ``hand_of(seat)``, ``live_wall()``, ``hands``,
-``melds``, ``discards``, ``current``, ``drawn_tile``, ``claim_tile``/``claim_from``, ``kong_payments``.
+``validate()``, ``indicator`` / ``wild_kinds`` (本金 / 赖子 and the hand's wildcards); full-information helpers for
+tests and tools: ``hand_of(seat)``, ``live_wall()``, ``hands``, ``melds``, ``discards``, ``current``,
+``drawn_tile``, ``claim_tile``/``claim_from``, ``kong_payments``, ``vstate`` (variant state: 报胡 / 请胡 flags,
+红中杠 counts).  The methods after "helpers for the variant hooks" are for :mod:`envs.variants` only.
 
 The specifications in this implementation
 -----------------------------------------
