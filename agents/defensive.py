@@ -2,9 +2,12 @@
 
 On top of :class:`agents.value.ValueAgent`:
 
-* every candidate discard scores ``value - danger_weight × danger`` where ``danger`` is the expected loss of
-  :func:`agents.danger.danger_by_kind` (public information only: void suits, discards, melds, wins, revealed
-  血流 hands, the wall);
+* every candidate discard of the best shanten scores ``value - danger_weight × danger`` where ``danger`` is the
+  expected loss of :func:`agents.danger.danger_by_kind` (public information only: void suits, discards, melds,
+  wins, revealed 血流 hands, the wall);
+* **late push/fold**: once the wall holds at most ``push_wall`` tiles, a hand that is not ready also weighs
+  discards one step slower (their estimate includes the readiness they give up); a ready hand is never broken
+  (measured: in these rules readiness at exhaustion, 查大叫, is worth more than the deal-ins it risks);
 * **fold** (弃和): when the best shanten is at least ``fold_shanten`` (2), the live wall is at most
   ``fold_wall_fraction`` of its size after the deal, and some active opponent is likely ready (``P(ready) >=
   fold_threat``), the agent discards the safest tile (ties: lower shanten, higher value) and declines pongs;

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from envs.observation import PHASES, SLICES, WALL_SCALE
-from envs.tiles import NUM_KINDS, NUM_SUITED
+from envs.tiles import NUM_KINDS
 from envs.view import Phase
 
 __all__ = ["Opponent", "Seen", "read"]
@@ -76,17 +76,47 @@ class Seen:
         return sum(self.live)
 
 
-def _row(obs: np.ndarray, name: str, r: int = 0) -> np.ndarray:
-    return obs[_ROW[name] + r]
+# the rows read by :func:`read`, gathered with three numpy calls (tolist of a whole float tensor is slow)
+_SLOTS = range(4)
+_COUNT_NAMES = (
+    ["visible", "exchange_picked"] + [f"discards/{i}" for i in _SLOTS] + [f"revealed_hands/{i}" for i in _SLOTS]
+)
+_KIND_NAMES = (
+    ["wild_kinds", "claim_tile", "drawn_tile", "indicator"]
+    + [f"{g}/{i}" for g in ("pongs", "exposed_kongs", "concealed_kongs", "added_kongs") for i in _SLOTS]
+    + [f"void_suits/{i}" for i in _SLOTS]
+    + [f"last_discard/{i}" for i in _SLOTS]
+)
+_SCALAR_NAMES = (
+    [f"phase/{i}" for i in range(SLICES["phase"].stop - SLICES["phase"].start)]
+    + [f"{g}/{i}" for g in ("active", "won", "seat_present", "hidden_kongs") for i in _SLOTS]
+    + ["wall"]
+)
 
 
-def _void_of(row: np.ndarray) -> int | None:
-    hot = np.flatnonzero(row[:NUM_SUITED])
-    return int(hot[0]) // 9 if hot.size else None
+def _row_index(name: str) -> int:
+    group, _, offset = name.partition("/")
+    return _ROW[group] + (int(offset) if offset else 0)
 
 
-def _kinds(row: np.ndarray) -> list[int]:
-    return np.flatnonzero(row).tolist()
+_COUNT_IDX = np.array([_row_index(n) for n in _COUNT_NAMES])
+_KIND_IDX = np.array([_row_index(n) for n in _KIND_NAMES])
+_SCALAR_IDX = np.array([_row_index(n) for n in _SCALAR_NAMES])
+_C = {n: i for i, n in enumerate(_COUNT_NAMES)}
+_K = {n: i for i, n in enumerate(_KIND_NAMES)}
+_S = {n: i for i, n in enumerate(_SCALAR_NAMES)}
+_N_PHASES = SLICES["phase"].stop - SLICES["phase"].start
+# per seat slot: (pongs, exposed, concealed, added, void, last discard) kind rows; (discards, revealed) count rows;
+# (active, won, seat_present, hidden kongs) scalars
+_SLOT_KIND = tuple(
+    tuple(
+        _K[f"{g}/{i}"]
+        for g in ("pongs", "exposed_kongs", "concealed_kongs", "added_kongs", "void_suits", "last_discard")
+    )
+    for i in _SLOTS
+)
+_SLOT_COUNT = tuple((_C[f"discards/{i}"], _C[f"revealed_hands/{i}"]) for i in _SLOTS)
+_SLOT_SCALAR = tuple(tuple(_S[f"{g}/{i}"] for g in ("active", "won", "seat_present", "hidden_kongs")) for i in _SLOTS)
 
 
 def read(obs: np.ndarray, *, in_play: tuple[int, ...] | None = None) -> Seen:
@@ -96,19 +126,35 @@ def read(obs: np.ndarray, *, in_play: tuple[int, ...] | None = None) -> Seen:
     """
     if obs.shape != (SLICES["melds_count"].stop, NUM_KINDS):
         raise ValueError(f"observation must have shape ({SLICES['melds_count'].stop}, {NUM_KINDS}), got {obs.shape}")
-    hand = obs[_HAND].sum(0).astype(np.int64).tolist()
-    wild_kinds = tuple(_kinds(_row(obs, "wild_kinds")))
+    hand = obs[_HAND].sum(0).astype(np.int8).tolist()
+    counts_rows = np.rint(obs[_COUNT_IDX]).astype(np.int8).tolist()
+    rr, cc = np.nonzero(obs[_KIND_IDX])
+    kinds: list[list[int]] = [[] for _ in _KIND_NAMES]
+    for i, k in zip(rr.tolist(), cc.tolist()):
+        kinds[i].append(k)
+    scalars = obs[_SCALAR_IDX, 0].tolist()
+
+    def kind_row(name: str) -> list[int]:
+        return kinds[_K[name]]
+
+    def void_of(slot: int) -> int | None:
+        row = kinds[_SLOT_KIND[slot][4]]
+        return row[0] // 9 if row else None
+
+    def melds_of(slot: int) -> tuple[list[int], list[int], int]:
+        p, e, c, a = _SLOT_KIND[slot][:4]
+        pongs = kinds[p]
+        kongs = sorted({*kinds[e], *kinds[c], *kinds[a]}) if kinds[e] or kinds[c] or kinds[a] else []
+        return pongs, kongs, round(scalars[_SLOT_SCALAR[slot][3]] * 4)
+
+    wild_kinds = tuple(kind_row("wild_kinds"))
     counts = list(hand)
     wilds = 0
     for k in wild_kinds:
         wilds += counts[k]
         counts[k] = 0
-    phase = PHASES[int(np.argmax(obs[SLICES["phase"], 0]))]
-    void = _void_of(_row(obs, "void_suits", 0))
-    pongs = _kinds(_row(obs, "pongs", 0))
-    kongs = _kinds(_row(obs, "exposed_kongs", 0) + _row(obs, "concealed_kongs", 0) + _row(obs, "added_kongs", 0))
-    hidden = round(float(_row(obs, "hidden_kongs", 0)[0]) * 4)
-    n_melds = len(pongs) + len(kongs) + hidden
+    phase = PHASES[max(range(_N_PHASES), key=lambda i: scalars[i])]
+    pongs, kongs, hidden = melds_of(0)
     if pongs or kongs:
         m = [0] * NUM_KINDS
         for k in pongs:
@@ -118,61 +164,58 @@ def read(obs: np.ndarray, *, in_play: tuple[int, ...] | None = None) -> Seen:
         melded = bytes(m)
     else:
         melded = b""
-    visible = _row(obs, "visible").astype(np.int64).tolist()
+    visible = counts_rows[_C["visible"]]
     if in_play is None:
         live = [max(0, 4 - v) for v in visible]
     else:
         live = [0] * NUM_KINDS
         for k in in_play:
             live[k] = max(0, 4 - visible[k])
-    n_players = round(float(obs[SLICES["seat_present"], 0].sum()))
-    claim = np.flatnonzero(_row(obs, "claim_tile"))
-    drawn = np.flatnonzero(_row(obs, "drawn_tile"))
-    indicator = np.flatnonzero(_row(obs, "indicator"))
+    n_players = round(sum(scalars[_SLOT_SCALAR[i][2]] for i in _SLOTS))
     opponents = []
-    for r in range(1, n_players):
-        disc = _row(obs, "discards", r).astype(np.int64)
-        last = np.flatnonzero(_row(obs, "last_discard", r))
-        rev = None
-        rev_row = _row(obs, "revealed_hands", r)
-        if rev_row.any():
-            rev = rev_row.astype(np.int64).tolist()
+    for slot in range(1, n_players):
+        d_row, r_row = _SLOT_COUNT[slot]
+        disc = counts_rows[d_row]
+        last = kinds[_SLOT_KIND[slot][5]]
+        rev = counts_rows[r_row]
+        o_pongs, o_kongs, o_hidden = melds_of(slot)
         opponents.append(
             Opponent(
-                slot=r,
-                active=bool(_row(obs, "active", r)[0]),
-                won=bool(_row(obs, "won", r)[0]),
-                void=_void_of(_row(obs, "void_suits", r)),
-                discards=disc.tolist(),
-                n_discards=int(disc.sum()),
-                last_discard=int(last[0]) if last.size else None,
-                pongs=_kinds(_row(obs, "pongs", r)),
-                kongs=_kinds(
-                    _row(obs, "exposed_kongs", r) + _row(obs, "concealed_kongs", r) + _row(obs, "added_kongs", r)
-                ),
-                hidden_kongs=round(float(_row(obs, "hidden_kongs", r)[0]) * 4),
-                revealed=rev,
+                slot=slot,
+                active=bool(scalars[_SLOT_SCALAR[slot][0]]),
+                won=bool(scalars[_SLOT_SCALAR[slot][1]]),
+                void=void_of(slot),
+                discards=disc,
+                n_discards=sum(disc),
+                last_discard=last[0] if last else None,
+                pongs=o_pongs,
+                kongs=o_kongs,
+                hidden_kongs=o_hidden,
+                revealed=rev if any(rev) else None,
             )
         )
+    claim = kind_row("claim_tile")
+    drawn = kind_row("drawn_tile")
+    indicator = kind_row("indicator")
     return Seen(
         phase=phase,
         hand=hand,
         counts=counts,
         wilds=wilds,
         wild_kinds=wild_kinds,
-        void=void,
+        void=void_of(0),
         pongs=pongs,
         kongs=kongs,
         melded=melded,
-        n_melds=n_melds,
+        n_melds=len(pongs) + len(kongs) + hidden,
         visible=visible,
         live=live,
-        wall=round(float(_row(obs, "wall")[0]) * WALL_SCALE),
+        wall=round(scalars[_S["wall"]] * WALL_SCALE),
         n_players=n_players,
-        exchange_picked=_row(obs, "exchange_picked").astype(np.int64).tolist(),
-        claim_tile=int(claim[0]) if claim.size else None,
-        drawn_tile=int(drawn[0]) if drawn.size else None,
-        won=bool(_row(obs, "won", 0)[0]),
+        exchange_picked=counts_rows[_C["exchange_picked"]],
+        claim_tile=claim[0] if claim else None,
+        drawn_tile=drawn[0] if drawn else None,
+        won=bool(scalars[_S["won/0"]]),
         opponents=opponents,
-        indicator=int(indicator[0]) if indicator.size else None,
+        indicator=indicator[0] if indicator else None,
     )

@@ -1,8 +1,8 @@
 """Value-seeking baseline (价值智能体): greedy speed, but among near-equal options steer toward valuable hands.
 
-The agent keeps :class:`agents.greedy.GreedyAgent`'s exchange, 定缺, kong and void-first play, and changes how a
-discard is chosen.  For every candidate discard whose shanten is within ``slack`` of the best (``slack`` is 0 once
-the wall holds fewer than ``late_wall`` tiles), it estimates the **expected income** of the remaining hand as the
+The agent keeps :class:`agents.greedy.GreedyAgent`'s exchange, 定缺 and void-first play, and changes how a discard
+is chosen.  For every candidate discard whose shanten is within ``slack`` of the best (``slack`` is 0 once the wall
+holds fewer than ``late_wall`` tiles), it estimates the **expected income** of the remaining hand as the
 best of several *plans* (:mod:`agents.valuation` gives each plan's doublings in the variant being played):
 
 ==============  =============================================================================================
@@ -17,13 +17,29 @@ standard        the hand's shanten and live effective tiles; when ready, the exa
 对对胡 triplets  closed-form all-triplets shanten; each useful copy also counts once more for the pong chance
 ==============  =============================================================================================
 
-A plan's worth is ``P(complete) × win_value(payment)`` where ``P`` is a binomial tail over the agent's remaining
-draws (wall / active players) with success rate ``useful / unseen`` and ``win_value`` weighs self-draw income (paid
-by every active opponent, with 加底 / 加番) against discard wins.  In the 红中 variant a hand that still holds 红中
-loses the 杀鬼 doubling.  The discard with the highest estimate wins; ties fall back to the greedy order.
+A plan's worth is ``P(complete) × (win_value(payment) + exit value)``:
+
+* ``P`` comes from :func:`agents.valuation.completion_probability`: the chance to make ``shanten + 1`` useful draws in
+  the agent's remaining turns (wall / active players), the first step at the hand's real useful-tile rate, the
+  later ones at the plan's typical rate, opponents' discards counting on the last step (and on every step of the
+  all-triplets plan: pongs); when an opponent's win would end the hand (two players, the last two of a 血战, or
+  ``continuation = "single"``) each turn also carries a *hazard* from the opponents' estimated readiness.
+* ``win_value`` weighs self-draw income (paid by every active opponent, with 加底 / 加番) against discard wins; in
+  the 红中 variant a hand that still holds 红中 loses the 杀鬼 doubling.
+* the **exit value** (``exit_weight`` × one typical payment per active opponent) is what winning saves besides its
+  income: a 血战 winner leaves the hand and pays nothing more, and a two-player win denies the opponent's (0 in 血流,
+  where winners stay).
+
+To this the estimate adds the **readiness at exhaustion**: the chance to become ready (``shanten`` useful draws)
+times ``exhaustion_weight`` (default 1.0 in 血流, where every hand is exhausted, else 0.3) × one typical payment per
+active opponent — a ready hand avoids paying 查大叫 to the ready ones.  The discard with the highest estimate wins;
+ties fall back to the greedy order.  With the default ``slack = 0`` only discards of the best shanten compete (the
+estimates never buy value with speed; measured: a slack of 1 lost to the greedy agent).
 
 Pongs: a pong that does not worsen the shanten (the greedy rule) is taken only when the best estimate after it is at
 least ``pong_keep`` times the estimate without it (so a pong that breaks a flush or seven pairs is declined).
+Kongs: a kong may cost ``kong_slack`` steps of shanten while the wall holds at least ``2 × late_wall`` tiles (a
+kong pays at once and adds a root).
 
 Red-dragon knob: ``hongzhong_policy`` adds ``"shagui_by_value"`` (the default here): the last 红中 is a discard
 candidate, compared by the same estimate (its waits are scored without 红中, i.e. with 杀鬼).

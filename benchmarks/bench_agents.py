@@ -1,0 +1,71 @@
+"""Speed of the rule-based agents: decisions per second on positions recorded from greedy self-play (prints JSON).
+
+    python benchmarks/bench_agents.py [--variants chengdu hongzhong] [--hands 6]
+
+For every variant the positions (observation, mask) of a few greedy self-play hands are recorded, then each agent
+answers all of them; ``cold`` starts from empty hand-evaluation caches, ``warm`` repeats the same positions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from agents.handeval import clear_caches
+from agents.registry import make_agent
+from envs.config import load_variant
+from envs.observation import ObservationEncoder
+from training.evaluate import play_hand
+
+
+class _Recorder:
+    def __init__(self, positions: list) -> None:
+        self.inner = make_agent("greedy")
+        self.positions = positions
+
+    def reset(self, seat, variant) -> None:
+        self.inner.reset(seat, variant)
+
+    def act(self, observation, legal_mask) -> int:
+        self.positions.append((observation, legal_mask))
+        return self.inner.act(observation, legal_mask)
+
+
+def bench(variant: str, hands: int, agents: list[str]) -> dict:
+    cfg = load_variant(variant)
+    positions: list = []
+    enc = ObservationEncoder.from_config(cfg)
+    for h in range(hands):
+        play_hand(cfg, 500 + h, [_Recorder(positions) for _ in range(cfg.num_players)], encoder=enc)
+    out = {"variant": variant, "positions": len(positions)}
+    for spec in agents:
+        agent = make_agent(spec, seed=0)
+        agent.reset(0, cfg)
+        clear_caches()
+        t = time.perf_counter()
+        for obs, mask in positions:
+            agent.act(obs, mask)
+        cold = time.perf_counter() - t
+        t = time.perf_counter()
+        for obs, mask in positions:
+            agent.act(obs, mask)
+        warm = time.perf_counter() - t
+        out[spec] = {
+            "cold_decisions_per_s": round(len(positions) / cold, 1),
+            "warm_decisions_per_s": round(len(positions) / warm, 1),
+        }
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variants", nargs="+", default=["chengdu", "hongzhong", "two_player"])
+    parser.add_argument("--hands", type=int, default=6)
+    parser.add_argument("--agents", nargs="+", default=["random", "greedy", "value", "defensive"])
+    args = parser.parse_args()
+    print(json.dumps([bench(v, args.hands, args.agents) for v in args.variants], indent=2))
+
+
+if __name__ == "__main__":
+    main()
