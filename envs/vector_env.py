@@ -195,19 +195,19 @@ class VectorEnv(_VecEnvBase):
         self._slots = [_Slot() for _ in range(num_envs)]
         self._actions: np.ndarray | None = None
         self._start = time.perf_counter()
-        if _VecEnvBase is object:
-            self.num_envs = num_envs
-            self.observation_space = self.action_space = None
-            self.reset_infos = [{} for _ in range(num_envs)]
-            self._seeds = [None] * num_envs
-        else:
+        try:
             from gymnasium import spaces
-
-            super().__init__(
-                num_envs,
-                spaces.Box(low=low, high=high, shape=OBS_SHAPE, dtype=np.float32),
-                spaces.Discrete(ACTION_SPACE_SIZE),
-            )
+        except ImportError:  # pragma: no cover - gymnasium comes with the env / train extras
+            obs_space = act_space = None
+        else:
+            obs_space = spaces.Box(low=low, high=high, shape=OBS_SHAPE, dtype=np.float32)
+            act_space = spaces.Discrete(ACTION_SPACE_SIZE)
+        if _VecEnvBase is object:  # pragma: no cover - without sb3: the same attributes, set here
+            self.num_envs = num_envs
+            self.observation_space, self.action_space = obs_space, act_space
+            self.reset_infos = [{} for _ in range(num_envs)]
+        else:
+            super().__init__(num_envs, obs_space, act_space)
         self._seeds = [seed + i for i in range(num_envs)]
 
     # ---- episode management --------------------------------------------------------------------------------------
