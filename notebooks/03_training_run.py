@@ -14,7 +14,7 @@
 #
 # A short CPU run does not make a strong player; the point is how to read a run.  Set `CHUANMA_RUN_DIR` to a longer
 # run's directory (e.g. from `bash dev.sh main`) to read that one instead.  `CHUANMA_NOTEBOOK_BUDGET=small` trains a
-# few hundred steps (CI); the stored outputs are the full budget (about five minutes of training on two cores).
+# few hundred steps (CI); the stored outputs are the full budget (five to eight minutes of training on two cores).
 
 # %%
 import json
@@ -159,6 +159,28 @@ ax.set_ylabel("points per hand vs the field")
 ax.set_title("duplicate evaluation during training (95% CI)")
 ax.legend(fontsize=8)
 show(fig)
+
+# %% [markdown]
+# What the evaluations support, read off the intervals (the start is the behaviour-cloned policy on the periodic
+# evaluation's walls, the end the final evaluation on more walls of the same seed):
+
+# %%
+for opponent in RUN_CONFIG.eval.opponents:
+    s = next(e for e in evals if e["opponent"] == opponent and e["step"] == 0)
+    f = next(e for e in final if e["opponent"] == opponent)
+    if f["ci_low"] is None or s["ci_low"] is None or not np.isfinite(s["ci_low"]):
+        print(f"vs {opponent}: too few walls for intervals")
+        continue
+    if f["ci_low"] > s["ci_high"]:
+        change = "better than the warm start (the intervals do not overlap)"
+    elif f["ci_high"] < s["ci_low"]:
+        change = "worse than the warm start (the intervals do not overlap)"
+    else:
+        change = "the intervals overlap: this run does not show a change since the warm start"
+    print(
+        f"vs {opponent}: warm start {s['points']:+.2f} [{s['ci_low']:+.2f}, {s['ci_high']:+.2f}], final "
+        f"{f['points']:+.2f} [{f['ci_low']:+.2f}, {f['ci_high']:+.2f}] at step {f['step']} — {change}"
+    )
 
 # %% [markdown]
 # ## 3. The final policy against the baselines

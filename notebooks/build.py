@@ -153,6 +153,11 @@ def build(path: Path, out: Path) -> float:
     return seconds
 
 
+def figures(nb: nbformat.NotebookNode) -> int:
+    """Number of PNG images among the outputs of ``nb``."""
+    return sum("image/png" in o.get("data", {}) for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+
+
 def check(paths: list[Path]) -> list[str]:
     """Problems of the stored notebooks: missing, out of sync with the source, or not fully executed."""
     problems = []
@@ -171,6 +176,8 @@ def check(paths: list[Path]) -> list[str]:
         errors = [i for i, c in code if any(o.output_type == "error" for o in c.outputs)]
         if errors:
             problems.append(f"{stored_path.name}: cells {errors} stored an error")
+        if not figures(stored):
+            problems.append(f"{stored_path.name}: no figure among the stored outputs")
         if stored.metadata.get("chuanma", {}).get("budget") != "full":
             problems.append(f"{stored_path.name}: outputs are not from a full-budget run")
     return problems

@@ -19,6 +19,7 @@ directory (``chuanma main`` / ``chuanma train`` output) for notebooks 02 and 03 
 
 from __future__ import annotations
 
+import io
 import os
 import warnings
 from pathlib import Path
@@ -87,9 +88,9 @@ def given_run_dir() -> Path | None:
 def train_config():
     """The training run the notebooks study: ``configs/train/hongzhong.yaml`` scaled to the budget.
 
-    Full budget: behaviour-cloning warm start from the greedy baseline (12 000 decisions), then 49 152 MaskablePPO
-    self-play steps in six segments, a duplicate evaluation against ``random`` and ``greedy`` every two segments
-    (16 walls) and at the end (48 walls) — about five minutes on two cores.  Small budget: a few hundred steps.
+    Full budget: behaviour-cloning warm start from the greedy baseline (12 000 decisions), then 40 960 MaskablePPO
+    self-play steps in five segments, a duplicate evaluation against ``random`` and ``greedy`` every two segments
+    (16 walls) and at the end (48 walls) — about six minutes on two busy cores.  Small budget: a few hundred steps.
     """
     from training.config import load_train_config
 
@@ -101,7 +102,7 @@ def train_config():
         }  # fmt: skip
     else:
         overrides = {
-            "total_steps": 49152, "env.num_envs": 8, "ppo.n_steps": 128, "ppo.batch_size": 256,
+            "total_steps": 40960, "env.num_envs": 8, "ppo.n_steps": 128, "ppo.batch_size": 256,
             "bc.decisions": 12000, "schedule.segment_steps": 8192, "eval.every": 2, "eval.deals": 16,
             "eval.final_deals": 48,
         }  # fmt: skip
@@ -143,12 +144,15 @@ def setup_plots() -> None:
 def show(fig) -> None:
     """Lay out ``fig``, put it in the cell's output and close it.
 
-    Explicit rather than ``plt.show()``: library code that writes PNG files (training reports, evaluation plots)
-    switches matplotlib to the Agg backend, after which ``plt.show()`` would no longer draw inline.
+    The figure is rendered to PNG here rather than by ``plt.show()``: library code that writes PNG files (training
+    reports, evaluation plots) switches matplotlib to the Agg backend, after which neither ``plt.show()`` nor
+    ``display(fig)`` would put the picture into the notebook.
     """
     import matplotlib.pyplot as plt
-    from IPython.display import display
+    from IPython.display import Image, display
 
     fig.tight_layout()
-    display(fig)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png")
     plt.close(fig)
+    display(Image(data=buffer.getvalue(), format="png"))
