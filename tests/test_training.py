@@ -335,7 +335,7 @@ def test_smoke_train_save_resume_load_and_play(tmp_path):
     resumed.train(progress=False)
     assert resumed.state.num_timesteps == 384
     assert [s.id for s in resumed.pool.snapshots] == [0, 128, 256]
-    assert [e["step"] for e in resumed.state.evals] == [256]
+    assert [e["step"] for e in resumed.state.evals] == [0, 256]
     report = resumed.finish()
     assert report["steps"] == 384 and len(report["final_eval"]) == 1
     for name in ("final.zip", "report.json", "report.md", "learning_curve.png", "metrics.jsonl"):

@@ -51,8 +51,8 @@ def budget_for(minutes: float | None, steps: int | None, small: bool) -> Budget:
     if steps is not None:
         if steps <= 0:
             raise ValueError(f"--steps must be positive, got {steps}")
-        walls = 48 if minutes is None else max(4, int(4.8 * minutes))
-        return Budget(minutes, steps, 12000, walls, 4096, 8, 128, 256)
+        walls = 96 if minutes is None else max(4, int(9.6 * minutes))
+        return Budget(minutes, steps, 20000, walls, 4096, 8, 128, 256)
     if minutes is None:
         minutes = 10.0
     if minutes <= 0:
@@ -61,8 +61,8 @@ def budget_for(minutes: float | None, steps: int | None, small: bool) -> Budget:
     return Budget(
         minutes=minutes,
         steps=10_000_000,
-        bc_decisions=max(1000, int(12000 * min(1.0, scale))),
-        eval_walls=max(4, int(48 * scale)),
+        bc_decisions=max(1000, int(20000 * min(1.0, scale))),
+        eval_walls=max(4, int(96 * scale)),
         segment_steps=4096 if minutes >= 5 else 2048,
         num_envs=8,
         n_steps=128 if minutes >= 5 else 64,

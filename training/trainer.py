@@ -7,14 +7,16 @@ A run
 1. The run directory (``runs/<name>/`` unless ``--run-dir``) receives ``config.yaml`` (the resolved configuration,
    loadable again) and ``run.json`` (package, observation and action-layout versions, library versions, seed, rules).
 2. Optional behaviour-cloning warm start (:mod:`training.bc`, ``bc.decisions > 0``).
-3. The initial policy becomes the first snapshot of the self-play pool (:class:`training.selfplay.SnapshotPool`).
+3. The initial policy becomes the first snapshot of the self-play pool (:class:`training.selfplay.SnapshotPool`)
+   and, when periodic evaluations are on, is evaluated (step 0).
 4. PPO runs in segments of ``schedule.segment_steps`` learner steps.  Each segment starts by reseeding everything
    from ``(seed, segment)`` — sb3's global torch / numpy generators, every environment (``seed + i``) and therefore
    the opponent draws — and resetting the environments; the learning rate is set for the segment (linear anneal).
    After a segment: a snapshot joins the pool every ``pool.snapshot_every`` segments, a duplicate evaluation against
    ``eval.opponents`` runs every ``eval.every`` segments, a checkpoint is written every ``schedule.checkpoint_every``
    segments (and at the end).
-5. Final duplicate evaluation (``eval.final_deals`` walls per opponent), ``final.zip`` (policy-only checkpoint for
+5. Final duplicate evaluation (``eval.final_deals`` walls per opponent, on walls of ``eval.seed + 1``: not the
+   walls of the periodic evaluations), ``final.zip`` (policy-only checkpoint for
    :meth:`agents.policy.PolicyAgent.load`), ``report.json``, ``report.md`` and ``learning_curve.png``.
 
 Checkpoints (``checkpoints/step_<N>/``) hold the ``MaskablePPO`` zip (weights, optimizer, counters; with the chuanma
@@ -120,11 +122,12 @@ class _HistoryWriter(KVWriter):
 
 
 class _ProgressCallback(BaseCallback):
-    """tqdm progress over the whole run (steps, ETA, recent episode reward)."""
+    """tqdm progress over the whole run (steps, ETA, recent episode reward; time left when a deadline is set)."""
 
-    def __init__(self, bar: tqdm | None) -> None:
+    def __init__(self, bar: tqdm | None, deadline: float | None = None) -> None:
         super().__init__()
         self.bar = bar
+        self.deadline = deadline
 
     def _on_step(self) -> bool:
         if self.bar is not None:
@@ -133,8 +136,14 @@ class _ProgressCallback(BaseCallback):
 
     def _on_rollout_end(self) -> None:
         buf = self.model.ep_info_buffer
-        if self.bar is not None and buf:
-            self.bar.set_postfix(ep_rew=f"{np.mean([e['r'] for e in buf]):+.3f}", refresh=False)
+        if self.bar is None:
+            return
+        postfix = {}
+        if buf:
+            postfix["ep_rew"] = f"{np.mean([e['r'] for e in buf]):+.3f}"
+        if self.deadline is not None:
+            postfix["time_left"] = f"{max(0.0, self.deadline - time.monotonic()):.0f}s"
+        self.bar.set_postfix(postfix, refresh=False)
 
 
 class Trainer:
@@ -195,6 +204,8 @@ class Trainer:
         if cfg.bc.decisions > 0:
             trainer._warm_start(show)
         pool.add(model.policy, trainer.meta(0))
+        if cfg.eval.every:
+            trainer.evaluate(cfg.eval.deals)  # the starting point (after BC) of the evaluation curve
         trainer.save_checkpoint()
         return trainer
 
@@ -274,14 +285,14 @@ class Trainer:
         cfg = self.cfg
         show = cfg.logging.progress_bar if progress is None else progress
         bar = tqdm(
-            total=cfg.total_steps,
+            total=None if deadline is not None else cfg.total_steps,  # a deadline run shows the time left instead
             initial=self.state.num_timesteps,
             desc=f"train {cfg.name}",
             unit="step",
             disable=not show,
             dynamic_ncols=True,
         )
-        callback = _ProgressCallback(bar)
+        callback = _ProgressCallback(bar, deadline)
         segments = 0
         try:
             while not self.done:
