@@ -11,7 +11,9 @@ Everything comes from the observation (:class:`agents.features.Seen`); per oppon
     to greedy self-play: about 0.15 after 4 discards, 0.5 after 7, 0.8 after 11), divided by 3 when its last
     discard was of its own void suit (it may still hold void tiles, and a hand holding one cannot win);
   - ``P(t is a wait | ready)`` starts at 2 / 18 (two wait kinds among the 18 kinds of two suits) and is scaled by
-    the rank (terminals 0.65, 2 and 8 0.85, middle tiles 1.0), by how many copies of ``t`` are visible (pair
+    the rank (terminals 0.65, 2 and 8 0.85, middle tiles 1.0), by ``1 + 2.5 w`` where ``w`` is the number of
+    wildcards the opponent is expected to hold (live wildcards × 13 / unseen tiles: a wildcard widens the waits), by
+    how many copies of ``t`` are visible (pair
     waits need copies: 2 visible 0.9, 3 visible 0.75, 4 visible 0.6), by 0.55 when the opponent discarded ``t``
     itself (it let the tile go; Sichuan has no 振听 so this is only evidence), and by 1.5 for the suit an
     opponent with at least six non-void discards has not discarded at all (a likely 清一色);
@@ -34,6 +36,8 @@ from envs.tiles import NUM_KINDS, NUM_SUITED
 __all__ = ["danger_by_kind", "ready_probability"]
 
 BASE_HIT = 2.0 / 18.0
+WILD_HIT = 2.5
+"""Extra hit rate per wildcard an opponent is expected to hold (fitted on greedy 红中 self-play)."""
 _RANK = tuple(0.65 if k % 9 in (0, 8) else 0.85 if k % 9 in (1, 7) else 1.0 for k in range(NUM_SUITED))
 _VISIBLE = (1.0, 1.0, 0.9, 0.75, 0.6)
 
@@ -75,6 +79,9 @@ def danger_by_kind(seen: Seen, cfg: RuleConfig, values: VariantValues) -> list[f
     """Expected loss (payment units) of discarding one tile of each kind now: a list of 34 floats."""
     danger = [0.0] * NUM_KINDS
     base_stake = values.payment(values.doublings["base"] + 1)
+    # wildcards widen waits: scale the hit rate by the wildcards an opponent is expected to hold
+    unseen = max(1, seen.unseen)
+    wild_scale = 1.0 + WILD_HIT * sum(seen.live[k] for k in seen.wild_kinds) * 13 / unseen
     dead_wild = () if cfg.hz_red_discard_claimable else seen.wild_kinds
     for opp in seen.opponents:
         if not opp.active:
@@ -98,7 +105,7 @@ def danger_by_kind(seen: Seen, cfg: RuleConfig, values: VariantValues) -> list[f
         for t in range(NUM_SUITED):
             if opp.void is not None and t // 9 == opp.void:
                 continue
-            hit = BASE_HIT * _RANK[t] * _VISIBLE[min(seen.visible[t], 4)]
+            hit = BASE_HIT * wild_scale * _RANK[t] * _VISIBLE[min(seen.visible[t], 4)]
             if opp.discards[t]:
                 hit *= 0.55
             if flush_suit is not None and t // 9 == flush_suit:

@@ -13,6 +13,8 @@ On top of :class:`agents.value.ValueAgent`:
   fold_threat``), the agent discards the safest tile (ties: lower shanten, higher value) and declines pongs;
   wildcards are kept unless nothing else can be discarded;
 * void-suit tiles (which must go first) are thrown safest first.
+
+The value options (``hongzhong_policy``, ``slack``, ``exit_weight`` ...) are those of :class:`ValueAgent`.
 """
 
 from __future__ import annotations
@@ -37,9 +39,27 @@ class DefensiveAgent(ValueAgent):
         fold_wall_fraction: float = 0.15,
         fold_threat: float = 0.3,
         push_wall: int = 20,
-        **value_options,
+        hongzhong_policy: str = "shagui_by_value",
+        shagui_min_live: int = 4,
+        slack: int = 0,
+        late_wall: int = 16,
+        max_off_suit: int = 4,
+        pong_keep: float = 0.9,
+        kong_slack: int = 1,
+        exhaustion_weight: float | None = None,
+        exit_weight: float = 1.0,
     ) -> None:
-        super().__init__(**value_options)
+        super().__init__(
+            hongzhong_policy=hongzhong_policy,
+            shagui_min_live=shagui_min_live,
+            slack=slack,
+            late_wall=late_wall,
+            max_off_suit=max_off_suit,
+            pong_keep=pong_keep,
+            kong_slack=kong_slack,
+            exhaustion_weight=exhaustion_weight,
+            exit_weight=exit_weight,
+        )
         if not 0.0 <= float(danger_weight) <= 100.0:
             raise ValueError(f"danger_weight must be in [0, 100], got {danger_weight!r}")
         if isinstance(fold_shanten, bool) or not isinstance(fold_shanten, int) or fold_shanten < 0:
