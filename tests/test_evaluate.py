@@ -170,8 +170,8 @@ def test_eval_command_writes_json_markdown_and_png(tmp_path, capsys) -> None:
         run_cli(bad)
 
 
-@pytest.mark.slow
 def test_greedy_beats_random_with_an_interval_above_zero() -> None:
+    """Twelve walls (48 hands, about 6 s) decide greedy against random in 成都 血战."""
     res = one_vs_three("chengdu", "greedy", "random", walls=12, seed=0)
     assert res.ci_low > 0, res
 
