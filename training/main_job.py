@@ -26,7 +26,7 @@ from typing import Any
 from training.config import TrainConfig, load_train_config
 
 DEFAULT_CONFIG = "hongzhong"
-PPO_SHARE = 0.72  # PPO stops at the first segment boundary after this share of the time budget
+PPO_SHARE = 0.8  # PPO stops at the first segment boundary after this share of the time budget
 BUDGET_ENV = "CHUANMA_BUDGET"
 
 
