@@ -16,9 +16,11 @@ Decisions, phase by phase (everything is read from the observation; see :mod:`ag
   only legal discards or ``hongzhong_policy`` says so.
 * **Claims** — HU whenever legal; an exposed kong or a pong when the shanten after it is not worse; else PASS.
 
-Red-dragon knob (``hongzhong_policy``): ``"keep_all"`` (default) never discards a 红中 voluntarily;
-``"shagui_when_stable"`` discards the last 红中 for 杀鬼 (hard win, +1 doubling) when the hand without it is ready
-with at least ``shagui_min_live`` live winning tiles.  A 红中 is never discarded while holding three (the fourth is
+Red-dragon knob (``hongzhong_policy``): ``"keep_all"`` (default) never discards a 红中 voluntarily and takes every
+win; ``"shagui_when_stable"`` discards the last 红中 for 杀鬼 (hard win, +1 doubling) when the hand without it is
+ready with at least ``shagui_min_live`` live winning tiles — **declining the soft win** the 红中 completes on the
+own turn (a ready hand plus a 红中 is always complete, so a knob that waited for "no win available" would never
+act).  Discard wins (点炮) are always taken.  A 红中 is never discarded while holding three (the fourth is
 an instant win).  :class:`agents.value.ValueAgent` adds ``"shagui_by_value"``.
 """
 
@@ -97,6 +99,10 @@ class GreedyAgent(BaseAgent):
         if phase == Phase.DINGQUE:
             return self._dingque(seen, legal_mask, ids)
         if legal_mask[HU_ID]:
+            if phase == Phase.SELF and self.hongzhong_policy != "keep_all":
+                red = self._decline_soft_win(seen, [int(k) for k in ids if k < KONG_BASE])
+                if red is not None:
+                    return red
             return HU_ID
         if phase == Phase.SELF:
             return self._self_turn(seen, legal_mask, ids)
@@ -253,6 +259,15 @@ class GreedyAgent(BaseAgent):
             if s == 0 and sum(seen.live[t] for t in waits) >= self.shagui_min_live:
                 return wild_legal
         return []
+
+    def _decline_soft_win(self, seen: Seen, legal: list[int]) -> int | None:
+        """The 红中 to discard instead of taking a soft win (one that uses the 红中), or ``None`` to win now.
+
+        ``shagui_when_stable``: holding exactly one 红中 whose hand without it is ready with at least
+        ``shagui_min_live`` live winning tiles, throw the 红中 and wait for a hard win (杀鬼, one more doubling).
+        """
+        kinds = self._wild_discard_kinds(seen, legal)
+        return kinds[0] if kinds else None
 
     def _discard_candidates(self, seen: Seen, legal: list[int]) -> list[int]:
         natural = [k for k in legal if k not in seen.wild_kinds]

@@ -368,23 +368,38 @@ def test_greedy_pongs_when_not_slower_and_passes_otherwise() -> None:
 
 def test_red_dragon_knobs() -> None:
     cfg = load_variant("hongzhong")
-    hand = "123m 456m 789m 11p 23p 5z"  # ready without the 红中 (waits 1p 4p): 杀鬼 when stable
+    # the 红中 completes the hand (as 1p or 4p): a soft self-drawn win is on offer; without the 红中 the hand is
+    # ready on 1p and 4p (six live copies)
+    hand = "123m 456m 789m 11p 23p 5z"
     mask = discard_mask(hand)
+    mask[HU_ID] = 1
+    obs = make_obs(hand, void=2, wild=True)
+    decode(obs)["drawn_tile"][31] = 1
     keep = GreedyAgent(hongzhong_policy="keep_all")
     keep.reset(0, cfg)
-    assert action_name(keep.act(make_obs(hand, void=2, wild=True), mask)) != "discard 5z"
+    assert keep.act(obs, mask) == HU_ID
     shagui = GreedyAgent(hongzhong_policy="shagui_when_stable", shagui_min_live=4)
     shagui.reset(0, cfg)
-    assert action_name(shagui.act(make_obs(hand, void=2, wild=True), mask)) == "discard 5z"
+    assert action_name(shagui.act(obs, mask)) == "discard 5z"  # declines the soft win for 杀鬼
     picky = GreedyAgent(hongzhong_policy="shagui_when_stable", shagui_min_live=7)  # only 6 live waits
     picky.reset(0, cfg)
-    assert action_name(picky.act(make_obs(hand, void=2, wild=True), mask)) != "discard 5z"
+    assert picky.act(obs, mask) == HU_ID
+    # without a win on offer the knob still throws the last 红中 of a stable hand
+    mask[HU_ID] = 0
+    assert action_name(shagui.act(obs, mask)) == "discard 5z"
     # three 红中 are never thrown (the fourth wins instantly)
     three = "123m 456m 789m 1p 2p 555z"
     assert action_name(shagui.act(make_obs(three, void=2, wild=True), discard_mask(three))) != "discard 5z"
+    # the value agent's own policy takes every win; it also accepts the greedy knob
+    mask[HU_ID] = 1
+    value = ValueAgent(hongzhong_policy="shagui_by_value")
+    value.reset(0, cfg)
+    assert value.act(obs, mask) == HU_ID
+    value_knob = ValueAgent(hongzhong_policy="shagui_when_stable")
+    value_knob.reset(0, cfg)
+    assert action_name(value_knob.act(obs, mask)) == "discard 5z"
     with pytest.raises(ValueError, match="hongzhong_policy"):
         GreedyAgent(hongzhong_policy="shagui_by_value")
-    assert ValueAgent(hongzhong_policy="shagui_by_value").hongzhong_policy == "shagui_by_value"
 
 
 # ---- value and defence --------------------------------------------------------------------------------------------
