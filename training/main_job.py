@@ -11,7 +11,7 @@ Budget
   segments until ``PPO_SHARE`` of the budget has passed, the final evaluation plays a fixed number of walls (scaled
   with ``M``).  The number of PPO steps therefore depends on the machine; the report states it.
 * ``--steps N``: a fixed number of PPO steps instead of a deadline (reproducible: same seed, same result).
-* ``CHUANMA_BUDGET=small`` (environment variable): everything tiny (about a minute) for CI and notebooks.
+* ``CHUANMA_BUDGET=small`` (environment variable): everything tiny (well under a minute) for CI and notebooks.
 """
 
 from __future__ import annotations
