@@ -11,7 +11,7 @@ Messages to the bot (field ``type``); only ``decide`` expects an answer:
 
 ``hello`` — once, when the process starts::
 
-    {"type": "hello", "protocol": "chuanma-bot/1", "observation": "chuanma-v0",
+    {"type": "hello", "protocol": "chuanma-bot/1", "observation": "chuanma-v1",
      "actions": "chuanma-actions-v0", "planes": [["hand", 4], ["drawn_tile", 1], ...]}
 
 ``new_hand`` — before every hand::

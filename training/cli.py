@@ -19,7 +19,7 @@ import sys
 from collections.abc import Sequence
 
 # (subcommand, module that defines ``register_cli(subparsers)``); each parser sets ``func``.
-_SUBCOMMAND_MODULES: tuple[str, ...] = ("envs.simulate", "training.train", "training.main_job")
+_SUBCOMMAND_MODULES: tuple[str, ...] = ("envs.simulate", "training.evaluate", "training.train", "training.main_job")
 
 
 def _cmd_variants(args: argparse.Namespace) -> int:
