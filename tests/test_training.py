@@ -409,3 +409,23 @@ def test_subprocess_environments_train_like_the_others(tmp_path):
         assert trainer.model.get_env().env_method("pool_ids") == [[0], [0]]
     finally:
         trainer.model.get_env().close()
+
+
+@pytest.mark.parametrize("variant", ["yibin", "duankagen", "wuhan"])
+def test_every_variant_config_loads_and_trains_briefly(tmp_path, variant):
+    """The variants of the last rules batch train end to end (BC from greedy, PPO against greedy, final eval)."""
+    from training.trainer import Trainer
+
+    assert load_train_config(variant).variant == variant
+    cfg = tiny_config(
+        tmp_path,
+        variant=variant,
+        total_steps=128,
+        bc={"decisions": 32, "epochs": 1, "batch_size": 16, "teacher": "greedy"},
+        pool={"baselines": ["greedy"]},
+        eval={"opponents": ["greedy"]},
+    )
+    trainer = Trainer.create(cfg, tmp_path / "run", progress=False)
+    trainer.train(progress=False)
+    report = trainer.finish()
+    assert report["steps"] == 128 and len(report["final_eval"]) == 1
