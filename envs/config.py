@@ -16,15 +16,15 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import types
 import typing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, Union, get_args, get_origin
+from typing import Any, Literal
 
 import yaml
 
 from envs.tiles import parse_tiles
+from envs.typecheck import check_value
 
 PRESETS = ("chengdu", "xueliu", "hongzhong", "yibin", "duankagen", "chiyu", "two_player", "wuhan")
 """Variant presets shipped in ``configs/variants/`` (all eight rule sets of RULES.md; every one loads and scores)."""
@@ -250,53 +250,25 @@ def _as_mapping(cfg: RuleConfig) -> dict[str, Any]:
 
 
 def _check_value(key: str, value: Any, hint: Any, source: str) -> Any:
-    origin = get_origin(hint)
-    if origin is Literal:
-        allowed = get_args(hint)
-        if value not in allowed:
-            raise ConfigError(f"{source}: key {key!r} = {value!r} is not one of {list(allowed)}")
-        return value
-    if origin in (Union, types.UnionType):
-        args = get_args(hint)
-        if value is None and type(None) in args:
-            return None
-        inner = [a for a in args if a is not type(None)]
-        return _check_value(key, value, inner[0], source)
-    if hint is bool:
-        if not isinstance(value, bool):
-            raise ConfigError(f"{source}: key {key!r} expects true/false, got {value!r}")
-        return value
-    if hint is int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ConfigError(f"{source}: key {key!r} expects an integer, got {value!r}")
-        return value
-    if hint is str:
-        if not isinstance(value, str):
-            raise ConfigError(f"{source}: key {key!r} expects a string, got {value!r}")
-        return value
-    if origin is tuple and key not in _TILE_TUPLE_FIELDS:
-        if not isinstance(value, (list, tuple)):
-            raise ConfigError(f"{source}: key {key!r} expects a list, got {value!r}")
-        element = get_args(hint)[0]
-        return tuple(_check_value(key, item, element, source) for item in value)
-    if origin is tuple:
-        if isinstance(value, str):
-            value = parse_tiles(value, check_copies=False)
-        if not isinstance(value, (list, tuple)):
-            raise ConfigError(f"{source}: key {key!r} expects a list of tiles, got {value!r}")
-        out = []
-        for item in value:
-            if isinstance(item, str):
-                try:
-                    out.extend(parse_tiles(item, check_copies=False))
-                except ValueError as exc:
-                    raise ConfigError(f"{source}: key {key!r}: {exc}") from None
-            elif isinstance(item, int) and not isinstance(item, bool) and 0 <= item < 34:
-                out.append(item)
-            else:
-                raise ConfigError(f"{source}: key {key!r} has a bad tile {item!r} (expected a code like '5z')")
-        return tuple(out)
-    raise ConfigError(f"{source}: key {key!r} has an unsupported type {hint!r}")  # pragma: no cover
+    """Check one flag value: tile tuples accept codes such as ``5z``; everything else goes to :func:`check_value`."""
+    if key not in _TILE_TUPLE_FIELDS:
+        return check_value(key, value, hint, source, ConfigError)
+    if isinstance(value, str):
+        value = parse_tiles(value, check_copies=False)
+    if not isinstance(value, (list, tuple)):
+        raise ConfigError(f"{source}: key {key!r} expects a list of tiles, got {value!r}")
+    out = []
+    for item in value:
+        if isinstance(item, str):
+            try:
+                out.extend(parse_tiles(item, check_copies=False))
+            except ValueError as exc:
+                raise ConfigError(f"{source}: key {key!r}: {exc}") from None
+        elif isinstance(item, int) and not isinstance(item, bool) and 0 <= item < 34:
+            out.append(item)
+        else:
+            raise ConfigError(f"{source}: key {key!r} has a bad tile {item!r} (expected a code like '5z')")
+    return tuple(out)
 
 
 def _validate(cfg: RuleConfig, source: str) -> None:

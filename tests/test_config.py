@@ -90,7 +90,7 @@ def test_unknown_key_names_key_and_file(tmp_path):
         ("- a\n- b\n", "mapping"),
         ("dkg_tier_units: [2, 1]\n", "'dkg_tier_units'.*non-decreasing"),
         ("dkg_tier_units: 4\n", "'dkg_tier_units' expects a list"),
-        ("dkg_xiaohu_exceptions: [always]\n", "'dkg_xiaohu_exceptions' = 'always' is not one of"),
+        ("dkg_xiaohu_exceptions: [always]\n", "'dkg_xiaohu_exceptions\\[0\\]' = 'always' is not one of"),
         ("wuhan_angang_factor: 3\n", "'wuhan_angang_factor' = 3 must be a power of two"),
         ("wuhan_caps: [300, 400]\n", "'wuhan_caps'"),
         ("wuhan_cap_thresholds: [600, 300]\n", "'wuhan_cap_thresholds'"),

@@ -18,13 +18,14 @@ uninterrupted one.
 from __future__ import annotations
 
 import dataclasses
-import types
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Any, Literal
 
 import yaml
+
+from envs.typecheck import check_value
 
 if TYPE_CHECKING:  # pragma: no cover
     from agents.policy import NetSpec
@@ -192,47 +193,9 @@ def _set_dotted(data: dict[str, Any], key: str, value: Any, source: str) -> None
 
 
 def _check(key: str, value: Any, hint: Any, source: str) -> Any:
-    origin = get_origin(hint)
-    where = f"{source}: key {key!r}"
-    if dataclasses.is_dataclass(hint):
-        return _build(hint, value, source, key + ".")
-    if origin is Literal:
-        allowed = get_args(hint)
-        if value not in allowed:
-            raise TrainConfigError(f"{where} = {value!r} is not one of {list(allowed)}")
-        return value
-    if origin in (Union, types.UnionType):
-        args = get_args(hint)
-        if value is None and type(None) in args:
-            return None
-        inner = [a for a in args if a is not type(None)]
-        return _check(key, value, inner[0], source)
-    if hint is bool:
-        if not isinstance(value, bool):
-            raise TrainConfigError(f"{where} expects true/false, got {value!r}")
-        return value
-    if hint is int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise TrainConfigError(f"{where} expects an integer, got {value!r}")
-        return value
-    if hint is float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise TrainConfigError(f"{where} expects a number, got {value!r}")
-        return float(value)
-    if hint is str:
-        if not isinstance(value, str):
-            raise TrainConfigError(f"{where} expects a string, got {value!r}")
-        return value
-    if origin is tuple:
-        if not isinstance(value, (list, tuple)):
-            raise TrainConfigError(f"{where} expects a list, got {value!r}")
-        item_hint = get_args(hint)[0]
-        return tuple(_check(f"{key}[{i}]", v, item_hint, source) for i, v in enumerate(value))
-    if origin is dict:
-        if not isinstance(value, dict):
-            raise TrainConfigError(f"{where} expects a mapping, got {value!r}")
-        return dict(value)
-    raise TrainConfigError(f"{where} has an unsupported type {hint!r}")  # pragma: no cover
+    return check_value(
+        key, value, hint, source, TrainConfigError, nested=lambda cls, data, k: _build(cls, data, source, k + ".")
+    )
 
 
 def _build(cls: type, data: Any, source: str, prefix: str) -> Any:
