@@ -76,7 +76,8 @@ from envs.interpret import (
     Shape,
     ka_count,
 )
-from envs.melds import Meld, MeldKind
+from envs.melds import MeldKind
+from envs.win_context import WinContext
 
 PATTERN_NAMES_ZH: dict[str, str] = {
     "ping_hu": "平胡",
@@ -135,36 +136,21 @@ PATTERN_NAMES_ZH: dict[str, str] = {
 
 @dataclass(frozen=True, slots=True)
 class PatternContext:
-    """Everything a fan predicate may read: one interpretation (shape, flags, 根) and the win situation.
+    """Everything a fan predicate may read: one interpretation of the hand and the win situation it belongs to.
 
-    ``wild_tiles`` is the number of physical wildcard tiles in the final hand (concealed, winning tile and 飞
-    melds); ``sets`` is the number of sets a complete hand holds (4 for 13-tile hands, 3 in 断卡根).  The fields
-    after ``is_dealer`` are the 断卡根 and Wuhan context of :class:`envs.scoring.WinContext` (``win_tile`` is the
-    winning kind, -1 when unknown).
+    ``shape``, ``flags`` and ``gen`` (根) come from the interpretation (:mod:`envs.interpret`); ``wild_tiles`` is
+    the number of physical wildcard tiles in the final hand (concealed, winning tile and 飞 melds); ``sets`` is the
+    number of sets a complete hand holds (4 for 13-tile hands, 3 in 断卡根).  ``win`` is the situation shared by
+    every reading of the win (melds, self-draw, kong and last-tile flags, 天胡/地胡, 断卡根 and Wuhan context):
+    predicates read it as ``x.win.<field>``.
     """
 
     shape: Shape
     flags: int
     gen: int
-    melds: tuple[Meld, ...] = ()
+    win: WinContext
     wild_tiles: int = 0
     sets: int = 4
-    self_drawn: bool = False
-    after_kong: bool = False
-    robbing_kong: bool = False
-    last_tile: bool = False
-    juezhang: bool = False
-    tianhu: bool = False
-    dihu: bool = False
-    is_dealer: bool = False
-    win_tile: int = -1
-    baohu: bool = False
-    qinghu: bool = False
-    on_qinghu_discard: bool = False
-    payer_baohu: bool = False
-    kongs_after_baohu: int = 0
-    red_kongs: int = 0
-    laizi_kongs: int = 0
 
 
 # ---- predicates (one per pattern) --------------------------------------------------------------------------
@@ -208,12 +194,16 @@ def is_all_terminals(x: PatternContext) -> bool:
 
 def is_jin_gou_diao(x: PatternContext) -> bool:
     """金钩钓 golden hook: every set is a meld (pong/kong of any type, 暗杠 included), the pair is concealed."""
-    return x.shape is Shape.STANDARD and len(x.melds) == x.sets and all(m.kind is not MeldKind.CHI for m in x.melds)
+    return (
+        x.shape is Shape.STANDARD
+        and len(x.win.melds) == x.sets
+        and all(m.kind is not MeldKind.CHI for m in x.win.melds)
+    )
 
 
 def is_shi_ba_luo_han(x: PatternContext) -> bool:
     """十八罗汉 eighteen arhats: a golden hook whose melds are all kongs."""
-    return is_jin_gou_diao(x) and all(m.is_kong for m in x.melds)
+    return is_jin_gou_diao(x) and all(m.is_kong for m in x.win.melds)
 
 
 def is_jiang_dui(x: PatternContext) -> bool:
@@ -223,12 +213,12 @@ def is_jiang_dui(x: PatternContext) -> bool:
 
 def is_men_qing(x: PatternContext) -> bool:
     """门前清 concealed hand: no pong, no exposed kong, no added kong (concealed kongs allowed)."""
-    return all(m.is_concealed for m in x.melds)
+    return all(m.is_concealed for m in x.win.melds)
 
 
 def is_men_qian_qing_zimo(x: PatternContext) -> bool:
     """门前清 as scored in Chengdu/S2: a concealed, non-seven-pairs hand won by self-draw."""
-    return x.self_drawn and x.shape is Shape.STANDARD and is_men_qing(x)
+    return x.win.self_drawn and x.shape is Shape.STANDARD and is_men_qing(x)
 
 
 def is_duan_yao_jiu(x: PatternContext) -> bool:
@@ -273,32 +263,32 @@ def count_gen(x: PatternContext) -> int:
 
 def is_gang_shang_kai_hua(x: PatternContext) -> bool:
     """杠上开花 kong bloom: self-draw on a kong replacement tile."""
-    return x.after_kong and x.self_drawn
+    return x.win.after_kong and x.win.self_drawn
 
 
 def is_gang_shang_pao(x: PatternContext) -> bool:
     """杠上炮 kong discard: winning on the discard that ends a kong player's turn."""
-    return x.after_kong and not x.self_drawn and not x.robbing_kong
+    return x.win.after_kong and not x.win.self_drawn and not x.win.robbing_kong
 
 
 def is_qiang_gang_hu(x: PatternContext) -> bool:
     """抢杠胡 robbing the kong: winning on the tile of another player's added kong."""
-    return x.robbing_kong
+    return x.win.robbing_kong
 
 
 def is_hai_di_lao_yue(x: PatternContext) -> bool:
     """海底捞月: self-draw on the last tile of the live wall."""
-    return x.last_tile and x.self_drawn
+    return x.win.last_tile and x.win.self_drawn
 
 
 def is_hai_di_pao(x: PatternContext) -> bool:
     """海底炮: winning on the discard of the player who drew the last tile."""
-    return x.last_tile and not x.self_drawn
+    return x.win.last_tile and not x.win.self_drawn
 
 
 def is_he_jue_zhang(x: PatternContext) -> bool:
     """和绝张 last available tile: the other three copies are visible (the engine decides)."""
-    return x.juezhang
+    return x.win.juezhang
 
 
 def is_hard(x: PatternContext) -> bool:
@@ -313,12 +303,12 @@ def is_ben_jin(x: PatternContext) -> bool:
 
 def is_tian_hu(x: PatternContext) -> bool:
     """天胡 heavenly win (the engine decides)."""
-    return x.tianhu
+    return x.win.tianhu
 
 
 def is_di_hu(x: PatternContext) -> bool:
     """地胡 earthly win (the engine decides)."""
-    return x.dihu
+    return x.win.dihu
 
 
 def always(x: PatternContext) -> bool:
@@ -331,13 +321,13 @@ def always(x: PatternContext) -> bool:
 
 def count_ka(x: PatternContext) -> int:
     """卡 (断卡根): one per concealed 4-5-6 run of any suit, self-draw only."""
-    return ka_count(x.flags) if x.self_drawn and x.shape is Shape.STANDARD else 0
+    return ka_count(x.flags) if x.win.self_drawn and x.shape is Shape.STANDARD else 0
 
 
 def is_ying_ka(x: PatternContext) -> bool:
     """硬卡 (断卡根): a discard win on a 5 that sits in the middle of a 4-5-6 run (the 4_6 closed wait)."""
-    w = x.win_tile
-    if x.self_drawn or x.shape is not Shape.STANDARD or not 0 <= w < 27 or w % 9 != 4:
+    w = x.win.win_tile
+    if x.win.self_drawn or x.shape is not Shape.STANDARD or not 0 <= w < 27 or w % 9 != 4:
         return False
     return bool(x.flags & RUN456_FLAGS[w // 9])
 
@@ -354,27 +344,27 @@ def is_qing_qing_hu(x: PatternContext) -> bool:
 
 def is_bao_hu(x: PatternContext) -> bool:
     """报胡 declared ready: the winner declared 报胡."""
-    return x.baohu
+    return x.win.baohu
 
 
 def is_qing_hu_pao(x: PatternContext) -> bool:
     """请胡炮: winning on the single a 请胡 player discarded."""
-    return x.on_qinghu_discard
+    return x.win.on_qinghu_discard
 
 
 def is_bao_hu_fa(x: PatternContext) -> bool:
     """报胡 penalty: the payer priced is a 报胡 player who dealt in or pays another player's self-draw."""
-    return x.payer_baohu
+    return x.win.payer_baohu
 
 
 def is_zi_mo(x: PatternContext) -> bool:
     """自摸 self-draw (as a fan or factor)."""
-    return x.self_drawn
+    return x.win.self_drawn
 
 
 def is_di_hu_with_baohu(x: PatternContext) -> bool:
     """地胡 of the 网狐 table: needs a 报胡 declaration."""
-    return x.dihu and x.baohu
+    return x.win.dihu and x.win.baohu
 
 
 # Wuhan (§4.8)
@@ -407,16 +397,16 @@ def is_feng_yi_se(x: PatternContext) -> bool:
 
 def open_melds(x: PatternContext) -> int:
     """Melds that open the hand (开口): chi, pong, 明杠 (exposed or added); a 暗杠 does not."""
-    return sum(1 for m in x.melds if not m.is_concealed)
+    return sum(1 for m in x.win.melds if not m.is_concealed)
 
 
 def is_quan_qiu_ren(x: PatternContext) -> bool:
     """全求人 (大吊车): every set an open meld, won on a discard, with a 2-5-8 pair (AMB-76)."""
     return (
         x.shape is Shape.STANDARD
-        and len(x.melds) == x.sets
+        and len(x.win.melds) == x.sets
         and open_melds(x) == x.sets
-        and not x.self_drawn
+        and not x.win.self_drawn
         and has_jiang_pair(x)
     )
 
@@ -433,7 +423,7 @@ def is_wuhan_hai_di(x: PatternContext) -> bool:
 
 def is_wuhan_qiang_gang(x: PatternContext) -> bool:
     """抢杠 (Wuhan big win): robbing a 蓄杠, 2-5-8 pair."""
-    return x.robbing_kong and has_jiang_pair(x)
+    return x.win.robbing_kong and has_jiang_pair(x)
 
 
 def is_ying_hu(x: PatternContext) -> bool:
@@ -726,17 +716,17 @@ def _dkg_admits(min_fan: int, applies_to_self_draw: bool) -> Admits:
 
     def admits(cfg: RuleConfig, x: PatternContext, breakdown: dict[str, int]) -> str:
         own = sum(v for name, v in breakdown.items() if name not in _DKG_NOT_HAND)
-        if own >= min_fan or (x.self_drawn and not applies_to_self_draw):
+        if own >= min_fan or (x.win.self_drawn and not applies_to_self_draw):
             return ""
         exceptions = cfg.dkg_xiaohu_exceptions
-        discard = not x.self_drawn
-        if discard and x.payer_baohu and "baohu_discard" in exceptions:
+        discard = not x.win.self_drawn
+        if discard and x.win.payer_baohu and "baohu_discard" in exceptions:
             return ""
-        if x.on_qinghu_discard and "qinghu_discard" in exceptions:
+        if x.win.on_qinghu_discard and "qinghu_discard" in exceptions:
             return ""
-        if discard and x.after_kong and not x.robbing_kong and "gang_shang_pao" in exceptions:
+        if discard and x.win.after_kong and not x.win.robbing_kong and "gang_shang_pao" in exceptions:
             return ""
-        if x.self_drawn and x.payer_baohu and cfg.dkg_xiaohu_zimo_vs_baohu:
+        if x.win.self_drawn and x.win.payer_baohu and cfg.dkg_xiaohu_zimo_vs_baohu:
             return ""
         return "min_fan"
 
@@ -799,7 +789,7 @@ DKG_WIKI = FanTable(
 def _wanghu_baohu(cfg: RuleConfig, x: PatternContext) -> int:
     """网狐 报胡: ``dkg_baohu_win_bonus`` (2) + 1 per kong declared after 报胡, at most 3."""
     bonus = cfg.dkg_baohu_win_bonus
-    return min(bonus + x.kongs_after_baohu, max(bonus, 3))
+    return min(bonus + x.win.kongs_after_baohu, max(bonus, 3))
 
 
 def _tiandihu_rows_on(cfg: RuleConfig) -> bool:
@@ -869,7 +859,7 @@ def _kai_kou(cfg: RuleConfig, x: PatternContext) -> int:
 
 
 def _count_kind(*kinds: str) -> Callable[[PatternContext], int]:
-    return lambda x: sum(1 for m in x.melds if m.kind.value in kinds)
+    return lambda x: sum(1 for m in x.win.melds if m.kind.value in kinds)
 
 
 WUHAN = FanTable(
@@ -891,8 +881,8 @@ WUHAN = FanTable(
         Fan("kai_kou", _kai_kou, lambda x: open_melds(x) > 0),
         Fan("an_gang", lambda cfg, x: _log2(cfg.wuhan_angang_factor), _count_kind("ankong")),
         Fan("ming_gang", lambda cfg, x: _log2(cfg.wuhan_minggang_factor), _count_kind("kong", "bukong")),
-        Fan("hong_zhong_gang", lambda cfg, x: _log2(cfg.wuhan_hongzhong_gang_factor), lambda x: x.red_kongs),
-        Fan("lai_zi_gang", lambda cfg, x: _log2(cfg.wuhan_laizi_gang_factor), lambda x: x.laizi_kongs),
+        Fan("hong_zhong_gang", lambda cfg, x: _log2(cfg.wuhan_hongzhong_gang_factor), lambda x: x.win.red_kongs),
+        Fan("lai_zi_gang", lambda cfg, x: _log2(cfg.wuhan_laizi_gang_factor), lambda x: x.win.laizi_kongs),
         Fan("zi_mo", 1, is_zi_mo, lambda cfg: cfg.zimo_bonus == "factor"),
         Fan("ying_hu", 1, is_ying_hu),
     ),
@@ -965,7 +955,7 @@ def _evaluate_wuhan(cfg: RuleConfig, table: FanTable, x: PatternContext) -> Valu
         if value:
             breakdown[fan.name] = value
             doublings += value
-    if small and x.is_dealer:
+    if small and x.win.is_dealer:
         breakdown["zhuang_jia"] = 1
         doublings += 1
     reason = table.admits(cfg, x, breakdown) if table.admits is not None else ""

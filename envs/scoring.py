@@ -5,8 +5,9 @@ Public API
 ``score_hand(variant, concealed, melds, win_tile, *, self_drawn, void_suit, after_kong, robbing_kong, last_tile,
 benjin) -> ScoreResult`` scores one win given as strings; it validates the input (``ValueError`` naming the problem)
 and calls :func:`score_win`, the engine's entry point, which takes a :class:`WinContext` of counts and structured
-:class:`~envs.melds.Meld` values.  Engine helpers: :func:`can_win` (is this a legal win, fast), :func:`winning_tiles`,
-:func:`discard_values`, :func:`best_discard_value` and :func:`chajiao_value` (查大叫 values), :func:`wild_kinds`.
+:class:`~envs.melds.Meld` values (defined in :mod:`envs.win_context`, re-exported here).  Engine helpers:
+:func:`can_win` (is this a legal win, fast), :func:`winning_tiles`, :func:`discard_values`,
+:func:`best_discard_value` and :func:`chajiao_value` (查大叫 values), :func:`wild_kinds`.
 
 How a win is scored (§2.13)
 ---------------------------
@@ -57,82 +58,13 @@ from envs.interpret import HandSpec, Interpretation, Shape, interpretations, is_
 from envs.melds import Meld, MeldKind, parse_meld
 from envs.patterns import FAN_TABLES, PATTERN_NAMES_ZH, FanTable, PatternContext, Valuation, evaluate
 from envs.tiles import COPIES, NUM_KINDS, NUM_SUITED, RED, kind_of, parse_tiles, tile_code
+from envs.win_context import WinContext, check_dkg_flags, check_flags
 from envs.wuhan import apply_wuhan_caps, laizi_indicators, laizi_of
 
 SUIT_LETTER_TO_INDEX = {"m": 0, "p": 1, "s": 2}
 
 
 # ---- data types ------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class WinContext:
-    """One candidate win, as the engine knows it.
-
-    ``concealed``: 34 physical counts of the concealed hand **including the winning tile** (wildcard tiles counted
-    under their own kind, e.g. 红中 at 31).  ``melds``: the player's melds.  ``win_tile``: the winning kind.
-    ``self_drawn``, ``after_kong``, ``robbing_kong``, ``last_tile``: the situation flags of RULES.md §10.
-    ``void_suit``: declared void suit 0/1/2 (万/筒/条) or None.  ``indicator``: the flipped indicator tile — the
-    Yibin 本金 (its rank neighbours are the 听用) or the Wuhan 赖子 indicator (its successor is the 赖子,
-    :func:`envs.wuhan.laizi_of`).  ``tianhu``/``dihu``: 天胡/地胡 (engine decides).  ``juezhang``: 和绝张 (the other
-    three copies are visible; engine decides).  ``is_dealer``: the winner is the dealer (Wuhan: x2 on a small win).
-    ``paid_as_discard``: a self-drawn win settled as a discard win (点杠花 with ``dianganghua = "dianpao"``): no
-    self-draw bonus.
-
-    断卡根 (``dkg_*`` tables): ``baohu`` the winner declared 报胡; ``qinghu`` the win is a successful 请胡 (a
-    self-draw: ``concealed`` holds the eleven tiles before the single is discarded — five pairs and that single);
-    ``on_qinghu_discard`` the win is on a 请胡 player's discarded single (请胡炮); ``payer_baohu`` the payer being
-    priced declared 报胡 (+``dkg_baohu_penalty`` fan on that payer's payment; on a discard win the payer is the
-    discarder); ``kongs_after_baohu`` kongs the winner declared after 报胡 (网狐 table).  Wuhan: ``red_kongs`` /
-    ``laizi_kongs`` the winner's 红中杠 / 赖子杠 this hand; ``last_tile`` + ``self_drawn`` = a draw of the 海底 phase.
-    """
-
-    concealed: tuple[int, ...]
-    win_tile: int
-    melds: tuple[Meld, ...] = ()
-    self_drawn: bool = False
-    after_kong: bool = False
-    robbing_kong: bool = False
-    last_tile: bool = False
-    void_suit: int | None = None
-    indicator: int | None = None
-    tianhu: bool = False
-    dihu: bool = False
-    juezhang: bool = False
-    is_dealer: bool = False
-    paid_as_discard: bool = False
-    baohu: bool = False
-    qinghu: bool = False
-    on_qinghu_discard: bool = False
-    payer_baohu: bool = False
-    kongs_after_baohu: int = 0
-    red_kongs: int = 0
-    laizi_kongs: int = 0
-
-    def __post_init__(self) -> None:
-        counts = tuple(self.concealed)
-        if len(counts) != NUM_KINDS:
-            raise ValueError(f"WinContext.concealed must be 34 counts, got {len(counts)}")
-        if any(not 0 <= c <= COPIES + 1 for c in counts):
-            raise ValueError(f"WinContext.concealed counts must be 0-4, got {counts}")
-        object.__setattr__(self, "concealed", counts)
-        object.__setattr__(self, "melds", tuple(self.melds))
-        if not isinstance(self.win_tile, int) or not 0 <= self.win_tile < NUM_KINDS:
-            raise ValueError(f"win_tile must be a kind 0-33, got {self.win_tile!r}")
-        if counts[self.win_tile] < 1:
-            raise ValueError(f"the concealed counts must include the winning tile {tile_code(self.win_tile)}")
-        if self.void_suit not in (None, 0, 1, 2):
-            raise ValueError(f"void_suit must be 0, 1, 2 or None, got {self.void_suit!r}")
-        _check_flags(self.self_drawn, self.after_kong, self.robbing_kong, self.last_tile)
-        if self.tianhu and self.dihu:
-            raise ValueError("a win cannot be both 天胡 (tianhu) and 地胡 (dihu)")
-        _check_dkg_flags(self.self_drawn, self.robbing_kong, self.qinghu, self.on_qinghu_discard)
-        for name in ("kongs_after_baohu", "red_kongs", "laizi_kongs"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= COPIES:
-                raise ValueError(f"WinContext.{name} must be an integer 0-4, got {value!r}")
-        if self.kongs_after_baohu and not self.baohu:
-            raise ValueError("kongs_after_baohu needs baohu: only a 报胡 player has kongs after 报胡")
 
 
 @dataclass(frozen=True, slots=True)
@@ -396,30 +328,7 @@ def _score(cfg: RuleConfig, ctx: WinContext, *, enforce_min: bool = True, four_c
     best: tuple[tuple[int, int, int], ScoreResult] | None = None
     refused = ""
     for reading in readings:
-        x = PatternContext(
-            shape=reading.shape,
-            flags=reading.flags,
-            gen=reading.gen,
-            melds=ctx.melds,
-            wild_tiles=wild_tiles,
-            sets=spec.sets,
-            self_drawn=ctx.self_drawn,
-            after_kong=ctx.after_kong,
-            robbing_kong=ctx.robbing_kong,
-            last_tile=ctx.last_tile,
-            juezhang=ctx.juezhang,
-            tianhu=ctx.tianhu,
-            dihu=ctx.dihu,
-            is_dealer=ctx.is_dealer,
-            win_tile=ctx.win_tile,
-            baohu=ctx.baohu,
-            qinghu=ctx.qinghu,
-            on_qinghu_discard=ctx.on_qinghu_discard,
-            payer_baohu=ctx.payer_baohu,
-            kongs_after_baohu=ctx.kongs_after_baohu,
-            red_kongs=ctx.red_kongs,
-            laizi_kongs=ctx.laizi_kongs,
-        )
+        x = PatternContext(reading.shape, reading.flags, reading.gen, ctx, wild_tiles, spec.sets)
         val = evaluate(cfg, table, x)
         if val.reason:
             refused = refused or val.reason
@@ -635,26 +544,6 @@ def chajiao_value(
 # ---- the string API --------------------------------------------------------------------------------------------
 
 
-def _check_flags(self_drawn: bool, after_kong: bool, robbing_kong: bool, last_tile: bool) -> None:
-    if robbing_kong and self_drawn:
-        raise ValueError("robbing_kong contradicts self_drawn: a robbed kong tile is not drawn by the winner")
-    if robbing_kong and after_kong:
-        raise ValueError(
-            "robbing_kong contradicts after_kong: the robbed tile is neither a kong replacement nor a kong discard"
-        )
-    if robbing_kong and last_tile:
-        raise ValueError("robbing_kong contradicts last_tile: no kong may be declared once the wall is empty")
-
-
-def _check_dkg_flags(self_drawn: bool, robbing_kong: bool, qinghu: bool, on_qinghu_discard: bool) -> None:
-    if qinghu and not self_drawn:
-        raise ValueError("qinghu (a successful 请胡) is a self-draw win: set self_drawn=True")
-    if on_qinghu_discard and (self_drawn or robbing_kong):
-        raise ValueError("on_qinghu_discard wins on the 请胡 player's discard: it contradicts self_drawn/robbing_kong")
-    if qinghu and on_qinghu_discard:
-        raise ValueError("qinghu (the requester's win) contradicts on_qinghu_discard (another player's catch)")
-
-
 def _parse_void(cfg: RuleConfig, void_suit: object) -> int | None:
     if void_suit is None:
         return None
@@ -778,8 +667,8 @@ def score_hand(
     for name, value in (("red_kongs", red_kongs), ("laizi_kongs", laizi_kongs)):
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= COPIES:
             raise ValueError(f"{name} must be an integer 0-4, got {value!r}")
-    _check_flags(self_drawn, after_kong, robbing_kong, last_tile)
-    _check_dkg_flags(self_drawn, robbing_kong, qinghu, on_qinghu_discard)
+    check_flags(self_drawn, after_kong, robbing_kong, last_tile)
+    check_dkg_flags(self_drawn, robbing_kong, qinghu, on_qinghu_discard)
     indicator: int | None = None
     if cfg.wild == "tingyong":
         if benjin is None:

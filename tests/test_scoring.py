@@ -1080,6 +1080,7 @@ def _brute_best(cfg, counts: list[int], melds, win: int, void: int | None, self_
     allowed = [k for k in range(27) if void is None or k // 9 != void]
     table = FAN_TABLES[cfg.fan_table]
     marked = indicator if cfg.fan_table == "yibin" else None
+    win_ctx = WinContext(tuple(counts), win, tuple(melds), self_drawn=self_drawn)
     best = None
     for combo in itertools.combinations_with_replacement(allowed, n_wild):
         final = list(naturals)
@@ -1094,9 +1095,8 @@ def _brute_best(cfg, counts: list[int], melds, win: int, void: int | None, self_
                 shape=shape,
                 flags=_brute_flags(groups, melds, marked if shape is Shape.STANDARD else None),
                 gen=gen,
-                melds=tuple(melds),
+                win=win_ctx,
                 wild_tiles=n_wild,
-                self_drawn=self_drawn,
             )
             val = evaluate(cfg, table, x)
             d = val.doublings + (1 if self_drawn else 0)
@@ -1411,8 +1411,11 @@ def test_fan_tables_read_only_their_declared_flags(flags, gen, seven, melds, sit
     cfg = load_variant("chengdu", enable_menqing=True, enable_duanyao=True)
     fan_table = FAN_TABLES[table]
     ms = tuple(parse_meld(m) for m in dict.fromkeys(melds))
-    full = PatternContext(shape, flags, gen, ms, wild_tiles, **situation)
-    reduced = PatternContext(shape, flags & fan_table.reads, gen, ms, wild_tiles, **situation)
+    assume(not (situation["on_qinghu_discard"] and situation["self_drawn"]))  # 请胡炮 is a discard win
+    concealed = tuple(int(k == situation["win_tile"]) for k in range(34))
+    win = WinContext(concealed, melds=ms, **situation)
+    full = PatternContext(shape, flags, gen, win, wild_tiles)
+    reduced = PatternContext(shape, flags & fan_table.reads, gen, win, wild_tiles)
     assert evaluate(cfg, fan_table, full) == evaluate(cfg, fan_table, reduced)
 
 
