@@ -11,7 +11,8 @@ Hooks receive the :class:`~envs.game.Game` and may read and change its state; th
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from envs.actions import Action
@@ -24,6 +25,25 @@ if TYPE_CHECKING:  # pragma: no cover
 
 Rescore = Callable[..., ScoreResult]
 """``rescore(**context_overrides)`` scores the win being settled again with some context fields changed."""
+
+
+@dataclass(frozen=True, slots=True)
+class SettledWin:
+    """One win being paid (§2.11.1): what :meth:`VariantRules.settle_win` reads.
+
+    ``seat`` won ``how`` (the settlement reason: ``zimo``, ``dianpao``, ``qianggang``, ``instant``; 断卡根
+    ``qinghu``) with the score ``result``.  ``payer``: the discarder / robbed seat (None on a self-draw);
+    ``active``: the seats still in the hand; ``feeder``: the 点杠花 payer (None unless the win is a kong bloom on an
+    exposed kong's replacement); ``rescore``: scores the same win again with some context fields changed.
+    """
+
+    seat: int
+    how: str
+    result: ScoreResult
+    payer: int | None
+    active: Sequence[int]
+    feeder: int | None
+    rescore: Rescore
 
 
 class VariantState:
@@ -140,10 +160,15 @@ class VariantRules:
         feeder: int | None,
         rescore: Rescore,
     ) -> list[Transfer]:
-        """The payments of one win (§2.11.1): ``payer`` the discarder / robbed seat, ``feeder`` the 点杠花 payer."""
-        if payer is not None:
-            return win_transfers(game.cfg, seat, how, result.payment, discarder=payer)  # type: ignore[arg-type]
-        return win_transfers(game.cfg, seat, how, result.payment, active=active, kong_discarder=feeder)  # type: ignore[arg-type]
+        """The payments of one win (§2.11.1), the engine's entry point: variants override :meth:`settle_win`."""
+        return self.settle_win(game, SettledWin(seat, how, result, payer, active, feeder, rescore))
+
+    def settle_win(self, game: Game, win: SettledWin) -> list[Transfer]:
+        """Who pays ``win``: the core's :func:`envs.settlement.win_transfers` (the variant hook)."""
+        cfg, payment = game.cfg, win.result.payment
+        if win.payer is not None:
+            return win_transfers(cfg, win.seat, win.how, payment, discarder=win.payer)  # type: ignore[arg-type]
+        return win_transfers(cfg, win.seat, win.how, payment, active=win.active, kong_discarder=win.feeder)  # type: ignore[arg-type]
 
     def view_fields(self, game: Game, seat: int) -> dict[str, Any]:
         """Extra public :class:`~envs.view.PlayerView` fields of the variant (断卡根 ``baohu`` / ``qinghu``)."""

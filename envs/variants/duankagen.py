@@ -39,7 +39,7 @@ from envs.melds import Meld, MeldKind
 from envs.scoring import ScoreResult
 from envs.settlement import Transfer
 from envs.tiles import NUM_KINDS
-from envs.variants.base import Rescore, VariantRules, VariantState
+from envs.variants.base import Rescore, SettledWin, VariantRules, VariantState
 
 if TYPE_CHECKING:  # pragma: no cover
     from envs.game import Game
@@ -233,33 +233,23 @@ class DuankagenRules(VariantRules):
         payers = [p for p in range(game.n) if p != seat and game.active[p] and st.baohu[p]]
         return bool(payers) and rescore(payer_baohu=True).is_win
 
-    def win_transfers(
-        self,
-        game: Game,
-        seat: int,
-        how: str,
-        result: ScoreResult,
-        *,
-        payer: int | None,
-        active: list[int],
-        feeder: int | None,
-        rescore: Rescore,
-    ) -> list[Transfer]:
-        reason = "zimo" if how == "qinghu" else how
+    def settle_win(self, game: Game, win: SettledWin) -> list[Transfer]:
+        seat, result, payer, feeder = win.seat, win.result, win.payer, win.feeder
+        reason = "zimo" if win.how == "qinghu" else win.how
         if payer is not None or (feeder is not None and game.cfg.dianganghua == "dianpao"):
             who = payer if payer is not None else feeder
             assert who is not None
-            amount = result.payment if payer is not None else rescore(payer_baohu=game.vstate.baohu[who]).payment
+            amount = result.payment if payer is not None else win.rescore(payer_baohu=game.vstate.baohu[who]).payment
             return [Transfer(who, seat, amount, "dianpao" if payer is None else reason)] if amount else []
         st: DuankagenState = game.vstate
         penalised: ScoreResult | None = None
         out = []
-        for p in active:
+        for p in win.active:
             if p == seat:
                 continue
             if st.baohu[p]:
                 if penalised is None:
-                    penalised = rescore(payer_baohu=True)
+                    penalised = win.rescore(payer_baohu=True)
                 amount = penalised.payment if penalised.is_win else 0
             else:
                 amount = result.payment if result.is_win else 0

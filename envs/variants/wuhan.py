@@ -31,10 +31,10 @@ from typing import TYPE_CHECKING, Any
 from envs.actions import LAIZI_KONG, RED_KONG, Action, ActionType, discard
 from envs.config import RuleConfig
 from envs.melds import Meld, MeldKind
-from envs.scoring import ScoreResult, winning_tiles
+from envs.scoring import winning_tiles
 from envs.settlement import Transfer
 from envs.tiles import NUM_SUITED, RED
-from envs.variants.base import Rescore, VariantRules, VariantState
+from envs.variants.base import SettledWin, VariantRules, VariantState
 from envs.wuhan import WuhanSide, wuhan_settlement
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -175,20 +175,10 @@ class WuhanRules(VariantRules):
             ctx["last_tile"] = False
         return ctx
 
-    def win_transfers(
-        self,
-        game: Game,
-        seat: int,
-        how: str,
-        result: ScoreResult,
-        *,
-        payer: int | None,
-        active: list[int],
-        feeder: int | None,
-        rescore: Rescore,
-    ) -> list[Transfer]:
+    def settle_win(self, game: Game, win: SettledWin) -> list[Transfer]:
         st: WuhanState = game.vstate
         cfg = game.cfg
+        seat, how, payer = win.seat, win.how, win.payer
         losers = [p for p in range(game.n) if p != seat]
         third = [m for m in game.melds[seat] if not m.is_concealed]
         third_from = third[2].from_seat if len(third) >= 3 else None
@@ -196,7 +186,7 @@ class WuhanRules(VariantRules):
         for p in losers:
             discarded = how == "dianpao" and p == payer
             ready = True
-            if discarded and "quan_qiu_ren" in result.breakdown:
+            if discarded and "quan_qiu_ren" in win.result.breakdown:
                 ready = bool(winning_tiles(cfg, game.hands[p], game.melds[p], indicator=game.indicator))
             sides.append(
                 WuhanSide(
@@ -210,7 +200,7 @@ class WuhanRules(VariantRules):
                     fed_third_meld=third_from == p,
                 )
             )
-        amounts = wuhan_settlement(cfg, result, sides)
+        amounts = wuhan_settlement(cfg, win.result, sides)
         return [Transfer(p, seat, a, how) for p, a in zip(losers, amounts) if a]
 
     def end_transfers(self, game: Game) -> list[Transfer]:
