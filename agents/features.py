@@ -64,6 +64,8 @@ class Seen:
     won: bool
     opponents: list[Opponent]
     indicator: int | None = None  # 本金 / 赖子 indicator kind, when the variant flips one
+    chi_runs: int = 0  # own 吃 runs (Wuhan), counted in ``n_melds``; their kinds are not in ``melded``
+    opened: bool = False  # own open meld: a pong (飞 included), an exposed or added kong, or a chi (武汉 开口)
 
     @property
     def n_sets(self) -> int:
@@ -79,7 +81,9 @@ class Seen:
 # the rows read by :func:`read`, gathered with three numpy calls (tolist of a whole float tensor is slow)
 _SLOTS = range(4)
 _COUNT_NAMES = (
-    ["visible", "exchange_picked"] + [f"discards/{i}" for i in _SLOTS] + [f"revealed_hands/{i}" for i in _SLOTS]
+    ["visible", "exchange_picked", "chis/0"]
+    + [f"discards/{i}" for i in _SLOTS]
+    + [f"revealed_hands/{i}" for i in _SLOTS]
 )
 _KIND_NAMES = (
     ["wild_kinds", "claim_tile", "drawn_tile", "indicator"]
@@ -155,6 +159,7 @@ def read(obs: np.ndarray, *, in_play: tuple[int, ...] | None = None) -> Seen:
         counts[k] = 0
     phase = PHASES[max(range(_N_PHASES), key=lambda i: scalars[i])]
     pongs, kongs, hidden = melds_of(0)
+    chi_runs = sum(counts_rows[_C["chis/0"]]) // 3
     if pongs or kongs:
         m = [0] * NUM_KINDS
         for k in pongs:
@@ -207,7 +212,7 @@ def read(obs: np.ndarray, *, in_play: tuple[int, ...] | None = None) -> Seen:
         pongs=pongs,
         kongs=kongs,
         melded=melded,
-        n_melds=len(pongs) + len(kongs) + hidden,
+        n_melds=len(pongs) + len(kongs) + hidden + chi_runs,
         visible=visible,
         live=live,
         wall=round(scalars[_S["wall"]] * WALL_SCALE),
@@ -218,4 +223,6 @@ def read(obs: np.ndarray, *, in_play: tuple[int, ...] | None = None) -> Seen:
         won=bool(scalars[_S["won/0"]]),
         opponents=opponents,
         indicator=indicator[0] if indicator else None,
+        chi_runs=chi_runs,
+        opened=bool(pongs or chi_runs or kinds[_K["exposed_kongs/0"]] or kinds[_K["added_kongs/0"]]),
     )

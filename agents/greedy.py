@@ -8,13 +8,23 @@ Decisions, phase by phase (everything is read from the observation; see :mod:`ag
   shown in the ``exchange_picked`` plane are honoured.
 * **定缺** — the suit whose removal leaves the lowest shanten (void tiles count as dead weight, see
   :func:`agents.handeval.shanten_dead`); ties: fewer tiles in the suit, fewer pairs there, lower suit index.
-* **Own turn** — HU whenever legal.  A kong (暗杠 / 补杠) when it does not worsen the shanten.  Then void-suit tiles go
-  first (the engine's mask already forces this where ``must_discard_void_first``; the agent does it everywhere).
-  Otherwise the discard that minimises the shanten, then maximises the live effective tiles (copies of useful
-  kinds not visible to the agent, from the ``visible`` plane); ties discard terminals before middle tiles, then
-  tiles with more visible copies.  Wildcards (红中) count as wildcards and are never discarded unless they are the
-  only legal discards or ``hongzhong_policy`` says so.
-* **Claims** — HU whenever legal; an exposed kong or a pong when the shanten after it is not worse; else PASS.
+* **报胡 question** (断卡根 declare phase) — :mod:`agents.variant_play`: 报胡 when ready with at least
+  ``baohu_min_live`` live winning tiles, else PASS.
+* **Own turn** — HU whenever legal.  Then the variant actions of :mod:`agents.variant_play`: 提 (宜宾) and 红中杠
+  (武汉) whenever legal, 赖子杠 (武汉) with more 赖子 than a small win allows or when it does not slow the hand, 请胡
+  (断卡根) whenever legal, the dealer's 报胡 like the 报胡 question.  A kong (暗杠 / 补杠) when it does not worsen the
+  shanten.  Then void-suit tiles go first (the engine's mask already forces this where ``must_discard_void_first``;
+  the agent does it everywhere).  Otherwise the discard that minimises the shanten, then maximises the live
+  effective tiles (copies of useful kinds not visible to the agent, from the ``visible`` plane); ties discard
+  terminals before middle tiles, then tiles with more visible copies.  Wildcards (红中) count as wildcards and are
+  never discarded unless they are the only legal discards or ``hongzhong_policy`` says so.
+* **Claims** — HU whenever legal; an exposed kong when the shanten after it is not worse; else, among a pong, a 飞
+  (宜宾) and the 吃 positions (武汉) whose shanten right after the claim is not worse (a 飞 must also keep the live
+  effective tiles, :mod:`agents.variant_play`), the one whose best discard leaves the fastest, widest hand (ties:
+  pong, 飞, 吃); else PASS.
+
+``variant_actions = False`` plays the common actions only (the agent as it was before the variant rules were taught;
+kept to measure them).
 
 Red-dragon knob (``hongzhong_policy``): ``"keep_all"`` (default) never discards a 红中 voluntarily and takes every
 win; ``"shagui_when_stable"`` discards the last 红中 for 杀鬼 (hard win, +1 doubling) when the hand without it is
@@ -33,6 +43,7 @@ import numpy as np
 from agents.base import BaseAgent, legal_ids
 from agents.features import Seen, read
 from agents.handeval import dead_mask_for, shanten_dead, suit_mask, useful_tiles
+from agents.variant_play import VariantPlay
 from envs.actions import DINGQUE_BASE, EXCHANGE_BASE, HU_ID, KONG_BASE, PASS_ID, PONG_ID
 from envs.config import RuleConfig, load_variant
 from envs.observation import SLICES
@@ -56,20 +67,32 @@ def _infer_variant(obs: np.ndarray) -> RuleConfig:
     return load_variant("chengdu")
 
 
-class GreedyAgent(BaseAgent):
+class GreedyAgent(VariantPlay, BaseAgent):
     """Shanten-then-effective-tiles baseline; see the module docstring for every decision."""
 
     name = "greedy"
     policies: tuple[str, ...] = HONGZHONG_POLICIES
 
-    def __init__(self, *, hongzhong_policy: str = "keep_all", shagui_min_live: int = 4) -> None:
+    def __init__(
+        self,
+        *,
+        hongzhong_policy: str = "keep_all",
+        shagui_min_live: int = 4,
+        variant_actions: bool = True,
+        baohu_min_live: int = 2,
+    ) -> None:
         super().__init__()
         if hongzhong_policy not in self.policies:
             raise ValueError(f"hongzhong_policy must be one of {list(self.policies)}, got {hongzhong_policy!r}")
-        if isinstance(shagui_min_live, bool) or not isinstance(shagui_min_live, int) or shagui_min_live < 0:
-            raise ValueError(f"shagui_min_live must be a non-negative int, got {shagui_min_live!r}")
+        for name, v in (("shagui_min_live", shagui_min_live), ("baohu_min_live", baohu_min_live)):
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                raise ValueError(f"{name} must be a non-negative int, got {v!r}")
+        if not isinstance(variant_actions, bool):
+            raise ValueError(f"variant_actions must be true or false, got {variant_actions!r}")
         self.hongzhong_policy = hongzhong_policy
         self.shagui_min_live = shagui_min_live
+        self.variant_actions = variant_actions
+        self.baohu_min_live = baohu_min_live
         self.cfg: RuleConfig | None = None
         self._suited = (1 << NUM_SUITED) - 1
         self._in_play: tuple[int, ...] = tuple(range(NUM_SUITED))
@@ -98,6 +121,8 @@ class GreedyAgent(BaseAgent):
             return self._exchange(seen, legal_mask, ids)
         if phase == Phase.DINGQUE:
             return self._dingque(seen, legal_mask, ids)
+        if phase == Phase.DECLARE:
+            return self._declare(seen, legal_mask, ids)
         if legal_mask[HU_ID]:
             if phase == Phase.SELF and self.hongzhong_policy != "keep_all":
                 red = self._decline_soft_win(seen, [int(k) for k in ids if k < KONG_BASE])
@@ -217,6 +242,9 @@ class GreedyAgent(BaseAgent):
         kongs = [int(k) - KONG_BASE for k in ids if KONG_BASE <= k < PONG_ID]
         if seen.won and kongs:  # a frozen 血流 hand: the engine only offers kongs that keep the waits
             return KONG_BASE + kongs[0]
+        special = self._variant_self_action(seen, mask, ids)
+        if special is not None:
+            return special
         if kongs:
             s_now = self._shanten(seen, seen.counts)
             for k in kongs:
@@ -322,8 +350,9 @@ class GreedyAgent(BaseAgent):
         s_now = self._shanten(seen, seen.counts)
         if mask[KONG_BASE + k] and self._claim_kong_ok(seen, k, s_now):
             return KONG_BASE + k
-        if mask[PONG_ID] and self._pong_ok(seen, k, s_now):
-            return PONG_ID
+        meld = self._meld_claim(seen, mask, k, s_now)
+        if meld is not None:
+            return meld
         return PASS_ID if mask[PASS_ID] else int(ids[0])
 
     def _claim_kong_ok(self, seen: Seen, k: int, s_now: int) -> bool:

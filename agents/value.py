@@ -37,7 +37,10 @@ ties fall back to the greedy order.  With the default ``slack = 0`` only discard
 estimates never buy value with speed; measured: a slack of 1 lost to the greedy agent).
 
 Pongs: a pong that does not worsen the shanten (the greedy rule) is taken only when the best estimate after it is at
-least ``pong_keep`` times the estimate without it (so a pong that breaks a flush or seven pairs is declined).
+least ``pong_keep`` times the estimate without it (so a pong that breaks a flush or seven pairs is declined).  The
+same test applies to 飞 (宜宾) and 吃 (武汉) claims, except that a Wuhan hand that has not opened yet (开口 is required
+to win, which the estimate does not model) takes any pong or chi the greedy rule accepts.  The other variant actions
+(红中杠, 赖子杠, 提, 报胡, 请胡) are the greedy agent's (:mod:`agents.variant_play`).
 Kongs: a kong may cost ``kong_slack`` steps of shanten while the wall holds at least ``2 × late_wall`` tiles (a
 kong pays at once and adds a root).
 
@@ -95,8 +98,15 @@ class ValueAgent(GreedyAgent):
         kong_slack: int = 1,
         exhaustion_weight: float | None = None,
         exit_weight: float = 1.0,
+        variant_actions: bool = True,
+        baohu_min_live: int = 2,
     ) -> None:
-        super().__init__(hongzhong_policy=hongzhong_policy, shagui_min_live=shagui_min_live)
+        super().__init__(
+            hongzhong_policy=hongzhong_policy,
+            shagui_min_live=shagui_min_live,
+            variant_actions=variant_actions,
+            baohu_min_live=baohu_min_live,
+        )
         for name, v in (
             ("slack", slack),
             ("late_wall", late_wall),
@@ -357,16 +367,36 @@ class ValueAgent(GreedyAgent):
     def _pong_ok(self, seen: Seen, k: int, s_now: int) -> bool:
         if not super()._pong_ok(seen, k, s_now):
             return False
-        now, _, _ = self.hand_value(seen, list(seen.counts), seen.wilds, seen.melded, seen.n_melds)
         c = list(seen.counts)
         c[k] -= 2
-        melded = self._meld_added(seen.melded, k, 3)
+        return self._claim_keeps_value(seen, c, seen.wilds, self._meld_added(seen.melded, k, 3))
+
+    def _fei_ok(self, seen: Seen, k: int, s_now: int) -> bool:
+        if not super()._fei_ok(seen, k, s_now):
+            return False
+        c, wilds = self._fei_hand(seen, k)
+        return self._claim_keeps_value(seen, c, wilds, self._meld_added(seen.melded, k, 3))
+
+    def _chi_ok(self, seen: Seen, k: int, position: int, s_now: int) -> bool:
+        if not super()._chi_ok(seen, k, position, s_now):
+            return False
+        return self._claim_keeps_value(seen, self._chi_counts(seen, k, position), seen.wilds, seen.melded)
+
+    def _claim_keeps_value(self, seen: Seen, counts: list[int], wilds: int, melded: bytes) -> bool:
+        """A meld claim leaving the 3k+2 hand ``counts`` is taken when its best estimate (over the discards) is at
+        least ``pong_keep`` times the estimate without it.  A hand that must still open (武汉 开口) skips the test:
+        the estimate does not know that it cannot win closed."""
+        assert self.cfg is not None
+        if self.cfg.fan_table == "wuhan" and not seen.opened:
+            return True
+        now, _, _ = self.hand_value(seen, list(seen.counts), seen.wilds, seen.melded, seen.n_melds)
+        c = list(counts)
         after = 0.0
         for d in range(NUM_KINDS):
             if c[d] <= 0 or d in seen.wild_kinds:
                 continue
             c[d] -= 1
-            v, _, _ = self.hand_value(seen, c, seen.wilds, melded, seen.n_melds + 1)
+            v, _, _ = self.hand_value(seen, c, wilds, melded, seen.n_melds + 1)
             c[d] += 1
             after = max(after, v)
         return after >= self.pong_keep * now
