@@ -20,16 +20,17 @@ ids        action                   meaning
 70         ``PASS``                 过 decline every claim (or the rob)
 71-104     ``EXCHANGE_PICK k``      换三张 pick one tile of kind k (three picks, one per AEC turn)
 105-107    ``DINGQUE s``            定缺 declare suit s void (0 = 万 m, 1 = 筒 p, 2 = 条 s)
-108-110    ``CHI c``                吃 (Wuhan; reserved) the claimed tile is the low/middle/high tile of the run
-111        ``FEI``                  飞 (Yibin; reserved) claim with one natural tile and one 听用
-112-145    ``TI k``                 提 (Yibin; reserved) swap the drawn natural k into a 飞 meld of k
-146        ``BAOHU``                报胡 (Duankagen; reserved) declare ready
-147-180    ``QINGHU_DISCARD k``     请胡 (Duankagen; reserved) discard k announcing the five-pair request
-181        ``RED_KONG``             红中杠 (Wuhan; reserved) play a 红中 out as a kong
-182        ``LAIZI_KONG``           赖子杠 (Wuhan; reserved) play a 赖子 out as a kong
+108-110    ``CHI c``                吃 (Wuhan) the claimed tile is the low/middle/high tile of the run
+111        ``FEI``                  飞 (Yibin) claim with one natural tile and one 听用
+112-145    ``TI k``                 提 (Yibin) swap the drawn natural k into a 飞 meld of k
+146        ``BAOHU``                报胡 (Duankagen) declare ready
+147-180    ``QINGHU_DISCARD k``     请胡 (Duankagen) discard k announcing the five-pair request
+181        ``RED_KONG``             红中杠 (Wuhan) play a 红中 out as a kong
+182        ``LAIZI_KONG``           赖子杠 (Wuhan) play a 赖子 out as a kong
 =========  =======================  ==========================================================================
 
-Layout version: :data:`ACTION_LAYOUT_VERSION`.  Reserved ranges are never legal in the variants that lack the rule.
+Layout version: :data:`ACTION_LAYOUT_VERSION`.  The variant ranges (108-182) are never legal in the variants that
+lack the rule.
 """
 
 from __future__ import annotations
