@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from envs.actions import PASS, Action, ActionType, dingque, discard, exchange
+from envs.actions import PASS, PONG, Action, ActionType, dingque, discard, exchange
 from envs.config import RuleConfig, load_variant
 from envs.game import Game
 from envs.tiles import NUM_KINDS, format_tiles, parse_tiles
@@ -121,6 +121,19 @@ def start(g: Game, script: Script, voids: str | None = None) -> None:
     assert g.phase == Phase.SELF
 
 
+def scripted_game(
+    cfg: RuleConfig | str, hands: dict[int, str], draws: str | list[int] = "", *, voids: str | None = None, **wall
+) -> Game:
+    """The game dealt by ``build_wall(cfg, hands, draws, **wall)`` with its 换三张 and 定缺 (``voids``) played.
+
+    ``wall`` takes the other arguments of :func:`build_wall` (``dealer``, ``offset``, ``tail``, ``last``).
+    """
+    script = build_wall(cfg, hands, draws, **wall)
+    g = script.game()
+    start(g, script, voids)
+    return g
+
+
 def default_action(g: Game, seat: int) -> Action:
     """Tsumogiri policy: discard the drawn tile (else the first legal discard); pass every claim."""
     legal = g.legal_actions(seat)
@@ -159,6 +172,14 @@ def pass_others(g: Game, keep: int) -> None:
     for s in list(g.pending):
         if s != keep:
             g.step(s, PASS)
+
+
+def pong(g: Game, seat: int) -> None:
+    """``seat`` pongs the discard on offer (asserted legal); every other claimant passes."""
+    assert g.phase == Phase.CLAIM and PONG in g.legal_actions(seat), (g.phase, g.pending, seat)
+    for s in g.pending:
+        g.step(s, PONG if s == seat else PASS)
+    assert g.current == seat and g.drawn_tile is None
 
 
 def transfers(g: Game, start: int = 0) -> list[tuple[int, int, int, str]]:

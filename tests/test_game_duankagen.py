@@ -12,7 +12,7 @@ from envs.config import load_variant
 from envs.game import Game
 from envs.tiles import kind_of
 from envs.view import Phase
-from tests.game_helpers import auto, build_wall, transfers, turn_of
+from tests.game_helpers import auto, scripted_game, transfers, turn_of
 
 DKG = load_variant("duankagen")
 T = kind_of
@@ -20,7 +20,7 @@ QINGHU = ActionType.QINGHU_DISCARD
 
 
 def _game(hands: dict[int, str], draws: str = "", *, dealer: int = 0) -> Game:
-    return build_wall(DKG, hands, draws, dealer=dealer).game()
+    return scripted_game(DKG, hands, draws, dealer=dealer)
 
 
 def _qinghu(k: str) -> Action:

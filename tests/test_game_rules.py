@@ -14,7 +14,15 @@ from envs.replay import replay
 from envs.tiles import RED, kind_of
 from envs.view import Phase
 from envs.wall import shuffled_wall
-from tests.game_helpers import auto, build_wall, start, transfers, turn_of
+from tests.game_helpers import auto, build_wall, scripted_game, transfers, turn_of
+from tests.scripted_deals import (
+    C9_HANDS,
+    add_the_7p_kong,
+    c9_kong_discard_win,
+    c9_until_kong,
+    c11_after_discard,
+    pong_the_7p,
+)
 
 
 def T(code: str) -> int:
@@ -169,9 +177,7 @@ P_DRAWS = "9p 3m 1m 6s 3m 9p 7p"  # S1, S2, S3, S0 (6s), S0's replacement (3m) o
 
 
 def _p1(cfg, s3_discard="2s"):
-    s = build_wall(cfg, P_HANDS, P_DRAWS, offset=2)
-    g = s.game()
-    start(g, s, "ppms")
+    g = scripted_game(cfg, P_HANDS, P_DRAWS, offset=2, voids="ppms")
     g.step(0, discard(T("9s")))
     auto(g, until=turn_of(3))
     g.step(3, discard(T(s3_discard)))
@@ -251,9 +257,7 @@ P2_HANDS = {
 
 def test_p2_void_suit_rules():
     cfg = load_variant("chengdu")
-    s = build_wall(cfg, P2_HANDS, "9s 3p", offset=2)
-    g = s.game()
-    start(g, s, "mmmm")
+    g = scripted_game(cfg, P2_HANDS, "9s 3p", offset=2, voids="mmmm")
     g.step(0, discard(T("9m")))  # S2 holds 99m but may not pong its void suit
     assert g.phase == Phase.SELF and g.current == 1
     auto(g, until=turn_of(2))
@@ -264,9 +268,7 @@ def test_p2_void_suit_rules():
 
 def test_chiyu_lets_void_tiles_stay():
     cfg = load_variant("chiyu")
-    s = build_wall(cfg, P2_HANDS, "9s 3p", offset=2)
-    g = s.game()
-    start(g, s, "mmmm")
+    g = scripted_game(cfg, P2_HANDS, "9s 3p", offset=2, voids="mmmm")
     g.step(0, discard(T("9m")))
     auto(g, until=turn_of(2))
     acts = g.legal_actions(2)
@@ -285,9 +287,7 @@ RED_HANDS = {
 @pytest.mark.parametrize("claimable", [False, True])
 def test_discarded_red_dragon_is_dead_unless_configured(claimable):
     cfg = load_variant("hongzhong", hz_red_discard_claimable=claimable)
-    s = build_wall(cfg, RED_HANDS, offset=1)
-    g = s.game()
-    start(g, s, "spps")
+    g = scripted_game(cfg, RED_HANDS, offset=1, voids="spps")
     g.step(0, discard(RED))  # S1 holds two 红中: never a pong; with the flag, a win (红中 as 6s/9s ...)
     if claimable:
         assert g.legal_actions(1) == [HU, PASS]
@@ -298,9 +298,7 @@ def test_discarded_red_dragon_is_dead_unless_configured(claimable):
 def test_red_dragons_are_never_konged():
     cfg = load_variant("hongzhong", hz_four_red_instant=False)
     hands = {0: "5555z 1469m 1479p 36p", 1: RED_HANDS[2], 2: "123m 456m 78s 99s 3p 6p 9p", 3: RED_HANDS[3]}
-    s = build_wall(cfg, hands, offset=1)
-    g = s.game()
-    start(g, s, "spps")
+    g = scripted_game(cfg, hands, offset=1, voids="spps")
     assert not g.wins and kong(RED) not in g.legal_actions(0) and discard(RED) in g.legal_actions(0)
 
 
@@ -316,9 +314,7 @@ TIAN_HANDS = {
 @pytest.mark.parametrize(("mode", "each"), [("off", 2), ("cap", 8)])
 def test_tianhu(mode, each):
     cfg = load_variant("chengdu", tiandihu=mode)
-    s = build_wall(cfg, TIAN_HANDS, "3s", offset=2)
-    g = s.game()
-    start(g, s, "pmss")
+    g = scripted_game(cfg, TIAN_HANDS, "3s", offset=2, voids="pmss")
     assert g.legal_actions(0)[0] == HU
     g.step(0, HU)
     assert transfers(g) == [(q, 0, each, "zimo") for q in (1, 2, 3)]
@@ -328,9 +324,7 @@ def test_tianhu(mode, each):
 @pytest.mark.parametrize(("mode", "each"), [("off", 2), ("cap", 4)])
 def test_dihu_on_the_first_draw(mode, each):
     cfg = load_variant("chengdu", tiandihu=mode)
-    s = build_wall(cfg, TIAN_HANDS, "3s", offset=2)
-    g = s.game()
-    start(g, s, "pmss")
+    g = scripted_game(cfg, TIAN_HANDS, "3s", offset=2, voids="pmss")
     g.step(0, discard(T("5s")))
     assert g.phase == Phase.SELF and g.current == 1 and g.drawn_tile == T("3s")
     g.step(1, HU)
@@ -339,22 +333,15 @@ def test_dihu_on_the_first_draw(mode, each):
 
 def test_hongzhong_tianhu_is_fixed_eight_doublings():
     cfg = load_variant("hongzhong")
-    s = build_wall(cfg, TIAN_HANDS, offset=1)
-    g = s.game()
-    start(g, s, "pmss")
+    g = scripted_game(cfg, TIAN_HANDS, offset=1, voids="pmss")
     g.step(0, HU)
     assert transfers(g) == [(q, 0, 256, "zimo") for q in (1, 2, 3)]
 
 
 # ---- continuation ------------------------------------------------------------------------------------------------
 def test_blood_battle_ends_at_n_minus_one_winners():
-    from tests.test_game_settlement import C11_HANDS
-
     cfg = load_variant("chengdu")
-    s = build_wall(cfg, C11_HANDS, offset=2)
-    g = s.game()
-    start(g, s, "spsm")
-    g.step(0, discard(T("3s")))
+    g = c11_after_discard(cfg)
     g.step(1, HU)
     g.step(3, HU)
     assert not g.is_over and g.active == [True, False, True, False]
@@ -364,13 +351,8 @@ def test_blood_battle_ends_at_n_minus_one_winners():
 
 
 def test_single_continuation_ends_at_the_first_win():
-    from tests.test_game_settlement import C11_HANDS
-
     cfg = load_variant("chengdu", continuation="single")
-    s = build_wall(cfg, C11_HANDS, offset=2)
-    g = s.game()
-    start(g, s, "spsm")
-    g.step(0, discard(T("3s")))
+    g = c11_after_discard(cfg)
     g.step(1, HU)
     g.step(3, HU)
     assert g.is_over and not g.exhausted and len(g.wins) == 2 and g.result.next_dealer == 0
@@ -412,9 +394,7 @@ def test_copy_is_independent():
 
 
 def test_replay_rebuilds_the_final_state():
-    from tests.test_game_settlement import _c9
-
-    g = _c9(load_variant("chengdu"))
+    g = c9_kong_discard_win(load_variant("chengdu"))
     auto(g)
     r = replay(json.loads(json.dumps(g.events)))
     assert r.snapshot() == g.snapshot() and r.is_over
@@ -436,22 +416,15 @@ def test_structured_action_equality_is_used_for_legality():
 
 
 # ---- kong variations -----------------------------------------------------------------------------------------------
-def _c9_until_kong(cfg):
-    from tests.test_game_settlement import C9_HANDS
-
-    s = build_wall(cfg, C9_HANDS, "9m 5s", offset=2)
-    g = s.game()
-    start(g, s, "pppm")
-    auto(g, until=turn_of(1))
-    return g, s
-
-
 def test_replacement_from_the_back_of_the_wall():
-    g, s = _c9_until_kong(load_variant("chengdu", kong_draw_from="back"))
+    cfg = load_variant("chengdu", kong_draw_from="back")
+    g = c9_until_kong(cfg)
+    wall = build_wall(cfg, C9_HANDS, "9m 5s", offset=2).wall  # the wall c9_until_kong dealt
+    assert g.events[0]["wall"] == wall
     remaining = g.wall_remaining
     g.step(1, kong(T("9m")))
-    assert g.drawn_tile == s.wall[-1] and g.wall_remaining == remaining - 1
-    assert g.live_wall() == s.wall[108 - remaining + 0 : -1]
+    assert g.drawn_tile == wall[-1] and g.wall_remaining == remaining - 1
+    assert g.live_wall() == wall[108 - remaining + 0 : -1]
 
 
 @pytest.mark.parametrize(
@@ -463,13 +436,13 @@ def test_replacement_from_the_back_of_the_wall():
     ],
 )
 def test_kong_payment_modes(mode, expected):
-    g, _ = _c9_until_kong(load_variant("chengdu", kong_payment=mode))
+    g = c9_until_kong(load_variant("chengdu", kong_payment=mode))
     g.step(1, kong(T("9m")))
     assert transfers(g) == expected
 
 
 def test_hidden_concealed_kongs():
-    g, _ = _c9_until_kong(load_variant("chengdu", reveal_concealed_kong=False))
+    g = c9_until_kong(load_variant("chengdu", reveal_concealed_kong=False))
     g.step(1, kong(T("9m")))
     assert g.view(1).melds[1][0].tile == T("9m")
     assert g.view(0).melds[1][0].tile == -1
@@ -499,15 +472,9 @@ ROB2_HANDS = {  # S1 and S3 both wait on 7p when S2 adds its kong
 @pytest.mark.parametrize("multi", [True, False])
 def test_several_robbers(multi):
     cfg = load_variant("chengdu", multi_ron=multi)
-    s = build_wall(cfg, ROB2_HANDS, "5m 9m 4m 7p", offset=2)
-    g = s.game()
-    start(g, s, "psmm")
-    g.step(0, discard(T("7p")))
-    for seat in g.pending:
-        g.step(seat, PONG if seat == 2 else PASS)
-    g.step(2, discard(T("9s")))
-    auto(g, until=turn_of(2))
-    g.step(2, kong(T("7p")))
+    g = scripted_game(cfg, ROB2_HANDS, "5m 9m 4m 7p", offset=2, voids="psmm")
+    pong_the_7p(g, 2)
+    add_the_7p_kong(g, 2)
     assert g.phase == Phase.ROB and g.pending == (3, 1)
     g.step(1, HU)
     g.step(3, HU)
@@ -538,13 +505,8 @@ def test_a_hand_without_winner_keeps_the_dealer(rule):
      ("rotate", "discarder", 1)],
 )  # fmt: skip
 def test_next_dealer_after_a_multi_ron(rule, multi_ron_dealer, expected):
-    from tests.test_game_settlement import C11_HANDS
-
     cfg = load_variant("chengdu", dealer_rule=rule, multi_ron_dealer=multi_ron_dealer, continuation="single")
-    s = build_wall(cfg, C11_HANDS, offset=2)
-    g = s.game()
-    start(g, s, "spsm")
-    g.step(0, discard(T("3s")))
+    g = c11_after_discard(cfg)
     g.step(1, HU)
     g.step(3, HU)
     assert g.is_over and g.result.next_dealer == expected

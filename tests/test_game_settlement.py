@@ -14,7 +14,15 @@ from envs.config import load_variant
 from envs.melds import MeldKind
 from envs.tiles import kind_of
 from envs.view import Phase
-from tests.game_helpers import auto, build_wall, start, transfers, turn_of, window_for
+from tests.game_helpers import auto, build_wall, pong, scripted_game, start, transfers, turn_of, window_for
+from tests.scripted_deals import (
+    C9_HANDS,
+    add_the_7p_kong,
+    c9_kong_discard_win,
+    c9_until_kong,
+    c11_after_discard,
+    pong_the_7p,
+)
 
 
 def T(code: str) -> int:
@@ -25,32 +33,8 @@ KONG_AN, KONG_ZHI, KONG_BU = "kong_concealed", "kong_exposed", "kong_added"
 
 
 # ---- C9: kong, 杠上炮 and 呼叫转移 -----------------------------------------------------------------------------------
-C9_HANDS = {
-    0: "124678m 1478s 258s 3s",
-    1: "999m 123s 456s 78s 11s",
-    2: "234m 567m 234s 67s 99s",
-    3: "12479p 258p 479s 56s",
-}
-
-
-def _c9(cfg):
-    s = build_wall(cfg, C9_HANDS, "9m 5s", offset=2)
-    g = s.game()
-    start(g, s, "pppm")
-    auto(g, until=turn_of(1))
-    assert g.drawn_tile == T("9m") and kong(T("9m")) in g.legal_actions(1)
-    g.step(1, kong(T("9m")))
-    assert g.drawn_tile == T("5s") and g.current == 1
-    g.step(1, discard(T("5s")))
-    assert g.phase == Phase.CLAIM and g.pending == (2,)
-    assert g.legal_actions(2) == [HU, PASS]
-    g.step(2, HU)
-    g.validate()
-    return g
-
-
 def test_c9_kong_discard_win_with_full_call_transfer():
-    g = _c9(load_variant("chengdu"))
+    g = c9_kong_discard_win(load_variant("chengdu"))
     assert transfers(g) == [
         (0, 1, 2, KONG_AN),
         (2, 1, 2, KONG_AN),
@@ -68,7 +52,7 @@ def test_c9_kong_discard_win_with_full_call_transfer():
 
 
 def test_c9_without_call_transfer():
-    g = _c9(load_variant("chengdu", hujiao_zhuanyi="none"))
+    g = c9_kong_discard_win(load_variant("chengdu", hujiao_zhuanyi="none"))
     assert transfers(g)[3:] == [(1, 2, 2, "dianpao")]
     assert not any(r.transferred for r in g.kong_payments)
 
@@ -77,10 +61,7 @@ def test_c9_without_call_transfer():
 def test_call_transfer_with_two_winners(mode, each):
     cfg = load_variant("chengdu", hujiao_zhuanyi=mode)
     hands = C9_HANDS | {3: "234p 567p 789p 34s 11p"}  # S3 also waits on 5s
-    s = build_wall(cfg, hands, "9m 5s", offset=2)
-    g = s.game()
-    start(g, s, "pppm")
-    auto(g, until=turn_of(1))
+    g = c9_until_kong(cfg, hands)
     g.step(1, kong(T("9m")))
     g.step(1, discard(T("5s")))
     assert g.pending == (2, 3)
@@ -101,20 +82,10 @@ C10_HANDS = {
 
 
 def _c10(cfg):
-    s = build_wall(cfg, C10_HANDS, "9m 4m 5m 7p", offset=2)
-    g = s.game()
-    start(g, s, "sppm")
-    g.step(0, discard(T("7p")))
-    assert g.phase == Phase.CLAIM and PONG in g.legal_actions(3)
-    for seat in g.pending:
-        g.step(seat, PONG if seat == 3 else PASS)
-    assert g.current == 3 and g.drawn_tile is None
-    assert all(a.type.name == "DISCARD" for a in g.legal_actions(3))  # right after a pong: discard only
-    g.step(3, discard(T("9s")))
-    auto(g, until=turn_of(3))
-    assert g.drawn_tile == T("7p") and kong(T("7p")) in g.legal_actions(3)
+    g = scripted_game(cfg, C10_HANDS, "9m 4m 5m 7p", offset=2, voids="sppm")
+    pong_the_7p(g, 3)
     before = len(g.transfers)
-    g.step(3, kong(T("7p")))
+    add_the_7p_kong(g, 3)
     assert g.phase == Phase.ROB and g.pending == (0,) and g.claim_tile == T("7p")
     return g, before
 
@@ -141,15 +112,9 @@ ROB_HANDS = {  # C10 with the kong player moved to S2, so that the two next-draw
 @pytest.mark.parametrize(("rule", "next_seat"), [("after_last_winner", 1), ("after_robbed", 3)])
 def test_next_drawer_after_a_rob(rule, next_seat):
     cfg = load_variant("chengdu", after_rob_next=rule)
-    s = build_wall(cfg, ROB_HANDS, "5m 9m 4m 7p", offset=2)
-    g = s.game()
-    start(g, s, "spmp")
-    g.step(0, discard(T("7p")))
-    for seat in g.pending:
-        g.step(seat, PONG if seat == 2 else PASS)
-    g.step(2, discard(T("9s")))
-    auto(g, until=turn_of(2))
-    g.step(2, kong(T("7p")))
+    g = scripted_game(cfg, ROB_HANDS, "5m 9m 4m 7p", offset=2, voids="spmp")
+    pong_the_7p(g, 2)
+    add_the_7p_kong(g, 2)
     assert g.phase == Phase.ROB and g.pending == (0,)
     g.step(0, HU)
     assert transfers(g) == [(2, 0, 2, "qianggang")]
@@ -168,13 +133,8 @@ def test_c10_passing_the_rob_completes_the_kong_with_payment():
 @pytest.mark.parametrize(("requires_immediate", "each"), [(True, 0), (False, 1)])
 def test_added_kong_from_the_hand_pays_only_without_the_immediacy_rule(requires_immediate, each):
     cfg = load_variant("chengdu", bugang_pay_requires_immediate=requires_immediate)
-    s = build_wall(cfg, C10_HANDS, "9m 4m 5m 7p", offset=2)
-    g = s.game()
-    start(g, s, "sppm")
-    g.step(0, discard(T("7p")))
-    for seat in g.pending:
-        g.step(seat, PONG if seat == 3 else PASS)
-    g.step(3, discard(T("9s")))
+    g = scripted_game(cfg, C10_HANDS, "9m 4m 5m 7p", offset=2, voids="sppm")
+    pong_the_7p(g, 3)
     auto(g, until=turn_of(3))
     g.step(3, discard(T("1s")))  # keeps the fourth 7p for a later turn
     auto(g, until=turn_of(3))
@@ -188,23 +148,12 @@ def test_added_kong_from_the_hand_pays_only_without_the_immediacy_rule(requires_
 
 
 # ---- C11: one discard, two winners -------------------------------------------------------------------------------
-C11_HANDS = {
-    0: "3s 1479m 258m 1479p 25p",
-    1: "234m 456m 55m 12s 789s",
-    2: "1368m 1368p 2468p 9p",
-    3: "123s 45s 666s 789s 11s",
-}
-
-
 @pytest.mark.parametrize(
     ("variant", "next_dealer"), [("chengdu", 0), ("chiyu", 1)]
 )  # discarder (S2 rule) / first winner in turn order after the discarder (Mahjong Soul)
 def test_c11_multi_ron_next_drawer_and_dealer(variant, next_dealer):
     cfg = load_variant(variant)
-    s = build_wall(cfg, C11_HANDS, offset=2)
-    g = s.game()
-    start(g, s, "spsm")
-    g.step(0, discard(T("3s")))
+    g = c11_after_discard(cfg)
     assert set(g.pending) == {1, 3}
     g.step(3, HU)
     g.step(1, HU)
@@ -221,10 +170,7 @@ def test_c11_multi_ron_next_drawer_and_dealer(variant, next_dealer):
 
 def test_single_ron_takes_the_first_claimant_after_the_discarder():
     cfg = load_variant("chengdu", multi_ron=False)
-    s = build_wall(cfg, C11_HANDS, offset=2)
-    g = s.game()
-    start(g, s, "spsm")
-    g.step(0, discard(T("3s")))
+    g = c11_after_discard(cfg)
     g.step(3, HU)
     g.step(1, HU)
     assert transfers(g) == [(0, 1, 1, "dianpao")]
@@ -304,13 +250,9 @@ C2_HANDS = {
 @pytest.mark.parametrize(("bonus", "each"), [("jiadi", 3), ("jiafan", 4)])
 def test_c2_c13_self_draw_bonus(bonus, each):
     cfg = load_variant("chengdu", zimo_bonus=bonus)
-    s = build_wall(cfg, C2_HANDS, "1p 1s 3s 2s", offset=2)
-    g = s.game()
-    start(g, s, "mmps")
+    g = scripted_game(cfg, C2_HANDS, "1p 1s 3s 2s", offset=2, voids="mmps")
     g.step(0, discard(T("5m")))
-    assert PONG in g.legal_actions(2)
-    for seat in g.pending:
-        g.step(seat, PONG if seat == 2 else PASS)
+    pong(g, 2)
     g.step(2, discard(T("9m")))
     auto(g, until=turn_of(2))
     assert g.drawn_tile == T("2s") and HU in g.legal_actions(2)
@@ -336,12 +278,9 @@ C14_HANDS = {
 )
 def test_c14_dianganghua(mode, expected):
     cfg = load_variant("chengdu", dianganghua=mode)
-    s = build_wall(cfg, C14_HANDS, "1s 9m 2s", offset=2)
-    g = s.game()
-    start(g, s, "smpm")
+    g = scripted_game(cfg, C14_HANDS, "1s 9m 2s", offset=2, voids="smpm")
     g.step(0, discard(T("4s")))
-    for seat in g.pending:
-        g.step(seat, PONG if seat == 2 else PASS)
+    pong(g, 2)
     g.step(2, discard(T("8m")))
     auto(g, until=window_for(2))
     assert g.claim_tile == T("9m") and g.claim_from == 0
@@ -363,12 +302,16 @@ C15_HANDS = {  # dealer S2: the 55th play draw goes to S1
 }
 
 
+def _c15_last_draw(cfg, hands=C15_HANDS, voids="spsm"):
+    """C15 played until the last tile of the wall is drawn (by S1)."""
+    g = scripted_game(cfg, hands, offset=2, last="6s", dealer=2, voids=voids)
+    auto(g, until=lambda g: g.wall_remaining == 0 and g.phase == Phase.SELF)
+    return g
+
+
 def test_c15_last_tile_self_draw():
     cfg = load_variant("chengdu")
-    s = build_wall(cfg, C15_HANDS, offset=2, last="6s", dealer=2)
-    g = s.game()
-    start(g, s, "spsm")
-    auto(g, until=lambda g: g.wall_remaining == 0 and g.phase == Phase.SELF)
+    g = _c15_last_draw(cfg)
     assert g.current == 1 and g.drawn_tile == T("6s")
     assert not any(a.type.name == "KONG" for a in g.legal_actions(1))  # no kong on the last tile
     before = len(g.transfers)
@@ -384,10 +327,7 @@ HAIDI_PAO_HANDS = dict(C15_HANDS) | {0: "22s 123m 456m 789m 78s"}  # S0 waits on
 
 def test_last_discard_win_is_haidi_pao():
     cfg = load_variant("chengdu")
-    s = build_wall(cfg, HAIDI_PAO_HANDS, offset=2, last="6s", dealer=2)
-    g = s.game()
-    start(g, s, "ppsm")
-    auto(g, until=lambda g: g.wall_remaining == 0 and g.phase == Phase.SELF)
+    g = _c15_last_draw(cfg, HAIDI_PAO_HANDS, voids="ppsm")
     assert g.current == 1
     g.step(1, discard(T("6s")))
     assert g.legal_actions(0) == [HU, PASS]  # HU only: no pong/kong on the last discard
@@ -401,10 +341,7 @@ def test_last_discard_win_is_haidi_pao():
 @pytest.mark.parametrize("claims", ["hu_only", "all"])
 def test_the_last_discard_can_only_be_won(claims):
     cfg = load_variant("chengdu", claims_on_last_discard=claims)
-    s = build_wall(cfg, C15_HANDS, offset=2, last="6s", dealer=2)
-    g = s.game()
-    start(g, s, "spsm")
-    auto(g, until=lambda g: g.wall_remaining == 0 and g.phase == Phase.SELF)
+    g = _c15_last_draw(cfg)
     g.step(1, discard(T("2m")))  # S0 holds 22m
     if claims == "hu_only":
         assert g.is_over and g.exhausted
@@ -421,15 +358,18 @@ X1_HANDS = {
 }
 
 
-def test_x1_repeated_wins_in_blood_flow():
-    cfg = load_variant("xueliu")
-    s = build_wall(cfg, X1_HANDS, "1p 7m 8m 9p 2p 6m 8p 3m", offset=2)
-    g = s.game()
-    start(g, s, "spsm")
+def _xueliu_first_win(hands, draws, voids, tile):
+    """血流: S2 discards ``tile`` on its first turn and S1 (the only claimant) wins on it."""
+    g = scripted_game(load_variant("xueliu"), hands, draws, offset=2, voids=voids)
     auto(g, until=turn_of(2))
-    g.step(2, discard(T("3m")))
+    g.step(2, discard(T(tile)))
     assert g.pending == (1,)
     g.step(1, HU)
+    return g
+
+
+def test_x1_repeated_wins_in_blood_flow():
+    g = _xueliu_first_win(X1_HANDS, "1p 7m 8m 9p 2p 6m 8p 3m", "spsm", "3m")
     assert transfers(g) == [(2, 1, 1, "dianpao")]
     assert g.frozen[1] and g.active[1] and g.view(0).revealed_hands[1] == tuple(g.hands[1])
     assert T("3m") in g.set_aside and sum(g.hands[1]) == 13
@@ -452,13 +392,7 @@ def test_x1_repeated_wins_in_blood_flow():
 
 
 def test_x1_frozen_seat_only_discards_its_draw():
-    cfg = load_variant("xueliu")
-    s = build_wall(cfg, X1_HANDS, "1p 7m 8m 9p 2p 6m 8p 3m", offset=2)
-    g = s.game()
-    start(g, s, "spsm")
-    auto(g, until=turn_of(2))
-    g.step(2, discard(T("3m")))
-    g.step(1, HU)
+    g = _xueliu_first_win(X1_HANDS, "1p 7m 8m 9p 2p 6m 8p 3m", "spsm", "3m")
     frozen = list(g.hands[1])
     auto(g, until=turn_of(1))
     g.step(1, discard(T("6m")))  # declining a self-draw is allowed and locks nothing
@@ -475,13 +409,7 @@ X2_HANDS_OK = {
 
 
 def test_x2_kong_after_winning_keeps_the_waits():
-    cfg = load_variant("xueliu")
-    s = build_wall(cfg, X2_HANDS_OK, "2p 7m 8m 9p 4p 1s 6p", offset=2)
-    g = s.game()
-    start(g, s, "spss")
-    auto(g, until=turn_of(2))
-    g.step(2, discard(T("3m")))
-    g.step(1, HU)
+    g = _xueliu_first_win(X2_HANDS_OK, "2p 7m 8m 9p 4p 1s 6p", "spss", "3m")
     auto(g, until=turn_of(1))
     assert g.drawn_tile == T("1s")
     assert g.legal_actions(1) == [kong(T("1s")), discard(T("1s"))]
@@ -501,13 +429,7 @@ X2_HANDS_NO = {
 
 
 def test_x2_kong_that_changes_the_waits_is_refused():
-    cfg = load_variant("xueliu")
-    s = build_wall(cfg, X2_HANDS_NO, "2p 6s 6m 9p 4p 1s", offset=2)
-    g = s.game()
-    start(g, s, "spms")
-    auto(g, until=turn_of(2))
-    g.step(2, discard(T("2s")))
-    g.step(1, HU)
+    g = _xueliu_first_win(X2_HANDS_NO, "2p 6s 6m 9p 4p 1s", "spms", "2s")
     auto(g, until=turn_of(1))
     assert g.drawn_tile == T("1s")
     assert g.legal_actions(1) == [discard(T("1s"))]
@@ -525,9 +447,7 @@ H5_HANDS = {
 @pytest.mark.parametrize("ends", [False, True])
 def test_h5_four_red_dragons_instant_win(ends):
     cfg = load_variant("hongzhong", hz_four_red_ends_hand=ends)
-    s = build_wall(cfg, H5_HANDS, "1m 5z", offset=1)
-    g = s.game()
-    start(g, s, "spps")
+    g = scripted_game(cfg, H5_HANDS, "1m 5z", offset=1, voids="spps")
     auto(g, until=lambda g: g.wins or g.is_over)
     assert transfers(g) == [(0, 2, 256, "instant"), (1, 2, 256, "instant"), (3, 2, 256, "instant")]
     w = g.wins[0]
@@ -540,9 +460,7 @@ def test_h5_four_red_dragons_instant_win(ends):
 def test_h5_dealer_dealt_four_red_wins_at_the_start():
     cfg = load_variant("hongzhong")
     hands = {0: "5555z 1469m 147p 25s 8s", 1: H5_HANDS[1], 2: "123m 456m 78s 99s 3p 6p 9p", 3: H5_HANDS[3]}
-    s = build_wall(cfg, hands, offset=1)
-    g = s.game()
-    start(g, s, "spps")
+    g = scripted_game(cfg, hands, offset=1, voids="spps")
     assert g.wins and g.wins[0].seat == 0 and g.wins[0].how == "instant"
     assert g.current == 1 and g.phase == Phase.SELF
 
@@ -550,9 +468,7 @@ def test_h5_dealer_dealt_four_red_wins_at_the_start():
 def test_h5_non_dealer_dealt_four_red_wins_at_its_first_draw():
     cfg = load_variant("hongzhong")
     hands = {0: H5_HANDS[0], 1: "5555z 1368m 147p 25s", 2: "123m 456m 78s 99s 3p 6p 9p", 3: H5_HANDS[3]}
-    s = build_wall(cfg, hands, "1m", offset=1)
-    g = s.game()
-    start(g, s, "spps")
+    g = scripted_game(cfg, hands, "1m", offset=1, voids="spps")
     assert not g.wins
     auto(g, until=lambda g: g.wins or g.is_over)
     assert g.wins[0].seat == 1 and g.wins[0].tile == T("1m") and g.wins[0].payment == 256
@@ -569,9 +485,7 @@ R5_HANDS = {
 
 def test_r5_mahjong_soul_exhaustion():
     cfg = load_variant("chiyu")
-    s = build_wall(cfg, R5_HANDS, "1m 3m 5p 7p 8s 3p", offset=2)
-    g = s.game()
-    start(g, s, "spss")
+    g = scripted_game(cfg, R5_HANDS, "1m 3m 5p 7p 8s 3p", offset=2, voids="spss")
     g.step(0, discard(T("7s")))
     auto(g, until=turn_of(3))
     assert g.drawn_tile == T("5p")
@@ -598,9 +512,7 @@ E_HANDS = {0: "2s 1469m 1479p 258p 3p 7s", 1: "123m 456m 789m 34s 55s"}
 
 def test_e1_no_basic_win_on_a_discard_and_no_lock():
     cfg = load_variant("two_player")
-    s = build_wall(cfg, E_HANDS, "2p 6p 5s")
-    g = s.game()
-    start(g, s, "sp")
+    g = scripted_game(cfg, E_HANDS, "2p 6p 5s", voids="sp")
     g.step(0, discard(T("2s")))
     assert g.phase == Phase.SELF and g.current == 1  # S1 was not offered the 0-doubling win
     assert g.view(1).pass_hu_locked == ()
@@ -617,9 +529,7 @@ def test_e2_flush_on_a_discard():
     hands = {0: "1s 1469m 1479p 258p 3p 7s", 1: "123s 345s 666s 789s 1m"}
     hands[1] = "123s 345s 666s 789s 1s"
     hands[0] = "1s 1469m 1479p 258p 3p 7p"
-    s = build_wall(cfg, hands)
-    g = s.game()
-    start(g, s, "sm")
+    g = scripted_game(cfg, hands, voids="sm")
     g.step(0, discard(T("1s")))
     assert g.legal_actions(1) == [HU, PONG, PASS]
     g.step(1, HU)

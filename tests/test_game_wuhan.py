@@ -14,7 +14,7 @@ from envs.game import Game
 from envs.melds import Meld, MeldKind
 from envs.tiles import kind_of
 from envs.view import Phase
-from tests.game_helpers import build_wall, transfers
+from tests.game_helpers import scripted_game, transfers
 
 WUHAN = load_variant("wuhan")
 T = kind_of
@@ -25,7 +25,7 @@ def chi(c: int) -> Action:
 
 
 def _game(hands: dict[int, str], draws: str, *, indicator: str = "5p", last: str = "", dealer: int = 0) -> Game:
-    return build_wall(WUHAN, hands, f"{indicator} {draws}", last=last, dealer=dealer).game()
+    return scripted_game(WUHAN, hands, f"{indicator} {draws}", last=last, dealer=dealer)
 
 
 def _throw(g: Game, seat: int, tile: str | None = None) -> None:

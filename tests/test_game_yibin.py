@@ -16,7 +16,7 @@ from envs.game import Game
 from envs.melds import Meld, MeldKind
 from envs.tiles import kind_of, parse_tiles
 from envs.view import Phase
-from tests.game_helpers import auto, build_wall, start, transfers, turn_of
+from tests.game_helpers import auto, scripted_game, transfers, turn_of
 
 YIBIN = load_variant("yibin")
 T = kind_of
@@ -24,10 +24,7 @@ TI = ActionType.TI
 
 
 def _game(hands: dict[int, str], draws: str, voids: str, *, benjin: str = "5s", last: str = "") -> Game:
-    script = build_wall(YIBIN, hands, f"{benjin} {draws}", last=last)
-    g = script.game()
-    start(g, script, voids)
-    return g
+    return scripted_game(YIBIN, hands, f"{benjin} {draws}", voids=voids, last=last)
 
 
 def _discards(g: Game, seat: int) -> set[int]:
@@ -235,9 +232,7 @@ def _forced_script():
 
 def test_forced_win_in_the_last_four_tiles():
     hands, draws = _forced_script()
-    script = build_wall(YIBIN, hands, [T("5s"), *draws])
-    g = script.game()
-    start(g, script, "ppsp")
+    g = scripted_game(YIBIN, hands, [T("5s"), *draws], voids="ppsp")
     auto(g, until=lambda g: g.phase == Phase.SELF and g.current == 1 and g.drawn_tile == T("9m"))
     assert g.wall_remaining == 1 and not any(g.won)
     assert g.legal_actions(1) == [HU]
