@@ -44,6 +44,7 @@ from envs.scoring import (
     winning_tiles,
 )
 from envs.tiles import kind_of, parse_counts, parse_tiles, tile_code
+from tests.hand_strategies import concealed_string
 
 # ---- RULES.md §7 worked examples -----------------------------------------------------------------------------
 
@@ -313,10 +314,15 @@ def _score(variant, overrides, concealed, melds, win, flags):
     ids=[e[0] for e in EXAMPLES],
 )
 def test_worked_examples(variant, overrides, concealed, melds, win, flags, doublings, payment):
+    _assert_scores(variant, overrides, concealed, melds, win, flags, doublings, payment)
+
+
+def _assert_scores(variant, overrides, concealed, melds, win, flags, doublings, payment):
+    """The hand is a win worth ``doublings`` and ``payment``; an additive breakdown sums to the doublings."""
     r = _score(variant, overrides, concealed, melds, win, flags)
     assert r.is_win
     assert (r.doublings, r.payment) == (doublings, payment)
-    if FAN_TABLES[load_variant(variant).fan_table].unit in ("doublings", "han", "fan"):
+    if FAN_TABLES[load_variant(variant, **overrides).fan_table].unit in ("doublings", "han", "fan"):
         assert sum(r.breakdown.values()) == r.doublings
 
 
@@ -767,9 +773,7 @@ PATTERN_CASES = [
     ids=[e[0] for e in PATTERN_CASES],
 )
 def test_pattern_cases(variant, overrides, concealed, melds, win, flags, doublings, payment):
-    r = _score(variant, overrides, concealed, melds, win, flags)
-    assert r.is_win
-    assert (r.doublings, r.payment) == (doublings, payment)
+    _assert_scores(variant, overrides, concealed, melds, win, flags, doublings, payment)
 
 
 def _ctx(concealed_with_win, win, melds=(), **kw):
@@ -1151,14 +1155,6 @@ def complete_hands(draw, *, max_melds: int = 2):
     return tiles, melds, win, void
 
 
-def _strings(tiles: list[int], win: int, order: list[int] | None = None) -> str:
-    rest = list(tiles)
-    rest.remove(win)
-    if order is not None:
-        rest = [rest[i] for i in order]
-    return " ".join(tile_code(k) for k in rest)
-
-
 _SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 
 
@@ -1168,9 +1164,9 @@ def test_permuting_tile_order_never_changes_the_result(hand, data, self_drawn):
     tiles, melds, win, _ = hand
     order = data.draw(st.permutations(range(len(tiles) - 1)))
     melds_s = [str(m) for m in melds]
-    base = score_hand("chengdu", _strings(tiles, win), melds_s, tile_code(win), self_drawn=self_drawn)
+    base = score_hand("chengdu", concealed_string(tiles, win), melds_s, tile_code(win), self_drawn=self_drawn)
     shuffled = score_hand(
-        "chengdu", _strings(tiles, win, order), list(reversed(melds_s)), tile_code(win), self_drawn=self_drawn
+        "chengdu", concealed_string(tiles, win, order), list(reversed(melds_s)), tile_code(win), self_drawn=self_drawn
     )
     assert base.is_win
     assert (base.doublings, base.payment, base.breakdown) == (shuffled.doublings, shuffled.payment, shuffled.breakdown)
@@ -1180,7 +1176,7 @@ def test_permuting_tile_order_never_changes_the_result(hand, data, self_drawn):
 @given(hand=complete_hands(), self_drawn=st.booleans(), variant=st.sampled_from(["chengdu", "hongzhong", "xueliu"]))
 def test_a_hand_with_a_void_tile_is_never_a_win(hand, self_drawn, variant):
     tiles, melds, win, void = hand
-    concealed = _strings(tiles, win)
+    concealed = concealed_string(tiles, win)
     present = {k // 9 for k in tiles} | {m.tile // 9 for m in melds}
     for suit in present:
         r = score_hand(variant, concealed, [str(m) for m in melds], tile_code(win), self_drawn=self_drawn,
@@ -1231,7 +1227,7 @@ def test_adding_a_pattern_flag_never_lowers_the_value(hand, flag, self_drawn, si
         if variant == "yibin":
             benjin = kind_of(kwargs["benjin"])
             assume(concealed_tiles.count(benjin) + sum(m.size for m in melds if m.tile == benjin) <= 3)
-    concealed = _strings(concealed_tiles, win)
+    concealed = concealed_string(concealed_tiles, win)
     ms = [str(m) for m in melds]
     r_on = score_hand(load_variant(variant, **on), concealed, ms, tile_code(win), **kwargs)
     r_off = score_hand(load_variant(variant, **off), concealed, ms, tile_code(win), **kwargs)
@@ -1247,7 +1243,8 @@ def test_adding_a_pattern_flag_never_lowers_the_value(hand, flag, self_drawn, si
 def test_payment_is_monotone_in_doublings(hands, self_drawn, variant):
     results = []
     for tiles, melds, win, void in hands:
-        r = score_hand(variant, _strings(tiles, win), [str(m) for m in melds], tile_code(win), self_drawn=self_drawn,
+        concealed = concealed_string(tiles, win)
+        r = score_hand(variant, concealed, [str(m) for m in melds], tile_code(win), self_drawn=self_drawn,
                        void_suit="mps"[void])  # fmt: skip
         assert r.is_win or (variant == "two_player" and not self_drawn)
         if r.is_win:
@@ -1430,4 +1427,4 @@ def test_eight_tingyong_enumeration_is_small():
 
 def test_parse_tiles_roundtrip_helper():
     tiles = parse_tiles("123m 55s")
-    assert _strings([*tiles, 4], 4) == "1m 2m 3m 5s 5s"
+    assert concealed_string([*tiles, 4], 4) == "1m 2m 3m 5s 5s"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from envs.config import load_variant
@@ -26,6 +26,7 @@ from envs.scoring import (
     winning_tiles,
 )
 from envs.tiles import kind_of, parse_counts, tile_code
+from tests.hand_strategies import concealed_string, set_hands
 
 DKG = "duankagen"
 
@@ -369,40 +370,9 @@ def test_win_context_validation():
 _KINDS = list(range(9, 27))  # 筒 and 条
 
 
-@st.composite
-def dkg_hands(draw):
+def dkg_hands():
     """A complete 11-tile hand over 筒/条 with 0-1 pongs: (kinds incl. the win, melds, win)."""
-    counts = [0] * 34
-    tiles: list[int] = []
-    melds: list[str] = []
-    n_melds = draw(st.integers(0, 1))
-    for index in range(3):
-        if index < n_melds or draw(st.booleans()):
-            k = draw(st.sampled_from(_KINDS))
-            assume(counts[k] <= 1)
-            counts[k] += 3
-            if index < n_melds:
-                melds.append(f"pong {tile_code(k)}")
-            else:
-                tiles += [k] * 3
-        else:
-            k = draw(st.sampled_from([k for k in _KINDS if k % 9 <= 6]))
-            assume(all(counts[k + j] <= 3 for j in range(3)))
-            for j in range(3):
-                counts[k + j] += 1
-            tiles += [k, k + 1, k + 2]
-    k = draw(st.sampled_from(_KINDS))
-    assume(counts[k] <= 2)
-    tiles += [k, k]
-    return tiles, melds, draw(st.sampled_from(tiles))
-
-
-def _rest(tiles, win, order=None):
-    rest = list(tiles)
-    rest.remove(win)
-    if order is not None:
-        rest = [rest[i] for i in order]
-    return " ".join(tile_code(k) for k in rest)
+    return set_hands(_KINDS, sets=3, melds=(0, 1))
 
 
 _SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
@@ -413,8 +383,8 @@ _SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[Heal
 def test_tile_order_never_changes_the_result(hand, data, flags):
     tiles, melds, win = hand
     order = data.draw(st.permutations(range(len(tiles) - 1)))
-    a = dkg(_rest(tiles, win), tile_code(win), melds, **flags)
-    b = dkg(_rest(tiles, win, order), tile_code(win), list(reversed(melds)), **flags)
+    a = dkg(concealed_string(tiles, win), tile_code(win), melds, **flags)
+    b = dkg(concealed_string(tiles, win, order), tile_code(win), list(reversed(melds)), **flags)
     assert (a.is_win, a.doublings, a.payment, a.breakdown, a.reason) == (
         b.is_win,
         b.doublings,
@@ -429,7 +399,7 @@ def test_tile_order_never_changes_the_result(hand, data, flags):
 def test_declarations_and_penalties_never_lower_the_value(hand, self_drawn):
     """报胡 (winner), the payer's 报胡 penalty and 请胡炮 only add fan; a legal win stays legal."""
     tiles, melds, win = hand
-    concealed = _rest(tiles, win)
+    concealed = concealed_string(tiles, win)
     plain = dkg(concealed, tile_code(win), melds, self_drawn=self_drawn)
     extra = [{"baohu": True}, {"payer_baohu": True}]
     if not self_drawn:
@@ -446,8 +416,8 @@ def test_declarations_and_penalties_never_lower_the_value(hand, self_drawn):
 def test_a_discard_win_is_also_a_self_draw_win_worth_more(hand):
     """卡 on a self-draw covers 硬卡, and a self-draw adds one base: the self-draw pays strictly more."""
     tiles, melds, win = hand
-    discard = dkg(_rest(tiles, win), tile_code(win), melds)
-    zimo = dkg(_rest(tiles, win), tile_code(win), melds, self_drawn=True)
+    discard = dkg(concealed_string(tiles, win), tile_code(win), melds)
+    zimo = dkg(concealed_string(tiles, win), tile_code(win), melds, self_drawn=True)
     if discard.is_win:
         assert zimo.is_win and zimo.doublings >= discard.doublings and zimo.payment > discard.payment
 
@@ -455,7 +425,7 @@ def test_a_discard_win_is_also_a_self_draw_win_worth_more(hand):
 @_SETTINGS
 @given(hands=st.lists(dkg_hands(), min_size=2, max_size=4), self_drawn=st.booleans())
 def test_payment_is_monotone_in_fan(hands, self_drawn):
-    results = [dkg(_rest(t, w), tile_code(w), m, self_drawn=self_drawn) for t, m, w in hands]
+    results = [dkg(concealed_string(t, w), tile_code(w), m, self_drawn=self_drawn) for t, m, w in hands]
     results = [r for r in results if r.is_win]
     for a, b in itertools.combinations(results, 2):
         if a.doublings <= b.doublings:

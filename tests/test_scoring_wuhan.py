@@ -27,6 +27,7 @@ from envs.wuhan import (
     wuhan_loser_multiplier,
     wuhan_settlement,
 )
+from tests.hand_strategies import concealed_string, set_hands
 
 WH = "wuhan"
 
@@ -391,39 +392,9 @@ def test_input_errors_name_the_problem(variant, concealed, melds, win, kwargs, m
 _KINDS = [k for k in range(34) if k != 31]
 
 
-@st.composite
-def wuhan_hands(draw):
+def wuhan_hands():
     """An open complete 14-tile hand (1-2 pongs) with honors: (kinds incl. the win, melds, win)."""
-    counts = [0] * 34
-    tiles: list[int] = []
-    melds: list[str] = []
-    n_melds = draw(st.integers(1, 2))
-    for index in range(4):
-        k = draw(st.sampled_from(_KINDS))
-        if index < n_melds or k >= 27 or k % 9 > 6 or draw(st.booleans()):
-            assume(counts[k] <= 1)
-            counts[k] += 3
-            if index < n_melds:
-                melds.append(f"pong {tile_code(k)}")
-            else:
-                tiles += [k] * 3
-        else:
-            assume(all(counts[k + j] <= 3 for j in range(3)))
-            for j in range(3):
-                counts[k + j] += 1
-            tiles += [k, k + 1, k + 2]
-    k = draw(st.sampled_from(_KINDS))
-    assume(counts[k] <= 2)
-    tiles += [k, k]
-    return tiles, melds, draw(st.sampled_from(tiles))
-
-
-def _rest(tiles, win, order=None):
-    rest = list(tiles)
-    rest.remove(win)
-    if order is not None:
-        rest = [rest[i] for i in order]
-    return " ".join(tile_code(k) for k in rest)
+    return set_hands(_KINDS, sets=4, melds=(1, 2))
 
 
 def _laizi_for(tiles, melds):
@@ -441,8 +412,10 @@ def test_tile_order_never_changes_the_result(hand, data, self_drawn):
     tiles, melds, win = hand
     laizi = _laizi_for(tiles, melds)
     order = data.draw(st.permutations(range(len(tiles) - 1)))
-    a = wh(_rest(tiles, win), melds, tile_code(win), laizi=laizi, self_drawn=self_drawn)
-    b = wh(_rest(tiles, win, order), list(reversed(melds)), tile_code(win), laizi=laizi, self_drawn=self_drawn)
+    a = wh(concealed_string(tiles, win), melds, tile_code(win), laizi=laizi, self_drawn=self_drawn)
+    b = wh(
+        concealed_string(tiles, win, order), list(reversed(melds)), tile_code(win), laizi=laizi, self_drawn=self_drawn
+    )
     assert (a.is_win, a.multiplier, a.payment, a.breakdown, a.reason) == (
         b.is_win,
         b.multiplier,
@@ -457,8 +430,8 @@ def test_tile_order_never_changes_the_result(hand, data, self_drawn):
 def test_factors_and_self_draw_never_lower_the_payment(hand, red, laizi_kongs, dealer):
     tiles, melds, win = hand
     laizi = _laizi_for(tiles, melds)
-    base = wh(_rest(tiles, win), melds, tile_code(win), laizi=laizi)
-    more = wh(_rest(tiles, win), melds, tile_code(win), laizi=laizi, self_drawn=True, red_kongs=red,
+    base = wh(concealed_string(tiles, win), melds, tile_code(win), laizi=laizi)
+    more = wh(concealed_string(tiles, win), melds, tile_code(win), laizi=laizi, self_drawn=True, red_kongs=red,
               laizi_kongs=laizi_kongs, is_dealer=dealer)  # fmt: skip
     assert more.is_win == base.is_win
     if base.is_win:
@@ -471,7 +444,7 @@ def test_factors_and_self_draw_never_lower_the_payment(hand, red, laizi_kongs, d
 def test_settlement_respects_caps_and_liability_moves_the_total(hand, data):
     tiles, melds, win = hand
     laizi = _laizi_for(tiles, melds)
-    r = wh(_rest(tiles, win), melds, tile_code(win), laizi=laizi, self_drawn=True)
+    r = wh(concealed_string(tiles, win), melds, tile_code(win), laizi=laizi, self_drawn=True)
     assume(r.is_win)
     loser_melds = st.lists(st.sampled_from(["pong 1z", "ankong 2z", "kong 3z", "chi 123m"]), max_size=2, unique=True)
     losers = [side(*data.draw(loser_melds), red_kongs=data.draw(st.integers(0, 1))) for _ in range(3)]
@@ -490,7 +463,7 @@ def test_settlement_respects_caps_and_liability_moves_the_total(hand, data):
 def test_payment_is_monotone_in_the_multiplier(hands):
     results = []
     for tiles, melds, win in hands:
-        r = wh(_rest(tiles, win), melds, tile_code(win), laizi=_laizi_for(tiles, melds), self_drawn=True)
+        r = wh(concealed_string(tiles, win), melds, tile_code(win), laizi=_laizi_for(tiles, melds), self_drawn=True)
         if r.is_win:
             results.append(r)
     for a, b in itertools.combinations(results, 2):
