@@ -79,6 +79,11 @@ leading batch axes are kept), so agents can read planes by name::
 :func:`legal_mask` builds the ``int8`` mask over the flat action layout of :mod:`envs.actions` from
 ``view.legal_actions``, including the 换三张 pick-by-pick masks of the AEC environment.
 
+Fast paths (same output, bit for bit): :meth:`ObservationEncoder.encode_game` encodes straight from a
+:class:`~envs.game.Game` without building the :class:`PlayerView`; :class:`GameObserver` keeps each seat's last
+tensor of one hand and rewrites only what changed since (the environments use it); :func:`game_mask` is
+:func:`legal_mask` without the view.  ``tests/test_fast_paths.py`` checks them against the view path.
+
 Version history
 ---------------
 * ``chuanma-v0`` — first layout (93 planes).
@@ -90,12 +95,32 @@ Version history
 from __future__ import annotations
 
 import math
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from envs.actions import ACTION_SPACE_SIZE, EXCHANGE_BASE, Action, ActionType, encode
+from envs.actions import (
+    ACTION_SPACE_SIZE,
+    BAOHU_ID,
+    CHI_BASE,
+    DINGQUE_BASE,
+    DISCARD_BASE,
+    EXCHANGE_BASE,
+    FEI_ID,
+    HU_ID,
+    KONG_BASE,
+    LAIZI_KONG_ID,
+    PASS_ID,
+    PONG_ID,
+    QINGHU_BASE,
+    RED_KONG_ID,
+    TI_BASE,
+    Action,
+    ActionType,
+    encode,
+)
 from envs.melds import MeldKind
 from envs.tiles import NUM_KINDS
 from envs.view import Phase, PlayerView
@@ -226,6 +251,33 @@ _HAND_CELLS = tuple(
 )
 
 
+_DISCARD_BASES = tuple((_R_DISCARDS + r) * NUM_KINDS for r in range(MAX_SEATS))
+_LAST_BASES = tuple((_R_LAST + r) * NUM_KINDS for r in range(MAX_SEATS))
+# _COUNTDOWN_CELLS[m]: the first m cells of the wall countdown row
+_COUNTDOWN_CELLS = tuple(
+    list(range(_R_COUNTDOWN * NUM_KINDS, _R_COUNTDOWN * NUM_KINDS + m)) for m in range(NUM_KINDS + 1)
+)
+
+
+_THERMOMETER = tuple(tuple(1.0 if i < c else 0.0 for i in range(4)) for c in range(5))  # hand rows of c copies
+_ZEROS = array("f", bytes(4 * NUM_KINDS))
+_ONES = array("f", [1.0] * NUM_KINDS)
+_COUNTDOWN = _R_COUNTDOWN * NUM_KINDS
+_COUNTDOWN_ROWS = tuple(array("f", [1.0] * m + [0.0] * (NUM_KINDS - m)) for m in range(NUM_KINDS + 1))
+_R_VOID, _HAND0 = _R["void_suits"], _R["hand"] * NUM_KINDS
+_SUIT_SPANS = ((0, 9), (9, 18), (18, 27), (27, NUM_KINDS))
+_FAST_VALUE_ROWS = ((2, _R_TO_ACT), (3, _R_WALL), (4, _R_ROB), (5, _R_HAND_SIZE), (6, _R_MELDS_COUNT))
+_MELD_GROUP_ROWS = tuple(sorted(set(_MELD_ROW.values())))
+_BROADCAST_ROWS = tuple(
+    row
+    for name in (
+        "exchange_direction", "hidden_kongs", "won", "active", "baohu", "qinghu", "seat_present", "dealer",
+        "current", "claim_is_rob", "phase", "to_act", "wall", "scores", "hand_size", "melds_count",
+    )
+    for row in range(SLICES[name].start, SLICES[name].stop)
+)  # fmt: skip
+
+
 def _visible_weights() -> np.ndarray:
     """Row weights turning the count planes into visible copies (claimed melds: one copy is a discard)."""
     w = np.zeros(NUM_PLANES, dtype=np.float32)
@@ -244,6 +296,32 @@ def _visible_weights() -> np.ndarray:
 
 
 _VISIBLE_WEIGHTS = _visible_weights()
+
+
+def _finish(
+    out: np.ndarray,
+    cells: list[int],
+    rows: list[float],
+    extra: list[int],
+    less: list[int],
+    revealed_rows: list[tuple[int, tuple[int, ...]]],
+) -> np.ndarray:
+    """Write the tensor: ``cells`` (flat indices, +1 each), ``revealed_rows`` (whole count rows), the visible row
+    from them plus ``extra`` less ``less``, and the broadcast value of every row (``rows``, 0 for count rows)."""
+    dense = out if out.flags.c_contiguous else np.empty(OBS_SHAPE, dtype=np.float32)
+    dense.reshape(-1)[:] = np.bincount(np.array(cells, dtype=np.intp), minlength=_SIZE)
+    for row, values in revealed_rows:
+        dense[row] = values
+    visible = _VISIBLE_WEIGHTS @ dense  # broadcast rows weigh 0; small integer sums are exact in float32
+    for k in extra:
+        visible[k] += 1.0
+    for k in less:
+        visible[k] -= 1.0
+    dense[_R_VISIBLE] = visible
+    dense += np.array(rows, dtype=np.float32)[:, None]  # float32(v) + 0 == float32(0 + v): the reference's values
+    if dense is not out:
+        out[...] = dense
+    return out
 
 
 def observation_bounds() -> tuple[np.ndarray, np.ndarray]:
@@ -318,6 +396,9 @@ class ObservationEncoder:
             raise ValueError(f"base_unit must be positive, got {base_unit!r}")
         self.num_players = num_players
         self.base_unit = float(base_unit)
+        self._row_template = [0.0] * NUM_PLANES
+        for r in range(num_players):
+            self._row_template[_R_PRESENT + r] = 1.0
 
     @classmethod
     def from_config(cls, cfg) -> ObservationEncoder:
@@ -487,8 +568,531 @@ class ObservationEncoder:
             out[...] = dense
         return out
 
+    # ---- the fast path: straight from the engine -----------------------------------------------------------------
+    def encode_game(
+        self,
+        game,
+        seat: int,
+        out: np.ndarray | None = None,
+        *,
+        exchange_picks: Sequence[int] = (),
+    ) -> np.ndarray:
+        """``encode(game.view(seat), out, exchange_picks=...)`` without building the view: the same tensor, bit for
+        bit (``tests/test_fast_paths.py`` compares the two over random games of every preset).
+
+        ``game`` is an :class:`envs.game.Game`; this reads the engine's state exactly as ``Game.view`` does and
+        nothing that ``Game.view`` would hide.
+        """
+        n = self.num_players
+        if game.n != n:
+            raise ValueError(f"game is for a {game.n}-player table, encoder for {n} players")
+        if out is None:
+            out = np.empty(OBS_SHAPE, dtype=np.float32)
+        elif out.shape != OBS_SHAPE or out.dtype != np.float32:
+            raise ValueError(f"out must be float32 with shape {OBS_SHAPE}, got {out.dtype} {out.shape}")
+        me = seat
+        phase = game.phase
+        decisions = game._decisions
+        rv = self._row_template[:]  # broadcast row values (float64), seat_present already set
+        extra: list[int] = []
+        less: list[int] = []
+
+        # --- own hand -------------------------------------------------------------------------------------------
+        hand = game.hands[me]
+        cells = [i for k, c in enumerate(hand) if c for i in _HAND_CELLS[k][c]]  # flat indices, +1 each
+        add = cells.append
+        if phase is Phase.SELF and me == game.current and game.drawn_tile is not None:
+            add(_DRAWN + game.drawn_tile)
+        if exchange_picks:
+            cells += [_PICKED + k for k in exchange_picks]
+        given = game.exchange_given[me]
+        if not given and phase is Phase.EXCHANGE and me in decisions:
+            given = decisions[me].tiles
+        if given:
+            cells += [_GIVEN + k for k in given]
+        received = game.exchange_received[me]
+        if received:
+            cells += [_RECEIVED + k for k in received]
+        offset = game.exchange_offset if game._exchange_done else None
+        if offset is not None and offset % n:
+            rv[_R_DIRECTION + offset % n - 1] = 1.0
+        melds_all = game.melds
+        rv[_R_HAND_SIZE] = sum(hand) / HAND_SCALE
+        rv[_R_MELDS_COUNT] = len(melds_all[me]) / 4.0
+
+        # --- per-seat public information -------------------------------------------------------------------------
+        hide = not game.cfg.reveal_concealed_kong
+        discards_all = game.discards
+        won, active, scores = game.won, game.active, game.scores
+        voids = game.void if game._void_revealed else None
+        own_void = game.void[me]
+        if own_void is None and phase is Phase.DINGQUE and me in decisions:
+            own_void = decisions[me].tile
+        reveal = game._reveals_hand() and any(won)
+        revealed_rows: list[tuple[int, tuple[int, ...]]] = []
+        fields = game._rules.view_fields(game, me)
+        baohu = fields.get("baohu", ())
+        qinghu = fields.get("qinghu", ())
+        base_unit = self.base_unit
+        for r in range(n):
+            s = me + r
+            if s >= n:
+                s -= n
+            melds = melds_all[s]
+            if melds:
+                hidden = 0
+                others = hide and s != me
+                for m in melds:
+                    kind = m.kind
+                    group = _MELD_ROW.get(kind)
+                    if group is None:
+                        raise ValueError(f"meld kind {kind!r} has no plane in {OBS_VERSION}")
+                    if m.tile < 0 or (others and kind is MeldKind.ANKONG):
+                        hidden += 1
+                        continue
+                    if kind is MeldKind.CHI:
+                        cells += [(group + r) * NUM_KINDS + k for k in m.represented()]
+                        if m.claimed is not None:
+                            less.append(m.claimed)
+                        continue
+                    add((group + r) * NUM_KINDS + m.tile)
+                    if m.wilds:
+                        less += [m.tile] * m.wilds
+                        extra += m.wild_kinds
+                if hidden:
+                    rv[_R_HIDDEN + r] = hidden / 4.0
+            discards = discards_all[s]
+            if discards:
+                base = _DISCARD_BASES[r]
+                cells += [base + k for k in discards]
+                add(_LAST_BASES[r] + discards[-1])
+            if reveal and s != me and won[s]:
+                revealed_rows.append((_R_REVEALED + r, game._revealed(s, me)))
+            void = own_void if s == me else (voids[s] if voids is not None else None)
+            if void is not None:
+                cells += _VOID_CELLS[r][void]
+            if baohu and baohu[s]:
+                rv[_R_BAOHU + r] = 1.0
+            if qinghu and qinghu[s]:
+                rv[_R_QINGHU + r] = 1.0
+            if won[s]:
+                rv[_R_WON + r] = 1.0
+            if active[s]:
+                rv[_R_ACTIVE + r] = 1.0
+            score = scores[s]
+            if score:
+                rv[_R_SCORES + r] = _score_value(score, base_unit)
+        if game.wins:
+            robbed: set[tuple[int, int | None]] = set()
+            for w in game.wins:
+                add((_R_WIN_TILES + (w.seat - me) % n) * NUM_KINDS + w.tile)
+                if w.how == "qianggang":
+                    if (w.tile, w.from_seat) not in robbed:
+                        robbed.add((w.tile, w.from_seat))
+                        extra.append(w.tile)
+                elif w.from_seat is None and w.how != "qinghu":
+                    extra.append(w.tile)
+        for k in game._wild_kinds:
+            add(_WILD + k)
+        indicator = game.indicator
+        if indicator is not None:
+            add(_INDICATOR + indicator)
+            extra.append(indicator)
+
+        # --- turn, claims, locks, phase, wall --------------------------------------------------------------------
+        rv[_R_DEALER + (game.dealer - me) % n] = 1.0
+        rv[_R_CURRENT + (game.current - me) % n] = 1.0
+        rv[_R_PHASE + _PHASE_ROW[phase]] = 1.0
+        if me in game.pending:
+            rv[_R_TO_ACT] = 1.0
+        wall = game._back - game._front
+        rv[_R_WALL] = wall / WALL_SCALE
+        if phase is Phase.CLAIM or phase is Phase.ROB:
+            claim = game.claim_tile
+            if claim is not None:
+                add(_CLAIM + claim)
+                if phase is Phase.ROB:
+                    rv[_R_ROB] = 1.0
+        lock = game.cfg.pass_hu_lock
+        if lock == "any_tile":
+            if game._hu_lock_any[me] >= 0:
+                cells += [_HU_LOCK + k for k in game.cfg.kinds]
+        elif lock == "same_tile" and game._hu_lock[me]:
+            cells += [_HU_LOCK + k for k in game._hu_lock[me]]
+        pong_mask = game._pong_lock[me]
+        if pong_mask:
+            cells += [_PONG_LOCK + k for k in range(NUM_KINDS) if pong_mask >> k & 1]
+        if wall:
+            cells += _COUNTDOWN_CELLS[min(wall, NUM_KINDS)]
+        return _finish(out, cells, rv, extra, less, revealed_rows)
+
+
+class _SeatCache:
+    """What one observer's tensor was last built from (see :class:`GameObserver`)."""
+
+    __slots__ = (
+        "buf",
+        "claim_cell",
+        "countdown",
+        "discards",
+        "drawn_cell",
+        "exchange",
+        "fast",
+        "flat",
+        "hand",
+        "hu_lock",
+        "last_cells",
+        "meld_extra",
+        "meld_hidden",
+        "meld_less",
+        "melds",
+        "pong_lock",
+        "revealed",
+        "rows",
+        "voids",
+        "wilds",
+        "wins",
+        "wins_extra",
+    )
+
+
+class GameObserver:
+    """Incremental ``chuanma-v1`` encoder of the seats of one :class:`envs.game.Game` (观测缓存).
+
+    ``observer.encode(seat)`` returns exactly ``encoder.encode(game.view(seat))`` (bit for bit; the tests compare
+    them over random games of every preset), but keeps each seat's last tensor and rewrites only the cells whose
+    inputs changed since that seat was last encoded: the own hand, new discards, changed melds, the broadcast rows
+    (turn, phase, wall, scores ...), the claimed tile, the locks.  One observer serves one hand: make a new one for
+    the next hand.  It reads the engine's state exactly as ``Game.view`` does.
+    """
+
+    def __init__(self, encoder: ObservationEncoder, game) -> None:
+        if game.n != encoder.num_players:
+            raise ValueError(f"game is for a {game.n}-player table, encoder for {encoder.num_players} players")
+        self.encoder = encoder
+        self.game = game
+        self._seats: list[_SeatCache | None] = [None] * game.n
+
+    def encode(self, seat: int, out: np.ndarray | None = None, *, exchange_picks: Sequence[int] = ()) -> np.ndarray:
+        """The observation of ``seat`` now, written into ``out`` (allocated when None) and returned."""
+        if out is None:
+            out = np.empty(OBS_SHAPE, dtype=np.float32)
+        elif out.shape != OBS_SHAPE or out.dtype != np.float32:
+            raise ValueError(f"out must be float32 with shape {OBS_SHAPE}, got {out.dtype} {out.shape}")
+        st = self._seats[seat]
+        if st is None:
+            st = self._seats[seat] = self._new_cache()
+        self._update(st, seat, exchange_picks)
+        out[...] = st.buf
+        return out
+
+    def _new_cache(self) -> _SeatCache:
+        n = self.game.n
+        st = _SeatCache()
+        st.flat = array("f", bytes(4 * _SIZE))  # float32 cells: cheap scalar writes
+        st.buf = np.frombuffer(st.flat, dtype=np.float32).reshape(OBS_SHAPE)  # the same memory, for numpy
+        st.last_cells = [-1] * n
+        st.hand = [0] * NUM_KINDS
+        st.drawn_cell = -1
+        st.exchange = ((), (), ())
+        st.rows = [0.0] * NUM_PLANES
+        st.fast = (-1, -1, 0.0, 0.0, 0.0, 0.0, 0.0)
+        st.discards = [0] * n
+        st.melds = [()] * n
+        st.meld_extra = [()] * n
+        st.meld_less = [()] * n
+        st.meld_hidden = [0] * n
+        st.voids = [None] * n
+        st.revealed = [None] * n
+        st.wins = 0
+        st.wins_extra = ()
+        st.wilds = ((), None)
+        st.claim_cell = -1
+        st.hu_lock = ()
+        st.pong_lock = 0
+        st.countdown = 0
+        return st
+
+    def _update(self, st: _SeatCache, me: int, exchange_picks: Sequence[int]) -> None:
+        game = self.game
+        n = game.n
+        buf = st.buf
+        flat = st.flat
+        phase = game.phase
+        decisions = game._decisions
+
+        # --- own hand -------------------------------------------------------------------------------------------
+        hand = game.hands[me]
+        old = st.hand
+        if hand != old:
+            for lo, hi in _SUIT_SPANS:  # a turn changes one or two suits: compare suit by suit first
+                if hand[lo:hi] == old[lo:hi]:
+                    continue
+                for k in range(lo, hi):
+                    c = hand[k]
+                    if c != old[k]:
+                        t0, t1, t2, t3 = _THERMOMETER[c]
+                        flat[_HAND0 + k] = t0
+                        flat[_HAND0 + k + NUM_KINDS] = t1
+                        flat[_HAND0 + k + 2 * NUM_KINDS] = t2
+                        flat[_HAND0 + k + 3 * NUM_KINDS] = t3
+            st.hand = hand[:]
+        drawn = game.drawn_tile if phase is Phase.SELF and me == game.current else None
+        cell = -1 if drawn is None else _DRAWN + drawn
+        if cell != st.drawn_cell:
+            if st.drawn_cell >= 0:
+                flat[st.drawn_cell] = 0.0
+            if cell >= 0:
+                flat[cell] = 1.0
+            st.drawn_cell = cell
+        given = game.exchange_given[me]
+        if not given and phase is Phase.EXCHANGE and me in decisions:
+            given = decisions[me].tiles
+        exchange = (tuple(exchange_picks), tuple(given), tuple(game.exchange_received[me]))
+        if exchange != st.exchange:
+            for start, kinds in zip((_PICKED, _GIVEN, _RECEIVED), exchange):
+                flat[start : start + NUM_KINDS] = _ZEROS
+                for k in kinds:
+                    flat[start + k] += 1.0
+            st.exchange = exchange
+        rv = self.encoder._row_template[:]
+        offset = game.exchange_offset if game._exchange_done else None
+        if offset is not None and offset % n:
+            rv[_R_DIRECTION + offset % n - 1] = 1.0
+        melds_all = game.melds
+
+        # --- per-seat public information -------------------------------------------------------------------------
+        hide = not game.cfg.reveal_concealed_kong
+        discards_all = game.discards
+        won, active, scores = game.won, game.active, game.scores
+        voids = game.void if game._void_revealed else None
+        own_void = game.void[me]
+        if own_void is None and phase is Phase.DINGQUE and me in decisions:
+            own_void = decisions[me].tile
+        reveal = game._reveals_hand() and any(won)
+        fields = game._rules.view_fields(game, me)
+        baohu = fields.get("baohu", ())
+        qinghu = fields.get("qinghu", ())
+        base_unit = self.encoder.base_unit
+        for r in range(n):
+            s = me + r
+            if s >= n:
+                s -= n
+            melds = melds_all[s]
+            if melds or st.melds[r]:
+                snap = tuple(melds)
+                if snap != st.melds[r]:
+                    self._write_melds(st, r, snap, hide and s != me)
+                if st.meld_hidden[r]:
+                    rv[_R_HIDDEN + r] = st.meld_hidden[r] / 4.0
+            discards = discards_all[s]
+            seen = st.discards[r]
+            if len(discards) != seen:
+                base = _DISCARD_BASES[r]
+                if len(discards) < seen:  # never happens in the engine; rebuild the slot's row
+                    flat[base : base + NUM_KINDS] = _ZEROS
+                    seen = 0
+                for k in discards[seen:]:
+                    flat[base + k] += 1.0
+                if st.last_cells[r] >= 0:
+                    flat[st.last_cells[r]] = 0.0
+                cell = _LAST_BASES[r] + discards[-1] if discards else -1
+                if cell >= 0:
+                    flat[cell] = 1.0
+                st.last_cells[r] = cell
+                st.discards[r] = len(discards)
+            if reveal and s != me and won[s]:
+                revealed = game._revealed(s, me)
+            else:
+                revealed = None
+            if revealed != st.revealed[r]:
+                start = (_R_REVEALED + r) * NUM_KINDS
+                flat[start : start + NUM_KINDS] = array("f", revealed) if revealed is not None else _ZEROS
+                st.revealed[r] = revealed
+            void = own_void if s == me else (voids[s] if voids is not None else None)
+            if void != st.voids[r]:
+                start = (_R_VOID + r) * NUM_KINDS
+                flat[start : start + NUM_KINDS] = _ZEROS
+                if void is not None:
+                    flat[start + 9 * void : start + 9 * void + 9] = _ONES[:9]
+                st.voids[r] = void
+            if baohu and baohu[s]:
+                rv[_R_BAOHU + r] = 1.0
+            if qinghu and qinghu[s]:
+                rv[_R_QINGHU + r] = 1.0
+            if won[s]:
+                rv[_R_WON + r] = 1.0
+            if active[s]:
+                rv[_R_ACTIVE + r] = 1.0
+            score = scores[s]
+            if score:
+                rv[_R_SCORES + r] = _score_value(score, base_unit)
+        wins = game.wins
+        if len(wins) != st.wins:
+            start = _R_WIN_TILES * NUM_KINDS
+            flat[start : start + MAX_SEATS * NUM_KINDS] = _ZEROS * MAX_SEATS
+            extra: list[int] = []
+            robbed: set[tuple[int, int | None]] = set()
+            for w in wins:
+                flat[start + (w.seat - me) % n * NUM_KINDS + w.tile] += 1.0
+                if w.how == "qianggang":
+                    if (w.tile, w.from_seat) not in robbed:
+                        robbed.add((w.tile, w.from_seat))
+                        extra.append(w.tile)
+                elif w.from_seat is None and w.how != "qinghu":
+                    extra.append(w.tile)
+            st.wins = len(wins)
+            st.wins_extra = tuple(extra)
+        wilds = (game._wild_kinds, game.indicator)
+        if wilds != st.wilds:
+            flat[_WILD : _WILD + NUM_KINDS] = _ZEROS
+            for k in wilds[0]:
+                flat[_WILD + k] += 1.0
+            flat[_INDICATOR : _INDICATOR + NUM_KINDS] = _ZEROS
+            if wilds[1] is not None:
+                flat[_INDICATOR + wilds[1]] = 1.0
+            st.wilds = wilds
+
+        # --- turn, claims, locks, phase, wall --------------------------------------------------------------------
+        rv[_R_DEALER + (game.dealer - me) % n] = 1.0
+        wall = game._back - game._front
+        rob = 0.0
+        cell = -1
+        if phase is Phase.CLAIM or phase is Phase.ROB:
+            claim = game.claim_tile
+            if claim is not None:
+                cell = _CLAIM + claim
+                if phase is Phase.ROB:
+                    rob = 1.0
+        # the broadcast rows that change from one decision to the next, kept apart from ``rv`` (rarely changing)
+        fast = (
+            _R_CURRENT + (game.current - me) % n,
+            _R_PHASE + _PHASE_ROW[phase],
+            1.0 if me in game.pending else 0.0,
+            wall / WALL_SCALE,
+            rob,
+            sum(hand) / HAND_SCALE,
+            len(melds_all[me]) / 4.0,
+        )
+        old_fast = st.fast
+        if fast != old_fast:
+            for i in (0, 1):  # one-hot groups: clear the old row, set the new one
+                if fast[i] != old_fast[i]:
+                    if old_fast[i] >= 0:
+                        start = old_fast[i] * NUM_KINDS
+                        flat[start : start + NUM_KINDS] = _ZEROS
+                    start = fast[i] * NUM_KINDS
+                    flat[start : start + NUM_KINDS] = _ONES
+            for i, row in _FAST_VALUE_ROWS:
+                v = fast[i]
+                if v != old_fast[i]:
+                    start = row * NUM_KINDS
+                    flat[start : start + NUM_KINDS] = array("f", (v,)) * NUM_KINDS
+            st.fast = fast
+        if cell != st.claim_cell:
+            if st.claim_cell >= 0:
+                flat[st.claim_cell] = 0.0
+            if cell >= 0:
+                flat[cell] = 1.0
+            st.claim_cell = cell
+        lock = game.cfg.pass_hu_lock
+        if lock == "any_tile":
+            hu_lock = tuple(game.cfg.kinds) if game._hu_lock_any[me] >= 0 else ()
+        elif lock == "same_tile":
+            hu_lock = tuple(sorted(game._hu_lock[me])) if game._hu_lock[me] else ()
+        else:
+            hu_lock = ()
+        if hu_lock != st.hu_lock:
+            flat[_HU_LOCK : _HU_LOCK + NUM_KINDS] = _ZEROS
+            for k in hu_lock:
+                flat[_HU_LOCK + k] = 1.0
+            st.hu_lock = hu_lock
+        pong_mask = game._pong_lock[me]
+        if pong_mask != st.pong_lock:
+            for k in range(NUM_KINDS):
+                flat[_PONG_LOCK + k] = float(pong_mask >> k & 1)
+            st.pong_lock = pong_mask
+        m = min(wall, NUM_KINDS)
+        if m != st.countdown:
+            flat[_COUNTDOWN : _COUNTDOWN + NUM_KINDS] = _COUNTDOWN_ROWS[m]
+            st.countdown = m
+        old_rows = st.rows
+        if rv != old_rows:
+            for row in _BROADCAST_ROWS:
+                v = rv[row]
+                if v != old_rows[row]:
+                    start = row * NUM_KINDS
+                    flat[start : start + NUM_KINDS] = array("f", (v,)) * NUM_KINDS
+            st.rows = rv
+
+        # --- visible copies: the count rows, plus the extras, less the wildcards standing in 飞 / claimed 吃 tiles
+        visible = _VISIBLE_WEIGHTS.dot(buf)
+        for extras in (*st.meld_extra, st.wins_extra):
+            for k in extras:
+                visible[k] += 1.0
+        if game.indicator is not None:
+            visible[game.indicator] += 1.0
+        for lesses in st.meld_less:
+            for k in lesses:
+                visible[k] -= 1.0
+        buf[_R_VISIBLE] = visible
+
+    @staticmethod
+    def _write_melds(st: _SeatCache, r: int, melds: tuple, others_hide: bool) -> None:
+        """Rewrite the meld rows of seat slot ``r`` (and what they add to / take from the visible row)."""
+        flat = st.flat
+        for group in _MELD_GROUP_ROWS:
+            start = (group + r) * NUM_KINDS
+            flat[start : start + NUM_KINDS] = _ZEROS
+        hidden = 0
+        extra: list[int] = []
+        less: list[int] = []
+        for m in melds:
+            kind = m.kind
+            group = _MELD_ROW.get(kind)
+            if group is None:
+                raise ValueError(f"meld kind {kind!r} has no plane in {OBS_VERSION}")
+            if m.tile < 0 or (others_hide and kind is MeldKind.ANKONG):
+                hidden += 1
+                continue
+            if kind is MeldKind.CHI:
+                for k in m.represented():
+                    flat[(group + r) * NUM_KINDS + k] += 1.0
+                if m.claimed is not None:
+                    less.append(m.claimed)
+                continue
+            flat[(group + r) * NUM_KINDS + m.tile] += 1.0
+            if m.wilds:
+                less += [m.tile] * m.wilds
+                extra += m.wild_kinds
+        st.melds[r] = melds
+        st.meld_hidden[r] = hidden
+        st.meld_extra[r] = tuple(extra)
+        st.meld_less[r] = tuple(less)
+
 
 # ---- legal-action masks -----------------------------------------------------------------------------------------
+# flat id of an action = base, plus its tile for the types that carry one (envs.actions.encode, as a table)
+_FLAT_BASE: dict[ActionType, int] = {
+    ActionType.DISCARD: DISCARD_BASE,
+    ActionType.KONG: KONG_BASE,
+    ActionType.PONG: PONG_ID,
+    ActionType.HU: HU_ID,
+    ActionType.PASS: PASS_ID,
+    ActionType.DINGQUE: DINGQUE_BASE,
+    ActionType.CHI: CHI_BASE,
+    ActionType.FEI: FEI_ID,
+    ActionType.TI: TI_BASE,
+    ActionType.BAOHU: BAOHU_ID,
+    ActionType.QINGHU_DISCARD: QINGHU_BASE,
+    ActionType.RED_KONG: RED_KONG_ID,
+    ActionType.LAIZI_KONG: LAIZI_KONG_ID,
+}
+_TILE_TYPES = frozenset(
+    {ActionType.DISCARD, ActionType.KONG, ActionType.DINGQUE, ActionType.CHI, ActionType.TI, ActionType.QINGHU_DISCARD}
+)
+
+
 def exchange_pick_kinds(triples: Sequence[Sequence[int]], picks: Sequence[int]) -> list[int]:
     """Kinds that may be picked next in 换三张, given the legal triples and the picks made so far.
 
@@ -517,20 +1121,30 @@ def legal_mask(view: PlayerView, pending_exchange_picks: Sequence[int] = ()) -> 
 
 def legal_ids(actions: Sequence[Action], pending_exchange_picks: Sequence[int] = ()) -> list[int]:
     """The sorted flat ids that :func:`actions_mask` sets (``np.flatnonzero`` of the mask, as a list)."""
-    ids = set()
+    ids = []
     triples = []
     for action in actions:
-        if action.type == ActionType.EXCHANGE:
+        t = action.type
+        base = _FLAT_BASE.get(t)
+        if base is not None:
+            ids.append(base + action.tile if t in _TILE_TYPES else base)
+        elif t == ActionType.EXCHANGE:
             triples.append(action.tiles)
         else:
-            ids.add(encode(action))
+            ids.append(encode(action))  # raises for an action without a flat id
     if triples:
         if len(pending_exchange_picks) >= 3:
             raise ValueError(f"three exchange picks already made: {list(pending_exchange_picks)}")
-        ids.update(EXCHANGE_BASE + k for k in exchange_pick_kinds(triples, pending_exchange_picks))
+        ids += [EXCHANGE_BASE + k for k in exchange_pick_kinds(triples, pending_exchange_picks)]
     elif pending_exchange_picks:
         raise ValueError("exchange picks given but the view has no 换三张 decision")
-    return sorted(ids)
+    return sorted(set(ids))
+
+
+def game_mask(game, seat: int, pending_exchange_picks: Sequence[int] = (), out: np.ndarray | None = None) -> np.ndarray:
+    """``legal_mask(game.view(seat), pending_exchange_picks)`` without building the view (``game``: an
+    :class:`envs.game.Game`); ``out`` as in :func:`actions_mask`."""
+    return actions_mask(game._legal(seat), pending_exchange_picks, out)
 
 
 def actions_mask(

@@ -106,9 +106,8 @@ from pettingzoo.utils import wrappers
 from envs.actions import ACTION_SPACE_SIZE, EXCHANGE_BASE, action_name, decode, exchange
 from envs.config import RuleConfig, load_variant
 from envs.game import Game
-from envs.observation import OBS_SHAPE, ObservationEncoder, legal_mask, observation_bounds
+from envs.observation import OBS_SHAPE, GameObserver, ObservationEncoder, game_mask, legal_mask, observation_bounds
 from envs.tiles import NUM_KINDS
-from envs.view import PlayerView
 from envs.wall import hand_seed
 
 ENV_NAME = "sichuan_mahjong_v0"
@@ -183,11 +182,12 @@ class raw_env(AECEnv, EzPickle):
         }
         self.action_spaces = {a: spaces.Discrete(ACTION_SPACE_SIZE) for a in self.possible_agents}
         self.game: Game | None = None
+        self._observer: GameObserver | None = None
         self._seed_base: Any = 0
         self._hand_index = -1
         self._picks: list[list[int]] = [[] for _ in range(n)]
         self._scores: list[int] = [0] * n
-        self._cache: dict[int, tuple[PlayerView, np.ndarray]] = {}
+        self._masks: dict[int, np.ndarray] = {}  # legal masks of the current decision point, per seat
         self._event_cursor = 0
 
     # ---- spaces ----------------------------------------------------------------------------------------------
@@ -229,6 +229,7 @@ class raw_env(AECEnv, EzPickle):
             self.game = Game(cfg, **fixed)
         else:
             self.game = Game(cfg, seed=hand, **fixed)
+        self._observer = GameObserver(self._encoder, self.game)
         n = cfg.num_players
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -239,7 +240,7 @@ class raw_env(AECEnv, EzPickle):
         self._picks = [[] for _ in range(n)]
         self._scores = list(self.game.scores)
         self._skip_agent_selection = None
-        self._cache.clear()
+        self._masks.clear()
         self._event_cursor = 0
         self._after_engine_step([])
         if self.render_mode == "human":
@@ -252,16 +253,18 @@ class raw_env(AECEnv, EzPickle):
             return
         game = self.game
         seat = self.agent_name_mapping[agent]
-        view, mask = self._view_and_mask(seat)
+        mask = self._legal_mask(seat)
         action_id = _as_id(action)
         if action_id is None or not mask[action_id]:
             legal = ", ".join(f"{i} ({action_name(i)})" for i in np.flatnonzero(mask))
             shown = f"{action_id} ({action_name(action_id)})" if action_id is not None else repr(action)
-            raise ValueError(f"illegal action {shown} for {agent} in phase {view.phase.value}; legal: {legal}")
+            raise ValueError(f"illegal action {shown} for {agent} in phase {game.phase.value}; legal: {legal}")
         action = action_id
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
-        self._cache.clear()
+        rewards = self.rewards
+        for a in rewards:  # PettingZoo's _clear_rewards
+            rewards[a] = 0
+        self._masks.clear()
         picks = self._picks[seat]
         n_transfers = len(game.transfers)
         if EXCHANGE_BASE <= action < EXCHANGE_BASE + NUM_KINDS:  # one 换三张 pick; the third one commits
@@ -284,37 +287,60 @@ class raw_env(AECEnv, EzPickle):
     def _after_engine_step(self, new_transfers: list) -> None:
         """Rewards, terminations, infos and the next agent after the engine moved."""
         game = self.game
-        new_events = game.events[self._event_cursor :]
-        self._event_cursor = len(game.events)
+        events = game.events
+        cursor = self._event_cursor
+        new_events = events[cursor:] if len(events) > cursor else ()
+        self._event_cursor = len(events)
         scores = game.scores
+        prev = self._scores
         over = game.is_over
         rows = [(t.payer, t.receiver, t.amount, t.reason) for t in new_transfers]  # built once, copied per agent
         delta = self.reward_mode == "delta"
+        factor = self._reward_factor
+        active = game.active
+        mapping = self.agent_name_mapping
+        rewards, terminations, infos = self.rewards, self.terminations, self.infos
+        forms = _event_forms(new_events) if new_events else None
         for agent in self.agents:
-            seat = self.agent_name_mapping[agent]
-            leaving = over or (not game.active[seat] and self._score_final(seat))
+            seat = mapping[agent]
+            leaving = over or (not active[seat] and self._score_final(seat))
             if delta:
-                self.rewards[agent] = (scores[seat] - self._scores[seat]) * self._reward_factor
-            elif leaving and not self.terminations[agent]:
-                self.rewards[agent] = scores[seat] * self._reward_factor
+                rewards[agent] = (scores[seat] - prev[seat]) * factor
+            elif leaving and not terminations[agent]:
+                rewards[agent] = scores[seat] * factor
             if leaving:
-                self.terminations[agent] = True
-            self.infos[agent] = self._info(seat, rows, new_events)
-        for seat, score in enumerate(scores):
-            if score != self._scores[seat] and self.possible_agents[seat] not in self.rewards:
-                warnings.warn(
-                    f"seat {seat} left the hand but its score changed ({self._scores[seat]} -> {score}); "
-                    "the change cannot be paid as a reward",
-                    RuntimeWarning,
-                    stacklevel=3,
-                )
-        self._scores = list(scores)
-        self._accumulate_rewards()
+                terminations[agent] = True
+            info = {
+                "seat": seat,
+                "events": _events_from_forms(forms, seat) if forms else [],
+                "transfers": list(rows),
+                "scores": list(scores),
+            }
+            if over:
+                info["result"] = _result_dict(game.result)
+            infos[agent] = info
+        if scores != prev:
+            for seat, score in enumerate(scores):
+                if score != prev[seat] and self.possible_agents[seat] not in rewards:
+                    warnings.warn(
+                        f"seat {seat} left the hand but its score changed ({prev[seat]} -> {score}); "
+                        "the change cannot be paid as a reward",
+                        RuntimeWarning,
+                        stacklevel=3,
+                    )
+            self._scores = list(scores)
+        cumulative = self._cumulative_rewards
+        for agent, reward in rewards.items():  # PettingZoo's _accumulate_rewards
+            cumulative[agent] += reward
         if not over:
             self.agent_selection = self.possible_agents[game.pending[0]]
         elif self.agents:
             self.agent_selection = self.agents[0]
-        self._deads_step_first()
+        for agent in self.agents:  # PettingZoo's _deads_step_first
+            if terminations[agent] or self.truncations[agent]:
+                self._skip_agent_selection = self.agent_selection
+                self.agent_selection = agent
+                break
 
     def _score_final(self, seat: int) -> bool:
         """Whether a seat that left the hand (血战 winner) can no longer gain or lose points.
@@ -346,21 +372,30 @@ class raw_env(AECEnv, EzPickle):
     # ---- observations ----------------------------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_name_mapping[agent]
-        view, mask = self._view_and_mask(seat)
-        obs = self._encoder.encode(view, exchange_picks=self._picks[seat])
+        obs = self._observer.encode(seat, exchange_picks=self._picks[seat])
         if agent == self.agent_selection and not self.terminations.get(agent, True):
-            mask = mask.copy()
+            mask = self._legal_mask(seat).copy()
         else:
             mask = np.zeros(ACTION_SPACE_SIZE, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
 
-    def _view_and_mask(self, seat: int) -> tuple[PlayerView, np.ndarray]:
-        """The seat's view and legal mask, cached until the next action."""
-        hit = self._cache.get(seat)
-        if hit is None:
-            view = self.game.view(seat)
-            hit = self._cache[seat] = (view, legal_mask(view, self._picks[seat]))
-        return hit
+    def _legal_mask(self, seat: int) -> np.ndarray:
+        """The seat's legal mask, cached until the next action (the observation's ``action_mask`` is a copy)."""
+        mask = self._masks.get(seat)
+        if mask is None:
+            mask = self._masks[seat] = game_mask(self.game, seat, self._picks[seat])
+        return mask
+
+    def reference_observe(self, agent: str) -> dict[str, np.ndarray]:
+        """:meth:`observe` the slow way, through ``Game.view`` (the reference the fast path is tested against)."""
+        seat = self.agent_name_mapping[agent]
+        view = self.game.view(seat)
+        obs = self._encoder.encode(view, exchange_picks=self._picks[seat])
+        if agent == self.agent_selection and not self.terminations.get(agent, True):
+            mask = legal_mask(view, self._picks[seat])
+        else:
+            mask = np.zeros(ACTION_SPACE_SIZE, dtype=np.int8)
+        return {"observation": obs, "action_mask": mask}
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
         """The ``int8`` legal-action mask of ``agent`` (default: the agent to act)."""
@@ -401,6 +436,35 @@ def _events_for(events: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]
         elif ev.get("redact"):
             drop = set(ev["redact"]) | {"visible_to", "redact"}
             out.append({k: v for k, v in ev.items() if k not in drop})
+    return out
+
+
+def _event_forms(events: list[dict[str, Any]]) -> list[tuple[Any, dict[str, Any], dict[str, Any] | None]]:
+    """Per event: who sees it, the form they see and the redacted form the others see (None: nothing); built once
+    per step, copied per seat by :func:`_events_from_forms` (the result of :func:`_events_for`)."""
+    out = []
+    for ev in events:
+        vis = ev.get("visible_to")
+        if vis is None:
+            out.append((None, ev, None))
+            continue
+        shown = {k: v for k, v in ev.items() if k not in ("visible_to", "redact")}
+        hidden = None
+        if ev.get("redact"):
+            drop = set(ev["redact"]) | {"visible_to", "redact"}
+            hidden = {k: v for k, v in ev.items() if k not in drop}
+        out.append((vis, shown, hidden))
+    return out
+
+
+def _events_from_forms(forms: list[tuple[Any, dict[str, Any], dict[str, Any] | None]], seat: int) -> list[dict]:
+    """:func:`_events_for` of one step's events for ``seat`` from :func:`_event_forms` (fresh dicts per seat)."""
+    out = []
+    for vis, shown, hidden in forms:
+        if vis is None or seat in vis:
+            out.append(dict(shown))
+        elif hidden is not None:
+            out.append(dict(hidden))
     return out
 
 
