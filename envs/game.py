@@ -771,16 +771,19 @@ class Game:
             for m in self.melds[seat]:
                 if m.kind is MeldKind.PONG:
                     pongs |= 1 << m.tile
-            for k in range(NUM_KINDS):
-                c = h[k]
-                if c and (c == 4 or pongs >> k & 1) and not self._kind_blocked(seat, k):
-                    acts.append(kong(k))
+            if pongs or 4 in h:  # otherwise no kind can be konged: skip the scan
+                for k in range(NUM_KINDS):
+                    c = h[k]
+                    if c and (c == 4 or pongs >> k & 1) and not self._kind_blocked(seat, k):
+                        acts.append(kong(k))
         bad = self._undiscardable
         if self.cfg.must_discard_void_first and self._holds_void(seat):
             base = self.void[seat] * 9  # type: ignore[operator]
             acts.extend(discard(k) for k in range(base, base + 9) if h[k] and k not in bad)
+        elif bad:
+            acts += [discard(k) for k in range(NUM_KINDS) if h[k] and k not in bad]
         else:
-            acts.extend(discard(k) for k in range(NUM_KINDS) if h[k] and k not in bad)
+            acts += [discard(k) for k in range(NUM_KINDS) if h[k]]
         return self._rules.self_actions(self, seat, acts)
 
     def _frozen_kong_ok(self, seat: int, k: int, *, claim: bool) -> bool:

@@ -116,6 +116,17 @@ _GAME_OPTIONS = ("wall", "dealer", "exchange_offset")
 _RESET_OPTIONS = (*_GAME_OPTIONS, "rules")
 
 
+class _ActionSpace(spaces.Discrete):
+    """``Discrete(183)`` whose ``contains`` answers a plain ``int`` without numpy (PettingZoo's
+    ``AssertOutOfBoundsWrapper`` asks it at every step); every other value takes ``Discrete.contains``."""
+
+    def contains(self, x: Any) -> bool:
+        if type(x) is int:  # what Discrete.contains computes for an int: start <= x < start + n
+            start = int(self.start)
+            return start <= x < start + int(self.n)
+        return super().contains(x)
+
+
 def env(variant: str | RuleConfig = "hongzhong", render_mode: str | None = None, **options: Any) -> AECEnv:
     """The wrapped environment: :class:`raw_env` inside ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``."""
     e: AECEnv = raw_env(variant=variant, render_mode=render_mode, **options)
@@ -180,7 +191,7 @@ class raw_env(AECEnv, EzPickle):
             )
             for a in self.possible_agents
         }
-        self.action_spaces = {a: spaces.Discrete(ACTION_SPACE_SIZE) for a in self.possible_agents}
+        self.action_spaces = {a: _ActionSpace(ACTION_SPACE_SIZE) for a in self.possible_agents}
         self.game: Game | None = None
         self._observer: GameObserver | None = None
         self._seed_base: Any = 0

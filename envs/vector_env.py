@@ -72,7 +72,7 @@ import numpy as np
 from envs.actions import ACTION_SPACE_SIZE, EXCHANGE_BASE, action_name, decode, exchange
 from envs.config import RuleConfig, load_variant
 from envs.game import Game
-from envs.observation import OBS_SHAPE, ObservationEncoder, actions_mask, legal_ids, observation_bounds
+from envs.observation import OBS_SHAPE, GameObserver, ObservationEncoder, game_mask, legal_ids, observation_bounds
 from envs.tiles import NUM_KINDS
 from envs.wall import hand_seed
 
@@ -97,6 +97,7 @@ class _Slot:
         "ep_return",
         "game",
         "hand_index",
+        "observer",
         "pending",
         "picks",
         "policies",
@@ -111,6 +112,7 @@ class _Slot:
 
     def __init__(self) -> None:
         self.game: Game | None = None
+        self.observer: GameObserver | None = None  # incremental observations of the slot's hand
         self.seed: Any = 0
         self.hand_index = -1
         self.rng = np.random.default_rng(0)
@@ -242,6 +244,7 @@ class VectorEnv(_VecEnvBase):
             s.hand_index += 1
             hand = s.seed if s.hand_index == 0 else hand_seed(s.seed, s.hand_index)
         g = s.game = Game(self.cfg, seed=hand, record_events=False)
+        s.observer = GameObserver(self._encoder, g)
         n = self.num_players
         s.picks = [[] for _ in range(n)]
         s.scores = list(g.scores)
@@ -427,13 +430,11 @@ class VectorEnv(_VecEnvBase):
     def _ask(self, policy: Any, rows: list[tuple[int, int]]) -> None:
         """One decision of ``policy`` in each listed ``(slot, seat)``, batched when it has ``act_batch``."""
         slots = self._slots
-        enc = self._encoder
         obs, masks = self._scratch_obs, self._scratch_masks
         for i, seat in rows:
             s = slots[i]
-            view = s.game.view(seat)
-            enc.encode(view, obs[i], exchange_picks=s.picks[seat])
-            actions_mask(view.legal_actions, s.picks[seat], masks[i])
+            s.observer.encode(seat, obs[i], exchange_picks=s.picks[seat])
+            game_mask(s.game, seat, s.picks[seat], masks[i])
         if hasattr(policy, "act_batch") and len(rows) > 1:
             idx = [i for i, _ in rows]
             chosen = [int(a) for a in policy.act_batch(obs[idx], masks[idx])]
@@ -493,7 +494,7 @@ class VectorEnv(_VecEnvBase):
         if rewards is not None and dones is not None:
             rewards[i] = r
             dones[i] = True
-        terminal = self._encoder.encode(s.game.view(s.seat))
+        terminal = s.observer.encode(s.seat)
         info = infos[i]
         info["terminal_observation"] = terminal
         info["TimeLimit.truncated"] = False
@@ -505,14 +506,14 @@ class VectorEnv(_VecEnvBase):
         self._new_hand(i, None)
 
     def _encode_rows(self, rows: Sequence[int]) -> None:
-        enc = self._encoder
+        obs, masks, acting = self.obs, self.masks, self.acting_seats
         for i in rows:
             s = self._slots[i]
             seat = s.seat
-            self.acting_seats[i] = seat
-            view = s.game.view(seat)
-            enc.encode(view, self.obs[i], exchange_picks=s.picks[seat])
-            actions_mask(view.legal_actions, s.picks[seat], self.masks[i])
+            acting[i] = seat
+            picks = s.picks[seat]
+            s.observer.encode(seat, obs[i], exchange_picks=picks)
+            game_mask(s.game, seat, picks, masks[i])
 
     def _elapsed(self) -> float:
         return round(time.perf_counter() - self._start, 6)

@@ -125,3 +125,44 @@ def test_step_event_forms_match_events_for(variant):
             assert all(ev is not orig for ev in per_seat[s] for orig in new)
         ids = [id(ev) for evs in per_seat for ev in evs]
         assert len(ids) == len(set(ids))  # no dict shared between seats (or with the engine's log)
+
+
+@pytest.mark.parametrize("variant", PRESETS)
+def test_vector_env_rows_match_the_view_path(variant):
+    """The batched env (incremental observers, view-free masks): every row equals the view path's tensor and mask."""
+    from envs.vector_env import VectorEnv
+
+    venv = VectorEnv(variant, 4, seed=11, self_play=True)
+    venv.reset()
+    enc = ObservationEncoder.from_config(venv.cfg)
+    rng = np.random.default_rng(3)
+    for _ in range(120):
+        for i, (g, seat) in enumerate(zip(venv.games, venv.seats)):
+            view = g.view(seat)
+            picks = venv._slots[i].picks[seat]
+            assert venv.obs[i].tobytes() == enc.encode(view, exchange_picks=picks).tobytes()
+            assert np.array_equal(venv.masks[i], legal_mask(view, picks))
+        venv.step((rng.random(venv.masks.shape) * venv.masks).argmax(axis=1))
+
+
+@pytest.mark.parametrize("variant", ("chengdu", "xueliu", "yibin", "wuhan"))
+def test_vector_env_learner_rows_and_terminal_observations_match_the_view_path(variant):
+    from envs.vector_env import VectorEnv
+
+    venv = VectorEnv(variant, 3, seed=5)
+    venv.reset()
+    enc = ObservationEncoder.from_config(venv.cfg)
+    rng = np.random.default_rng(4)
+    ended = 0
+    for _ in range(150):
+        games, seats = list(venv.games), list(venv.seats)
+        for i, (g, seat) in enumerate(zip(games, seats)):
+            assert (
+                venv.obs[i].tobytes() == enc.encode(g.view(seat), exchange_picks=venv._slots[i].picks[seat]).tobytes()
+            )
+        _, _, dones, infos = venv.step((rng.random(venv.masks.shape) * venv.masks).argmax(axis=1))
+        for i in np.flatnonzero(dones):
+            terminal = infos[i]["terminal_observation"]
+            assert terminal.tobytes() == enc.encode(games[i].view(seats[i])).tobytes()
+            ended += 1
+    assert ended >= 3
