@@ -266,6 +266,7 @@ _COUNTDOWN = _R_COUNTDOWN * NUM_KINDS
 _COUNTDOWN_ROWS = tuple(array("f", [1.0] * m + [0.0] * (NUM_KINDS - m)) for m in range(NUM_KINDS + 1))
 _R_VOID, _HAND0 = _R["void_suits"], _R["hand"] * NUM_KINDS
 _SUIT_SPANS = ((0, 9), (9, 18), (18, 27), (27, NUM_KINDS))
+_VIS0 = _R_VISIBLE * NUM_KINDS
 _FAST_VALUE_ROWS = ((2, _R_TO_ACT), (3, _R_WALL), (4, _R_ROB), (5, _R_HAND_SIZE), (6, _R_MELDS_COUNT))
 _MELD_GROUP_ROWS = tuple(sorted(set(_MELD_ROW.values())))
 _BROADCAST_ROWS = tuple(
@@ -749,7 +750,9 @@ class _SeatCache:
         "pong_lock",
         "revealed",
         "rows",
-        "voids",
+        "slow",
+        "vis_extra",
+        "vis_less",
         "wilds",
         "wins",
         "wins_extra",
@@ -771,6 +774,10 @@ class GameObserver:
             raise ValueError(f"game is for a {game.n}-player table, encoder for {encoder.num_players} players")
         self.encoder = encoder
         self.game = game
+        cfg = game.cfg
+        self._hide = not cfg.reveal_concealed_kong
+        self._reveals = game._reveals_hand()
+        self._hu_lock_rule = cfg.pass_hu_lock
         self._seats: list[_SeatCache | None] = [None] * game.n
 
     def encode(self, seat: int, out: np.ndarray | None = None, *, exchange_picks: Sequence[int] = ()) -> np.ndarray:
@@ -782,7 +789,7 @@ class GameObserver:
         st = self._seats[seat]
         if st is None:
             st = self._seats[seat] = self._new_cache()
-        self._update(st, seat, exchange_picks)
+        self._update(st, seat, tuple(exchange_picks) if exchange_picks else ())
         out[...] = st.buf
         return out
 
@@ -791,37 +798,38 @@ class GameObserver:
         st = _SeatCache()
         st.flat = array("f", bytes(4 * _SIZE))  # float32 cells: cheap scalar writes
         st.buf = np.frombuffer(st.flat, dtype=np.float32).reshape(OBS_SHAPE)  # the same memory, for numpy
-        st.last_cells = [-1] * n
         st.hand = [0] * NUM_KINDS
         st.drawn_cell = -1
         st.exchange = ((), (), ())
         st.rows = [0.0] * NUM_PLANES
+        st.slow = None
         st.fast = (-1, -1, 0.0, 0.0, 0.0, 0.0, 0.0)
         st.discards = [0] * n
+        st.last_cells = [-1] * n
         st.melds = [()] * n
         st.meld_extra = [()] * n
         st.meld_less = [()] * n
         st.meld_hidden = [0] * n
-        st.voids = [None] * n
         st.revealed = [None] * n
         st.wins = 0
         st.wins_extra = ()
         st.wilds = ((), None)
+        st.vis_extra = []
+        st.vis_less = []
         st.claim_cell = -1
         st.hu_lock = ()
         st.pong_lock = 0
         st.countdown = 0
         return st
 
-    def _update(self, st: _SeatCache, me: int, exchange_picks: Sequence[int]) -> None:
+    def _update(self, st: _SeatCache, me: int, picks: tuple[int, ...]) -> None:
         game = self.game
         n = game.n
-        buf = st.buf
         flat = st.flat
         phase = game.phase
         decisions = game._decisions
 
-        # --- own hand -------------------------------------------------------------------------------------------
+        # --- own hand and exchange -------------------------------------------------------------------------------
         hand = game.hands[me]
         old = st.hand
         if hand != old:
@@ -831,14 +839,18 @@ class GameObserver:
                 for k in range(lo, hi):
                     c = hand[k]
                     if c != old[k]:
+                        flat[_VIS0 + k] += c - old[k]
                         t0, t1, t2, t3 = _THERMOMETER[c]
                         flat[_HAND0 + k] = t0
                         flat[_HAND0 + k + NUM_KINDS] = t1
                         flat[_HAND0 + k + 2 * NUM_KINDS] = t2
                         flat[_HAND0 + k + 3 * NUM_KINDS] = t3
             st.hand = hand[:]
-        drawn = game.drawn_tile if phase is Phase.SELF and me == game.current else None
-        cell = -1 if drawn is None else _DRAWN + drawn
+        cell = (
+            _DRAWN + game.drawn_tile
+            if phase is Phase.SELF and me == game.current and game.drawn_tile is not None
+            else -1
+        )
         if cell != st.drawn_cell:
             if st.drawn_cell >= 0:
                 flat[st.drawn_cell] = 0.0
@@ -848,32 +860,19 @@ class GameObserver:
         given = game.exchange_given[me]
         if not given and phase is Phase.EXCHANGE and me in decisions:
             given = decisions[me].tiles
-        exchange = (tuple(exchange_picks), tuple(given), tuple(game.exchange_received[me]))
+        exchange = (picks, tuple(given), tuple(game.exchange_received[me]))
         if exchange != st.exchange:
             for start, kinds in zip((_PICKED, _GIVEN, _RECEIVED), exchange):
                 flat[start : start + NUM_KINDS] = _ZEROS
                 for k in kinds:
                     flat[start + k] += 1.0
             st.exchange = exchange
-        rv = self.encoder._row_template[:]
-        offset = game.exchange_offset if game._exchange_done else None
-        if offset is not None and offset % n:
-            rv[_R_DIRECTION + offset % n - 1] = 1.0
-        melds_all = game.melds
 
-        # --- per-seat public information -------------------------------------------------------------------------
-        hide = not game.cfg.reveal_concealed_kong
-        discards_all = game.discards
-        won, active, scores = game.won, game.active, game.scores
-        voids = game.void if game._void_revealed else None
-        own_void = game.void[me]
-        if own_void is None and phase is Phase.DINGQUE and me in decisions:
-            own_void = decisions[me].tile
-        reveal = game._reveals_hand() and any(won)
-        fields = game._rules.view_fields(game, me)
-        baohu = fields.get("baohu", ())
-        qinghu = fields.get("qinghu", ())
-        base_unit = self.encoder.base_unit
+        # --- per-seat melds, discards, revealed hands ------------------------------------------------------------
+        melds_all, discards_all = game.melds, game.discards
+        won = game.won
+        reveal = self._reveals and any(won)
+        visible_changed = False  # the visible row needs a full recount (else it was kept up to date cell by cell)
         for r in range(n):
             s = me + r
             if s >= n:
@@ -882,9 +881,8 @@ class GameObserver:
             if melds or st.melds[r]:
                 snap = tuple(melds)
                 if snap != st.melds[r]:
-                    self._write_melds(st, r, snap, hide and s != me)
-                if st.meld_hidden[r]:
-                    rv[_R_HIDDEN + r] = st.meld_hidden[r] / 4.0
+                    self._write_melds(st, r, snap, self._hide and s != me)
+                    visible_changed = True
             discards = discards_all[s]
             seen = st.discards[r]
             if len(discards) != seen:
@@ -892,8 +890,10 @@ class GameObserver:
                 if len(discards) < seen:  # never happens in the engine; rebuild the slot's row
                     flat[base : base + NUM_KINDS] = _ZEROS
                     seen = 0
+                    visible_changed = True
                 for k in discards[seen:]:
                     flat[base + k] += 1.0
+                    flat[_VIS0 + k] += 1.0
                 if st.last_cells[r] >= 0:
                     flat[st.last_cells[r]] = 0.0
                 cell = _LAST_BASES[r] + discards[-1] if discards else -1
@@ -901,32 +901,15 @@ class GameObserver:
                     flat[cell] = 1.0
                 st.last_cells[r] = cell
                 st.discards[r] = len(discards)
-            if reveal and s != me and won[s]:
-                revealed = game._revealed(s, me)
-            else:
-                revealed = None
-            if revealed != st.revealed[r]:
-                start = (_R_REVEALED + r) * NUM_KINDS
-                flat[start : start + NUM_KINDS] = array("f", revealed) if revealed is not None else _ZEROS
-                st.revealed[r] = revealed
-            void = own_void if s == me else (voids[s] if voids is not None else None)
-            if void != st.voids[r]:
-                start = (_R_VOID + r) * NUM_KINDS
-                flat[start : start + NUM_KINDS] = _ZEROS
-                if void is not None:
-                    flat[start + 9 * void : start + 9 * void + 9] = _ONES[:9]
-                st.voids[r] = void
-            if baohu and baohu[s]:
-                rv[_R_BAOHU + r] = 1.0
-            if qinghu and qinghu[s]:
-                rv[_R_QINGHU + r] = 1.0
-            if won[s]:
-                rv[_R_WON + r] = 1.0
-            if active[s]:
-                rv[_R_ACTIVE + r] = 1.0
-            score = scores[s]
-            if score:
-                rv[_R_SCORES + r] = _score_value(score, base_unit)
+            if reveal or st.revealed[r] is not None:
+                revealed = game._revealed(s, me) if reveal and s != me and won[s] else None
+                if revealed != st.revealed[r]:
+                    start = (_R_REVEALED + r) * NUM_KINDS
+                    flat[start : start + NUM_KINDS] = array("f", revealed) if revealed is not None else _ZEROS
+                    st.revealed[r] = revealed
+                    visible_changed = True
+
+        # --- wins, wildcards, claims, locks, wall countdown -------------------------------------------------------
         wins = game.wins
         if len(wins) != st.wins:
             start = _R_WIN_TILES * NUM_KINDS
@@ -935,14 +918,17 @@ class GameObserver:
             robbed: set[tuple[int, int | None]] = set()
             for w in wins:
                 flat[start + (w.seat - me) % n * NUM_KINDS + w.tile] += 1.0
+                # a winning tile is set aside face up: seen unless it is a discard (already counted); several
+                # winners robbing one added kong share its tile
                 if w.how == "qianggang":
                     if (w.tile, w.from_seat) not in robbed:
                         robbed.add((w.tile, w.from_seat))
                         extra.append(w.tile)
-                elif w.from_seat is None and w.how != "qinghu":
+                elif w.from_seat is None and w.how != "qinghu":  # a 请胡 single lies among the discards
                     extra.append(w.tile)
             st.wins = len(wins)
             st.wins_extra = tuple(extra)
+            visible_changed = True
         wilds = (game._wild_kinds, game.indicator)
         if wilds != st.wilds:
             flat[_WILD : _WILD + NUM_KINDS] = _ZEROS
@@ -952,9 +938,12 @@ class GameObserver:
             if wilds[1] is not None:
                 flat[_INDICATOR + wilds[1]] = 1.0
             st.wilds = wilds
-
-        # --- turn, claims, locks, phase, wall --------------------------------------------------------------------
-        rv[_R_DEALER + (game.dealer - me) % n] = 1.0
+            visible_changed = True
+        if visible_changed:  # copies seen beyond the count rows (and wildcards standing in a 飞, claimed 吃 tiles)
+            st.vis_extra = [k for extras in (*st.meld_extra, st.wins_extra) for k in extras]
+            if wilds[1] is not None:
+                st.vis_extra.append(wilds[1])
+            st.vis_less = [k for lesses in st.meld_less for k in lesses]
         wall = game._back - game._front
         rob = 0.0
         cell = -1
@@ -964,7 +953,35 @@ class GameObserver:
                 cell = _CLAIM + claim
                 if phase is Phase.ROB:
                     rob = 1.0
-        # the broadcast rows that change from one decision to the next, kept apart from ``rv`` (rarely changing)
+        if cell != st.claim_cell:
+            if st.claim_cell >= 0:
+                flat[st.claim_cell] = 0.0
+            if cell >= 0:
+                flat[cell] = 1.0
+            st.claim_cell = cell
+        lock = self._hu_lock_rule
+        if lock == "any_tile":
+            hu_lock = tuple(game.cfg.kinds) if game._hu_lock_any[me] >= 0 else ()
+        elif lock == "same_tile" and game._hu_lock[me]:
+            hu_lock = tuple(sorted(game._hu_lock[me]))
+        else:
+            hu_lock = ()
+        if hu_lock != st.hu_lock:
+            flat[_HU_LOCK : _HU_LOCK + NUM_KINDS] = _ZEROS
+            for k in hu_lock:
+                flat[_HU_LOCK + k] = 1.0
+            st.hu_lock = hu_lock
+        pong_mask = game._pong_lock[me]
+        if pong_mask != st.pong_lock:
+            for k in range(NUM_KINDS):
+                flat[_PONG_LOCK + k] = float(pong_mask >> k & 1)
+            st.pong_lock = pong_mask
+        m = wall if wall < NUM_KINDS else NUM_KINDS
+        if m != st.countdown:
+            flat[_COUNTDOWN : _COUNTDOWN + NUM_KINDS] = _COUNTDOWN_ROWS[m]
+            st.countdown = m
+
+        # --- broadcast rows that change from one decision to the next ---------------------------------------------
         fast = (
             _R_CURRENT + (game.current - me) % n,
             _R_PHASE + _PHASE_ROW[phase],
@@ -989,53 +1006,78 @@ class GameObserver:
                     start = row * NUM_KINDS
                     flat[start : start + NUM_KINDS] = array("f", (v,)) * NUM_KINDS
             st.fast = fast
-        if cell != st.claim_cell:
-            if st.claim_cell >= 0:
-                flat[st.claim_cell] = 0.0
-            if cell >= 0:
-                flat[cell] = 1.0
-            st.claim_cell = cell
-        lock = game.cfg.pass_hu_lock
-        if lock == "any_tile":
-            hu_lock = tuple(game.cfg.kinds) if game._hu_lock_any[me] >= 0 else ()
-        elif lock == "same_tile":
-            hu_lock = tuple(sorted(game._hu_lock[me])) if game._hu_lock[me] else ()
-        else:
-            hu_lock = ()
-        if hu_lock != st.hu_lock:
-            flat[_HU_LOCK : _HU_LOCK + NUM_KINDS] = _ZEROS
-            for k in hu_lock:
-                flat[_HU_LOCK + k] = 1.0
-            st.hu_lock = hu_lock
-        pong_mask = game._pong_lock[me]
-        if pong_mask != st.pong_lock:
-            for k in range(NUM_KINDS):
-                flat[_PONG_LOCK + k] = float(pong_mask >> k & 1)
-            st.pong_lock = pong_mask
-        m = min(wall, NUM_KINDS)
-        if m != st.countdown:
-            flat[_COUNTDOWN : _COUNTDOWN + NUM_KINDS] = _COUNTDOWN_ROWS[m]
-            st.countdown = m
-        old_rows = st.rows
-        if rv != old_rows:
-            for row in _BROADCAST_ROWS:
-                v = rv[row]
-                if v != old_rows[row]:
-                    start = row * NUM_KINDS
-                    flat[start : start + NUM_KINDS] = array("f", (v,)) * NUM_KINDS
-            st.rows = rv
 
-        # --- visible copies: the count rows, plus the extras, less the wildcards standing in 飞 / claimed 吃 tiles
-        visible = _VISIBLE_WEIGHTS.dot(buf)
-        for extras in (*st.meld_extra, st.wins_extra):
-            for k in extras:
+        # --- the rarely changing rest: voids, wins / activity / scores per seat, declarations, dealer, direction --
+        own_void = game.void[me]
+        if own_void is None and phase is Phase.DINGQUE and me in decisions:
+            own_void = decisions[me].tile
+        fields = game._rules.view_fields(game, me)
+        slow = (
+            own_void,
+            tuple(game.void) if game._void_revealed else None,
+            tuple(won),
+            tuple(game.active),
+            tuple(game.scores),
+            tuple(st.meld_hidden),
+            game.exchange_offset if game._exchange_done else None,
+            fields.get("baohu", ()),
+            fields.get("qinghu", ()),
+        )
+        if slow != st.slow:
+            self._write_slow(st, me, slow)
+
+        # --- visible copies: the count rows, plus the extras, less the copies the count rows hold twice ----------
+        if visible_changed:  # a full recount (small integer sums are exact in float32; broadcast rows weigh 0)
+            buf = st.buf
+            visible = _VISIBLE_WEIGHTS.dot(buf)
+            for k in st.vis_extra:
                 visible[k] += 1.0
-        if game.indicator is not None:
-            visible[game.indicator] += 1.0
-        for lesses in st.meld_less:
-            for k in lesses:
+            for k in st.vis_less:
                 visible[k] -= 1.0
-        buf[_R_VISIBLE] = visible
+            buf[_R_VISIBLE] = visible
+
+    def _write_slow(self, st: _SeatCache, me: int, slow: tuple) -> None:
+        """Rewrite the void rows and the rarely changing broadcast rows (those whose value differs)."""
+        own_void, voids, won, active, scores, hidden, offset, baohu, qinghu = slow
+        game = self.game
+        n = game.n
+        flat = st.flat
+        old_voids = None if st.slow is None else (st.slow[0], st.slow[1])
+        if (own_void, voids) != old_voids:
+            for r in range(n):
+                s = (me + r) % n
+                void = own_void if s == me else (voids[s] if voids is not None else None)
+                start = (_R_VOID + r) * NUM_KINDS
+                flat[start : start + NUM_KINDS] = _ZEROS
+                if void is not None:
+                    flat[start + 9 * void : start + 9 * void + 9] = _ONES[:9]
+        rv = self.encoder._row_template[:]
+        if offset is not None and offset % n:
+            rv[_R_DIRECTION + offset % n - 1] = 1.0
+        base_unit = self.encoder.base_unit
+        for r in range(n):
+            s = (me + r) % n
+            if hidden[r]:
+                rv[_R_HIDDEN + r] = hidden[r] / 4.0
+            if baohu and baohu[s]:
+                rv[_R_BAOHU + r] = 1.0
+            if qinghu and qinghu[s]:
+                rv[_R_QINGHU + r] = 1.0
+            if won[s]:
+                rv[_R_WON + r] = 1.0
+            if active[s]:
+                rv[_R_ACTIVE + r] = 1.0
+            if scores[s]:
+                rv[_R_SCORES + r] = _score_value(scores[s], base_unit)
+        rv[_R_DEALER + (game.dealer - me) % n] = 1.0
+        old_rows = st.rows
+        for row in _BROADCAST_ROWS:
+            v = rv[row]
+            if v != old_rows[row]:
+                start = row * NUM_KINDS
+                flat[start : start + NUM_KINDS] = array("f", (v,)) * NUM_KINDS
+        st.rows = rv
+        st.slow = slow
 
     @staticmethod
     def _write_melds(st: _SeatCache, r: int, melds: tuple, others_hide: bool) -> None:
