@@ -19,9 +19,10 @@ The value options (``hongzhong_policy``, ``slack``, ``exit_weight`` ...) are tho
 
 from __future__ import annotations
 
-from agents.danger import danger_by_kind, ready_probability
+from agents.danger import danger_by_kind, danger_from, deal_in_by_kind, expected_wilds, ready_estimate
 from agents.features import Seen
 from agents.value import ValueAgent
+from envs.tiles import NUM_KINDS
 
 __all__ = ["DefensiveAgent"]
 
@@ -39,6 +40,9 @@ class DefensiveAgent(ValueAgent):
         fold_wall_fraction: float = 0.15,
         fold_threat: float = 0.3,
         push_wall: int = 20,
+        fold_risk: str = "0.2/0.1/0.05",
+        fold_ratio: float = 0.5,
+        late_push: bool = True,
         hongzhong_policy: str = "shagui_by_value",
         shagui_min_live: int = 4,
         slack: int = 0,
@@ -75,6 +79,9 @@ class DefensiveAgent(ValueAgent):
         if isinstance(push_wall, bool) or not isinstance(push_wall, int) or push_wall < 0:
             raise ValueError(f"push_wall must be a non-negative int, got {push_wall!r}")
         self.push_wall = push_wall
+        self.fold_risk = tuple(float(x) for x in str(fold_risk).split("/"))
+        self.fold_ratio = float(fold_ratio)
+        self.late_push = bool(late_push)
 
     # ---- helpers -------------------------------------------------------------------------------------------------
     def _danger(self, seen: Seen) -> list[float]:
@@ -92,21 +99,31 @@ class DefensiveAgent(ValueAgent):
             return False
         if seen.wall > self.fold_wall_fraction * self._initial_wall():
             return False
-        return any(ready_probability(o) >= self.fold_threat for o in seen.opponents)
+        wilds = expected_wilds(self.cfg, seen.wild_kinds)
+        return any(ready_estimate(o, wilds) >= self.fold_threat for o in seen.opponents)
 
     # ---- discards ------------------------------------------------------------------------------------------------
+    def threat(self, seen: Seen) -> float:
+        """Expected number of ready active opponents (:func:`agents.danger.ready_estimate`)."""
+        assert self.cfg is not None
+        wilds = expected_wilds(self.cfg, seen.wild_kinds)
+        return sum(ready_estimate(o, wilds) for o in seen.opponents if o.active)
+
     def _void_discard(self, seen: Seen, kinds: list[int]) -> int:
         danger = self._danger(seen)
         return min(kinds, key=lambda k: (danger[k], seen.counts[k], -seen.visible[k], k))
 
     def _choose_discard(self, seen: Seen, legal: list[int]) -> int:
+        assert self.cfg is not None and self._values is not None
         wild_now = self._wild_discard_kinds(seen, legal)
         cands = self._discard_candidates(seen, legal)
         if self.hongzhong_policy == "shagui_by_value" and seen.wilds == 1:
             cands += [k for k in legal if k in seen.wild_kinds and k not in cands]
-        late = seen.wall <= self.push_wall
+        late = self.late_push and seen.wall <= self.push_wall
         options = self.evaluate_discards(seen, cands, every=late)
-        danger = self._danger(seen)
+        rows = deal_in_by_kind(seen, self.cfg)
+        risk = [sum(col) for col in zip(*rows)] if rows else [0.0] * NUM_KINDS
+        danger = danger_from(seen, rows, self._values)
         s_min = min(o.shanten for o in options)
         if self.folding(seen, s_min):
             safe = [o for o in options if o.kind not in seen.wild_kinds] or options
@@ -121,6 +138,12 @@ class DefensiveAgent(ValueAgent):
             pool,
             key=lambda o: (o.value - w * danger[o.kind], -o.shanten, o.useful, self._taste(seen, o.kind)),
         )
+        limit = self.fold_risk[min(max(s_min, 0), len(self.fold_risk) - 1)]
+        if risk[best.kind] > limit:
+            safe = [o for o in options if o.kind not in seen.wild_kinds] or options
+            alt = min(safe, key=lambda o: (risk[o.kind], o.shanten, -o.value, o.kind))
+            if risk[alt.kind] < risk[best.kind] * self.fold_ratio:
+                return alt.kind
         return best.kind
 
     # ---- claims --------------------------------------------------------------------------------------------------
