@@ -312,6 +312,7 @@ class raw_env(AECEnv, EzPickle):
         mapping = self.agent_name_mapping
         rewards, terminations, infos = self.rewards, self.terminations, self.infos
         forms = _event_forms(new_events) if new_events else None
+        result = _result_dict(game.result) if over else None  # built once; each agent gets its own copy
         for agent in self.agents:
             seat = mapping[agent]
             leaving = over or (not active[seat] and self._score_final(seat))
@@ -328,7 +329,7 @@ class raw_env(AECEnv, EzPickle):
                 "scores": list(scores),
             }
             if over:
-                info["result"] = _result_dict(game.result)
+                info["result"] = _plain(result)
             infos[agent] = info
         if scores != prev:
             for seat, score in enumerate(scores):

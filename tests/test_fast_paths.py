@@ -166,3 +166,27 @@ def test_vector_env_learner_rows_and_terminal_observations_match_the_view_path(v
             assert terminal.tobytes() == enc.encode(games[i].view(seats[i])).tobytes()
             ended += 1
     assert ended >= 3
+
+
+def test_aec_infos_at_the_end_are_equal_and_not_shared():
+    """The hand result is built once per step and copied per agent: equal contents, no shared containers."""
+    env = aec.raw_env("xueliu")
+    env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    while not env.game.is_over:
+        obs = env.observe(env.agent_selection)
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[rng.integers(legal.size)]))
+    results = [env.infos[a]["result"] for a in env.agents]
+    assert len(results) >= 2 and all(r == results[0] for r in results)
+    assert results[0] == aec._result_dict(env.game.result)
+
+    def containers(x, acc):
+        if isinstance(x, (dict, list)):
+            acc.add(id(x))
+            for v in x.values() if isinstance(x, dict) else x:
+                containers(v, acc)
+        return acc
+
+    seen = [containers(r, set()) for r in results]
+    assert all(not (seen[i] & seen[j]) for i in range(len(seen)) for j in range(i + 1, len(seen)))
