@@ -187,9 +187,12 @@ class SingleAgentEnv(gymnasium.Env):
             if aec.terminations[agent]:
                 aec.step(None)
             else:
-                obs = aec.observe(agent)
                 seat = aec.agent_name_mapping[agent]
                 policy = self._opponents[(seat - self.seat) % self.cfg.num_players - 1]
+                if policy is None:  # a random opponent needs only the mask (the observation would be thrown away)
+                    aec.step(int(self._rng.choice(np.flatnonzero(aec._legal_mask(seat)))))
+                    continue
+                obs = aec.observe(agent)
                 aec.step(self._act(policy, obs["observation"], obs["action_mask"]))
         self._done = me not in aec.agents
         score = aec.game.scores[self.seat]
@@ -211,7 +214,7 @@ class SingleAgentEnv(gymnasium.Env):
         aec = self.aec
         seat = self.seat
         if self._done:
-            obs = aec._encoder.encode(aec.game.view(seat))
+            obs = aec._observer.encode(seat)  # the same tensor as aec._encoder.encode(aec.game.view(seat))
             self._mask = np.zeros(ACTION_SPACE_SIZE, dtype=np.int8)
             info = {"action_mask": self._mask.copy(), "seat": seat, "scores": list(aec.game.scores)}
             if aec.game.is_over:

@@ -190,3 +190,56 @@ def test_aec_infos_at_the_end_are_equal_and_not_shared():
 
     seen = [containers(r, set()) for r in results]
     assert all(not (seen[i] & seen[j]) for i in range(len(seen)) for j in range(i + 1, len(seen)))
+
+
+class _ReferenceSingleAgent:
+    """SingleAgentEnv's opponent loop as first written: every opponent decision observed through ``observe``."""
+
+    @staticmethod
+    def advance(self) -> float:
+        aec = self.aec
+        me = self.agent
+        while aec.agents:
+            agent = aec.agent_selection
+            if agent == me:
+                if aec.terminations[me]:
+                    aec.step(None)
+                break
+            if aec.terminations[agent]:
+                aec.step(None)
+            else:
+                obs = aec.observe(agent)
+                seat = aec.agent_name_mapping[agent]
+                policy = self._opponents[(seat - self.seat) % self.cfg.num_players - 1]
+                aec.step(self._act(policy, obs["observation"], obs["action_mask"]))
+        self._done = me not in aec.agents
+        score = aec.game.scores[self.seat]
+        if aec.reward_mode == "delta":
+            reward = (score - self._score) * aec._reward_factor
+        else:
+            reward = score * aec._reward_factor if self._done else 0.0
+        self._score = score
+        return float(reward)
+
+
+@pytest.mark.parametrize("variant", ("chengdu", "hongzhong", "yibin", "wuhan"))
+def test_single_agent_random_opponents_match_the_observing_loop(variant, monkeypatch):
+    from envs.single_agent import SingleAgentEnv
+
+    def run(reference: bool) -> list:
+        env = SingleAgentEnv(variant)
+        if reference:
+            monkeypatch.setattr(env, "_advance", lambda: _ReferenceSingleAgent.advance(env))
+        rng = np.random.default_rng(9)
+        obs, info = env.reset(seed=4)
+        trace = [(obs.tobytes(), info["action_mask"].tobytes(), info.get("skipped_hands"))]
+        for _ in range(150):
+            action = int(rng.choice(np.flatnonzero(env.action_masks())))
+            obs, reward, terminated, truncated, info = env.step(action)
+            trace.append((obs.tobytes(), reward, terminated, truncated, info["action_mask"].tobytes(), info["scores"]))
+            if terminated or truncated:
+                obs, info = env.reset()
+                trace.append((obs.tobytes(), info["action_mask"].tobytes(), info.get("skipped_hands")))
+        return trace
+
+    assert run(reference=False) == run(reference=True)
