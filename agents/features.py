@@ -162,8 +162,8 @@ def read(obs: np.ndarray, *, in_play: tuple[int, ...] | None = None) -> Seen:
     chi_runs = sum(counts_rows[_C["chis/0"]]) // 3
     if pongs or kongs:
         m = [0] * NUM_KINDS
-        for k in pongs:
-            m[k] = 3
+        for k in pongs:  # a 飞 (宜宾) shows as a pong but holds a 听用: hand and meld never exceed four copies
+            m[k] = min(3, 4 - counts[k])
         for k in kongs:
             m[k] = 4
         melded = bytes(m)

@@ -13,7 +13,7 @@ standard        the hand's shanten and live effective tiles; when ready, the exa
                 the roots (根) held and 清一色 when the hand is already one suit
 清一色 flush     shanten with every off-suit tile dead, for the dominant suit (all melds in it, at most
                 ``max_off_suit`` tiles outside it)
-七对 pairs       closed-form seven-pairs shanten (no melds)
+七对 pairs       closed-form seven-pairs shanten (no melds; not in 武汉, where seven pairs never wins)
 对对胡 triplets  closed-form all-triplets shanten; each useful copy also counts once more for the pong chance
 ==============  =============================================================================================
 
@@ -130,10 +130,12 @@ class ValueAgent(GreedyAgent):
         self.exit_weight = float(exit_weight)
         self._ready_value = 0.0
         self._values: VariantValues | None = None
+        self._pairs_plan = True
 
     def _configure(self, cfg: RuleConfig) -> None:
         super()._configure(cfg)
         self._values = VariantValues.of(cfg)
+        self._pairs_plan = cfg.fan_table != "wuhan"  # RULES §4.8: seven pairs is not a winning shape in Wuhan
         weight = self.exhaustion_weight
         if weight is None:  # 血流 hands always run to exhaustion; 血战 hands often end with the winners first
             weight = 1.0 if cfg.continuation == "xueliu" else 0.3
@@ -291,7 +293,7 @@ class ValueAgent(GreedyAgent):
                     if v > best:
                         best, plan = v, "flush"
             # 七对
-            if n_melds == 0 and sum(counts) + wilds == 13:
+            if self._pairs_plan and n_melds == 0 and sum(counts) + wilds == 13:
                 s7 = pairs_shanten(counts, wilds, dead, live)
                 if 0 <= s7 <= s + 1:
                     u7 = sum(live[k] for k in range(NUM_SUITED) if counts[k] & 1 and not dead >> k & 1)
@@ -375,7 +377,7 @@ class ValueAgent(GreedyAgent):
         if not super()._fei_ok(seen, k, s_now):
             return False
         c, wilds = self._fei_hand(seen, k)
-        return self._claim_keeps_value(seen, c, wilds, self._meld_added(seen.melded, k, 3))
+        return self._claim_keeps_value(seen, c, wilds, self._meld_added(seen.melded, k, min(3, 4 - c[k])))
 
     def _chi_ok(self, seen: Seen, k: int, position: int, s_now: int) -> bool:
         if not super()._chi_ok(seen, k, position, s_now):

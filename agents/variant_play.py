@@ -146,7 +146,7 @@ class VariantPlay:
         if self.variant_actions:
             if mask[FEI_ID] and self._fei_ok(seen, k, s_now):
                 c, wilds = self._fei_hand(seen, k)
-                options.append((1, FEI_ID, c, wilds, self._meld_added(seen.melded, k, 3)))
+                options.append((1, FEI_ID, c, wilds, self._meld_added(seen.melded, k, min(3, 4 - c[k]))))
             for position in range(3):
                 if mask[CHI_BASE + position] and self._chi_ok(seen, k, position, s_now):
                     c = self._chi_counts(seen, k, position)
@@ -189,7 +189,7 @@ class VariantPlay:
         c, wilds = self._fei_hand(seen, k)
         if wilds < 0:
             return False
-        melded = self._meld_added(seen.melded, k, 3)
+        melded = self._meld_added(seen.melded, k, min(3, 4 - c[k]))  # natural copies left for the hand: at most 4
         if max(self._shanten(seen, c, wilds=wilds, melded=melded), 0) > s_now:
             return False
         after = self._after_claim_key(seen, c, wilds, melded, 0)

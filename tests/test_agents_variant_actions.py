@@ -206,6 +206,27 @@ def test_fei_declined_when_it_slows_the_hand_or_narrows_it(cls, hand: str) -> No
     assert mask[FEI_ID] and not mask[HU_ID] and choice == PASS_ID
 
 
+def test_fei_with_three_natural_copies_in_hand_stays_consistent() -> None:
+    # seat 1 holds 777m and the 听用 4s; after a 飞 of 7m (one natural + the 听用) two 7m stay in the hand next to a
+    # meld shown as a pong: the agents must still count at most four copies of 7m
+    hands = dict(_Y4_HANDS)
+    hands[1] = "777m 4s 1m 3m 5m 9m 2s 3s 8s 9s 1s"
+    script = build_wall(YIBIN, hands, "5s 2p 3p 7m 4p 5p 6p 8m")
+    g = script.game()
+    start(g, script, "mppp")
+    g.step(0, discard(T("1p")))
+    auto(g, until=turn_of(3))
+    g.step(3, discard(T("7m")))
+    for cls in AGENTS:
+        _, mask = decide(cls(), g, 1)
+        assert mask[FEI_ID] and mask[PONG_ID]
+    g.step(1, decode(FEI_ID))
+    assert g.hand_of(1)[T("7m")] == 2
+    for cls in AGENTS:
+        choice, _ = decide(cls(), g, 1)
+        assert choice < 34
+
+
 # ---- 断卡根: 报胡, 请胡 ----------------------------------------------------------------------------------------
 _D2_HANDS = {0: "1478p 1234678s", 1: "46p 123s 789s 22p", 2: "14689p 12567s", 3: "12348p 14578s"}
 
