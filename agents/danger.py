@@ -10,7 +10,8 @@ Everything comes from the observation (:class:`agents.features.Seen`); per oppon
   the opponents' true waits as labels):
 
   - :func:`ready_estimate` (``P(ready)``, AUC 0.87-0.90): the opponent's discards (steeply up to four, then
-    slower), melds, the wildcards a hand holds on average in the variant (wildcards make hands ready sooner), fewer
+    slower), melds, the wildcards a hand holds on average in the variant (raising the estimate once a hand has
+    discarded seven or more tiles), fewer
     when its last discard was of its own void suit (it still holds void tiles and cannot win) and when many of its
     discards were void tiles (a hand that spent its turns on its void suit is slow);
   - :func:`wait_probability` (``P(t is a wait | ready)``, AUC 0.69-0.71): rank (terminals and 2/8 are waited on

@@ -1,17 +1,22 @@
-"""Defensive baseline (防守智能体): value play, minus the expected cost of dealing in; folds far hands late.
+"""Defensive baseline (防守智能体): value play, minus the expected cost of dealing in; folds when a discard is risky.
 
 On top of :class:`agents.value.ValueAgent`:
 
 * every candidate discard of the best shanten scores ``value - danger_weight × danger`` where ``danger`` is the
   expected loss of :func:`agents.danger.danger_by_kind` (public information only: void suits, discards, melds,
-  wins, revealed 血流 hands, the wall);
+  passed tiles, wins, revealed 血流 hands, the wall; chances fitted on greedy self-play);
+* **risk folding** (弃和, wildcard variants by default): when the chosen push discard deals in with chance above
+  ``fold_risk`` (a threshold per shanten of the hand: ready / one step / two or more steps, default
+  ``0.2 / 0.1 / 0.05`` in 红中 / 宜宾 / 武汉) and some discard is at most ``fold_ratio`` (0.5) as risky, the agent
+  throws the least risky tile instead, even when that costs readiness (wildcards are kept unless nothing else can
+  be discarded).  Tuning walls (seed 1): in 红中 this cut the deal-in rate below the greedy field's at a small cost
+  in points; in 成都 and 血流 (no wildcards, cheaper hands, every deal-in a single payment) any folding threshold
+  lost points, so there ``fold_risk`` defaults to ``"off"``;
 * **late push/fold**: once the wall holds at most ``push_wall`` tiles, a hand that is not ready also weighs
-  discards one step slower (their estimate includes the readiness they give up); a ready hand is never broken
-  (measured: in these rules readiness at exhaustion, 查大叫, is worth more than the deal-ins it risks);
-* **fold** (弃和): when the best shanten is at least ``fold_shanten`` (2), the live wall is at most
+  discards one step slower (their estimate includes the readiness they give up);
+* **late fold** of far hands: when the best shanten is at least ``fold_shanten`` (2), the live wall is at most
   ``fold_wall_fraction`` of its size after the deal, and some active opponent is likely ready (``P(ready) >=
   fold_threat``), the agent discards the safest tile (ties: lower shanten, higher value) and declines pongs;
-  wildcards are kept unless nothing else can be discarded;
 * void-suit tiles (which must go first) are thrown safest first.
 
 The value options (``hongzhong_policy``, ``slack``, ``exit_weight`` ...) are those of :class:`ValueAgent`.
@@ -19,12 +24,37 @@ The value options (``hongzhong_policy``, ``slack``, ``exit_weight`` ...) are tho
 
 from __future__ import annotations
 
+import math
+
 from agents.danger import danger_by_kind, danger_from, deal_in_by_kind, expected_wilds, ready_estimate
 from agents.features import Seen
 from agents.value import ValueAgent
+from envs.config import RuleConfig
 from envs.tiles import NUM_KINDS
 
 __all__ = ["DefensiveAgent"]
+
+
+WILD_FOLD_RISK = (0.2, 0.1, 0.05)
+"""Default ``fold_risk`` in the wildcard variants: ready, one step and two or more steps from ready."""
+OFF = (math.inf,)
+
+
+def _parse_fold_risk(text: str) -> tuple[float, ...]:
+    """``"0.2/0.1/0.05"`` -> ``(0.2, 0.1, 0.05)``; ``"off"`` -> never fold on risk."""
+    if not isinstance(text, str):
+        raise ValueError(f"fold_risk must be a string like '0.2/0.1/0.05' or 'off', got {text!r}")
+    if text.strip().lower() == "off":
+        return OFF
+    try:
+        out = tuple(float(x) for x in text.split("/"))
+    except ValueError:
+        raise ValueError(
+            f"fold_risk must be numbers separated by '/' (e.g. '0.2/0.1/0.05') or 'off', got {text!r}"
+        ) from None
+    if not out or any(not x >= 0.0 for x in out):
+        raise ValueError(f"fold_risk thresholds must be non-negative, got {text!r}")
+    return out
 
 
 class DefensiveAgent(ValueAgent):
@@ -40,9 +70,8 @@ class DefensiveAgent(ValueAgent):
         fold_wall_fraction: float = 0.15,
         fold_threat: float = 0.3,
         push_wall: int = 20,
-        fold_risk: str = "0.2/0.1/0.05",
+        fold_risk: str | None = None,
         fold_ratio: float = 0.5,
-        late_push: bool = True,
         hongzhong_policy: str = "shagui_by_value",
         shagui_min_live: int = 4,
         slack: int = 0,
@@ -79,9 +108,19 @@ class DefensiveAgent(ValueAgent):
         if isinstance(push_wall, bool) or not isinstance(push_wall, int) or push_wall < 0:
             raise ValueError(f"push_wall must be a non-negative int, got {push_wall!r}")
         self.push_wall = push_wall
-        self.fold_risk = tuple(float(x) for x in str(fold_risk).split("/"))
+        self.fold_risk_spec = fold_risk
+        self._fold_risk_given = None if fold_risk is None else _parse_fold_risk(fold_risk)
+        self.fold_risk: tuple[float, ...] = self._fold_risk_given or OFF
+        if not 0.0 <= float(fold_ratio) <= 1.0:
+            raise ValueError(f"fold_ratio must be in [0, 1], got {fold_ratio!r}")
         self.fold_ratio = float(fold_ratio)
-        self.late_push = bool(late_push)
+
+    def _configure(self, cfg: RuleConfig) -> None:
+        super()._configure(cfg)
+        if self._fold_risk_given is not None:
+            self.fold_risk = self._fold_risk_given
+        else:  # measured: folding pays in the wildcard variants only (see the module docstring)
+            self.fold_risk = WILD_FOLD_RISK if cfg.has_wild else OFF
 
     # ---- helpers -------------------------------------------------------------------------------------------------
     def _danger(self, seen: Seen) -> list[float]:
@@ -119,7 +158,7 @@ class DefensiveAgent(ValueAgent):
         cands = self._discard_candidates(seen, legal)
         if self.hongzhong_policy == "shagui_by_value" and seen.wilds == 1:
             cands += [k for k in legal if k in seen.wild_kinds and k not in cands]
-        late = self.late_push and seen.wall <= self.push_wall
+        late = seen.wall <= self.push_wall
         options = self.evaluate_discards(seen, cands, every=late)
         rows = deal_in_by_kind(seen, self.cfg)
         risk = [sum(col) for col in zip(*rows)] if rows else [0.0] * NUM_KINDS

@@ -1,0 +1,115 @@
+"""Defensive agent (防守): fitted danger model, folding in the wildcard variants, value play when nobody threatens."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.danger import danger_by_kind, deal_in_by_kind, expected_wilds, ready_estimate, wait_probability
+from agents.defensive import OFF, WILD_FOLD_RISK, DefensiveAgent
+from agents.features import read
+from agents.greedy import GreedyAgent
+from agents.valuation import VariantValues
+from agents.value import ValueAgent
+from envs.actions import action_name
+from envs.config import load_variant
+from envs.tiles import parse_counts
+from tests.test_agents import discard_mask, make_obs
+
+# own hand (void 筒): 123m 234s 678s, pair 11m, 89m, a loose 5m.  Throwing 5m keeps the hand ready (waiting 7m);
+# throwing any 条 breaks a set (one step slower).
+HAND = "11m 123m 5m 89m 234s 678s"
+# a 下家 with twelve discards (very likely ready) whose void suit is 条; the other two seats already won and left
+THREAT = (
+    {"discards": "1p 2p 3p 4p 5p 6p 7p 9p 1p 2p 9m 1m", "void": 2},
+    {"active": False, "discards": "7p"},
+    {"active": False, "discards": "8p"},
+)
+# the same table early: nobody has discarded much
+QUIET = (
+    {"discards": "1p 9p", "void": 2},
+    {"discards": "2p", "void": 1},
+    {"discards": "9s", "void": 2},
+)
+
+
+def _agent(cls, variant: str, **options):
+    agent = cls(**options)
+    agent.reset(0, load_variant(variant))
+    return agent
+
+
+def test_folds_to_the_void_suit_of_a_ready_opponent_in_hongzhong() -> None:
+    cfg = load_variant("hongzhong")
+    obs = make_obs(HAND, void=1, opponents=THREAT, wall=30, wild=True)
+    seen = read(obs, in_play=cfg.kinds)
+    rows = deal_in_by_kind(seen, cfg)
+    assert ready_estimate(seen.opponents[0], expected_wilds(cfg, seen.wild_kinds)) > 0.8
+    assert all(rows[0][k] == 0.0 for k in range(18, 27))  # its void suit cannot be won on
+    assert rows[0][4] > 0.2  # 5m: a middle tile it never discarded
+    mask = discard_mask(HAND)
+    # speed and value both keep the ready hand by throwing the dangerous 5m ...
+    assert action_name(_agent(GreedyAgent, "hongzhong").act(obs, mask)) == "discard 5m"
+    assert action_name(_agent(ValueAgent, "hongzhong").act(obs, mask)) == "discard 5m"
+    # ... the defender gives the readiness up and throws a 条, safe against the only opponent left
+    choice = _agent(DefensiveAgent, "hongzhong").act(obs, mask)
+    assert 18 <= choice < 27, action_name(choice)
+
+
+def test_pushes_like_the_value_agent_when_nobody_threatens() -> None:
+    obs = make_obs(HAND, void=1, opponents=QUIET, wall=50, wild=True)
+    mask = discard_mask(HAND)
+    value = _agent(ValueAgent, "hongzhong").act(obs, mask)
+    assert action_name(_agent(DefensiveAgent, "hongzhong").act(obs, mask)) == action_name(value) == "discard 5m"
+
+
+def test_risk_folding_is_on_in_wildcard_variants_only() -> None:
+    assert _agent(DefensiveAgent, "hongzhong").fold_risk == WILD_FOLD_RISK
+    assert _agent(DefensiveAgent, "yibin").fold_risk == WILD_FOLD_RISK
+    assert _agent(DefensiveAgent, "chengdu").fold_risk == OFF
+    assert _agent(DefensiveAgent, "chengdu", fold_risk="0.3/0.1").fold_risk == (0.3, 0.1)
+    assert _agent(DefensiveAgent, "hongzhong", fold_risk="off").fold_risk == OFF
+    # in 成都 (no wildcards) the same table is played for readiness: folding there lost points on the tuning walls
+    obs = make_obs(HAND, void=1, opponents=THREAT, wall=30)
+    assert action_name(_agent(DefensiveAgent, "chengdu").act(obs, discard_mask(HAND))) == "discard 5m"
+    # with folding switched on it gives the hand up there too
+    assert 18 <= _agent(DefensiveAgent, "chengdu", fold_risk="0.1").act(obs, discard_mask(HAND)) < 27
+
+
+@pytest.mark.parametrize(
+    ("options", "match"),
+    [
+        ({"fold_risk": "0.2/x"}, "fold_risk"),
+        ({"fold_risk": "-0.1"}, "non-negative"),
+        ({"fold_risk": 0.2}, "fold_risk"),
+        ({"fold_ratio": 1.5}, "fold_ratio"),
+    ],
+)
+def test_bad_options_are_rejected(options: dict, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        DefensiveAgent(**options)
+
+
+def test_danger_model_reads_discards_wildcards_and_passed_tiles() -> None:
+    hz = load_variant("hongzhong")
+    cd = load_variant("chengdu")
+    early = make_obs(HAND, void=1, opponents=({"discards": "1p 2p 3p", "void": 2},), n_players=2, wild=True)
+    late = make_obs(HAND, void=1, opponents=({"discards": "1p 2p 3p 4p 5p 6p 7p 8p", "void": 2},), n_players=2)
+    p_early = ready_estimate(read(early).opponents[0], expected_wilds(hz, (31,)))
+    p_late = ready_estimate(read(late).opponents[0])
+    assert 0.0 < p_early < p_late < 1.0
+    # late in a hand, a table with wildcards is more likely ready
+    opp = read(late).opponents[0]
+    assert ready_estimate(opp, expected_wilds(hz, (31,))) > ready_estimate(opp, 0.0)
+    # a tile the opponent threw itself, or one a later seat threw after its last discard, is rarely a wait
+    seen = read(make_obs(HAND, void=1, opponents=THREAT, wall=30))
+    threat = seen.opponents[0]
+    assert wait_probability(seen, threat, 0) < 0.2 * wait_probability(seen, threat, 4)  # 1m (discarded) vs 5m
+    assert wait_probability(seen, threat, 4, passed=True) < 0.2 * wait_probability(seen, threat, 4)
+    assert wait_probability(seen, threat, 22) == 0.0  # its void suit
+    # a seat that left the hand (血战 winner) is no danger; the expected loss is in payment units
+    danger = danger_by_kind(seen, cd, VariantValues.of(cd))
+    rows = deal_in_by_kind(seen, cd)
+    assert rows[1] == [0.0] * 34 and rows[2] == [0.0] * 34
+    stake = VariantValues.of(cd).payment(VariantValues.of(cd).doublings["base"] + 1)
+    assert danger[4] == pytest.approx(rows[0][4] * stake)
+    assert parse_counts(HAND)[4] == 1
