@@ -17,10 +17,12 @@ Decisions, phase by phase (everything is read from the observation; see :mod:`ag
   the agent does it everywhere).  Otherwise the discard that minimises the shanten, then maximises the live
   effective tiles (copies of useful kinds not visible to the agent, from the ``visible`` plane); ties discard
   terminals before middle tiles, then tiles with more visible copies.  Wildcards (红中) count as wildcards and are
-  never discarded unless they are the only legal discards or ``hongzhong_policy`` says so.
+  never discarded unless they are the only legal discards or ``hongzhong_policy`` says so.  In 武汉 a ready hand's
+  winning tiles count only when the completed hand has a 2-5-8 pair (将, the small-win pair,
+  :func:`agents.handeval.has_jiang_pair`); a hand ready by shape alone counts as one step from ready.
 * **Claims** — HU whenever legal; an exposed kong when the shanten after it is not worse; else, among a pong, a 飞
-  (宜宾) and the 吃 positions (武汉) whose shanten right after the claim is not worse (a 飞 must also keep the live
-  effective tiles, :mod:`agents.variant_play`), the one whose best discard leaves the fastest, widest hand (ties:
+  (宜宾) and the 吃 positions (武汉) whose shanten right after the claim is not worse (a 飞 must make the hand
+  strictly faster, :mod:`agents.variant_play`), the one whose best discard leaves the fastest, widest hand (ties:
   pong, 飞, 吃); else PASS.
 
 ``variant_actions = False`` plays the common actions only (the agent as it was before the variant rules were taught;
@@ -42,7 +44,7 @@ import numpy as np
 
 from agents.base import BaseAgent, legal_ids
 from agents.features import Seen, read
-from agents.handeval import dead_mask_for, shanten_dead, suit_mask, useful_tiles
+from agents.handeval import dead_mask_for, has_jiang_pair, shanten_dead, suit_mask, useful_tiles
 from agents.variant_play import VariantPlay
 from envs.actions import DINGQUE_BASE, EXCHANGE_BASE, HU_ID, KONG_BASE, PASS_ID, PONG_ID
 from envs.config import RuleConfig, load_variant
@@ -97,6 +99,7 @@ class GreedyAgent(VariantPlay, BaseAgent):
         self._suited = (1 << NUM_SUITED) - 1
         self._in_play: tuple[int, ...] = tuple(range(NUM_SUITED))
         self._exchange_plan: tuple[bytes, tuple[int, ...]] | None = None
+        self._jiang = False
 
     # ---- setup ---------------------------------------------------------------------------------------------------
     def reset(self, seat: int, variant: RuleConfig) -> None:
@@ -108,6 +111,7 @@ class GreedyAgent(VariantPlay, BaseAgent):
         self._in_play = tuple(cfg.kinds)
         self._suited = sum(1 << k for k in cfg.kinds if k < NUM_SUITED)
         self._exchange_plan = None
+        self._jiang = cfg.fan_table == "wuhan"  # a small win needs a 2-5-8 pair (将, RULES §4.8)
 
     def act(self, observation: np.ndarray, legal_mask: np.ndarray) -> int:
         ids = legal_ids(legal_mask)
@@ -320,6 +324,10 @@ class GreedyAgent(VariantPlay, BaseAgent):
             c[k] -= 1
             shanten_of[k] = self._shanten(seen, c)
             c[k] += 1
+        if self._jiang:  # Wuhan: ready by shape only (no wait gives a 2-5-8 pair) is one step from a small win
+            for k in kinds:
+                if shanten_of[k] == 0 and not self._live_useful(seen, c, k):
+                    shanten_of[k] = 1
         s_min = min(shanten_of.values())
         wild_live = self._wild_live(seen)
         out = []
@@ -327,20 +335,31 @@ class GreedyAgent(VariantPlay, BaseAgent):
             s = shanten_of[k]
             u = 0
             if s == s_min:
-                u = self._live_useful(seen, c, k) + (wild_live if s >= 0 else 0)
+                u = self._live_useful(seen, c, k, jiang=s == 0) + (wild_live if s >= 0 else 0)
             out.append(((s, -u, _DISCARD_PREF[k], -seen.visible[k], k), k))
         return out
 
-    def _live_useful(self, seen: Seen, counts: list[int], k: int) -> int:
-        """Live effective tiles of the hand after discarding ``k`` (``counts`` is restored)."""
+    def _live_useful(self, seen: Seen, counts: list[int], k: int, *, jiang: bool = True) -> int:
+        """Live effective tiles of the hand after discarding ``k`` (``counts`` is restored).  In Wuhan the winning
+        tiles of a ready hand count only when the completed hand has a 2-5-8 pair (将; with ``jiang``)."""
+        wilds = seen.wilds
         if k in seen.wild_kinds:
-            _, useful = self._useful(seen, counts, wilds=seen.wilds - 1)
+            wilds -= 1
         else:
             counts[k] -= 1
-            _, useful = self._useful(seen, counts)
+        s, useful = self._useful(seen, counts, wilds=wilds)
+        if self._jiang and jiang and s == 0:
+            useful = tuple(t for t in useful if self._jiang_wait(counts, wilds, t, seen.melded))
+        if k not in seen.wild_kinds:
             counts[k] += 1
         live = seen.live
         return sum(live[t] for t in useful)
+
+    def _jiang_wait(self, counts: list[int], wilds: int, t: int, melded: bytes) -> bool:
+        counts[t] += 1
+        ok = has_jiang_pair(counts, wilds, allowed=self._suited, melded=melded)
+        counts[t] -= 1
+        return ok
 
     # ---- claims --------------------------------------------------------------------------------------------------
     def _claim(self, seen: Seen, mask: np.ndarray, ids: np.ndarray) -> int:

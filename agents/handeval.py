@@ -20,6 +20,11 @@ Plan shanten
 ------------
 :func:`pairs_shanten` (七对) and :func:`triplets_shanten` (对对胡) are closed-form counts that also respect the
 copies still live: a pair or a triplet that can no longer be completed is not counted as a candidate.
+
+将 pair (Wuhan)
+---------------
+:func:`has_jiang_pair` tells whether a complete-size hand splits into sets and a pair of rank 2, 5 or 8 (the pair a
+Wuhan small win needs); the greedy agent uses it to count only the winning tiles that make a legal small win.
 """
 
 from __future__ import annotations
@@ -30,9 +35,11 @@ from envs.hand import shanten as _hand_shanten
 from envs.tiles import NUM_KINDS, NUM_SUITED
 
 __all__ = [
+    "JIANG_KINDS",
     "SUIT_BITS",
     "clear_caches",
     "dead_mask_for",
+    "has_jiang_pair",
     "pairs_shanten",
     "shanten_dead",
     "suit_mask",
@@ -52,10 +59,16 @@ _NEAR = tuple(
 _USEFUL: dict[tuple, tuple[int, ...]] = {}
 
 
+JIANG_KINDS = tuple(k for k in range(NUM_SUITED) if k % 9 in (1, 4, 7))
+"""The suited kinds of rank 2, 5 and 8 (将: the pair a Wuhan small win needs)."""
+_JIANG: dict[tuple, bool] = {}
+
+
 def clear_caches() -> None:
     """Empty the memo tables (tests; long runs clear them automatically when they grow too large)."""
     _SHANTEN.clear()
     _USEFUL.clear()
+    _JIANG.clear()
 
 
 def suit_mask(suit: int) -> int:
@@ -213,3 +226,40 @@ def triplets_shanten(counts: Sequence[int], wilds: int, n_sets: int, dead: int, 
     cost += pair
     cost = max(0, cost - wilds)
     return cost - 1
+
+
+def has_jiang_pair(counts: list[int], wilds: int, *, allowed: int = (1 << NUM_SUITED) - 1, melded: bytes = b"") -> bool:
+    """Whether the complete-size hand (``3k+2`` tiles: natural ``counts`` plus ``wilds``) splits into ``k`` sets and a
+    pair of rank 2, 5 or 8 (将, RULES §4.8: the pair of a Wuhan small win); one wildcard may complete the pair.
+
+    The sets are tested by swapping the pair for a dummy honor pair and asking for a complete standard hand
+    (seven pairs excluded).
+    """
+    key = (bytes(counts), wilds, allowed, melded)
+    value = _JIANG.get(key)
+    if value is not None:
+        return value
+    value = False
+    spare = next((d for d in DUMMY_KINDS if not counts[d] and not (melded and melded[d])), None)
+    if spare is not None:
+        caps = list(melded) if melded else None
+        c = list(counts)
+        for p in JIANG_KINDS:
+            for use in (0, 1):
+                need = 2 - use
+                if c[p] < need or wilds < use:
+                    continue
+                c[p] -= need
+                c[spare] += 2
+                done = _hand_shanten(c, wilds - use, allowed_mask=allowed, meld_counts=caps, seven_pairs=False) < 0
+                c[p] += need
+                c[spare] -= 2
+                if done:
+                    value = True
+                    break
+            if value:
+                break
+    if len(_JIANG) >= _CACHE_LIMIT:
+        _JIANG.clear()
+    _JIANG[key] = value
+    return value

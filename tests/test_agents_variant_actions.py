@@ -14,6 +14,7 @@ import pytest
 
 from agents.defensive import DefensiveAgent
 from agents.greedy import GreedyAgent
+from agents.handeval import has_jiang_pair
 from agents.registry import make_agent
 from agents.value import ValueAgent
 from agents.variant_play import chi_tiles
@@ -97,14 +98,28 @@ def test_laizi_kong_when_the_laizi_is_spare_but_not_when_it_is_needed(cls) -> No
     choice, _ = decide(cls(), g, 0)
     assert choice == LAIZI_KONG_ID
     # here the 赖子 fills a gap: without it the hand is slower than after discarding the lone 1z
-    hand = "123m 456m 79m 11p 44s 1z 6p"
+    hand = "123m 456m 79m 22p 55s 1z 6p"
     c = parse_counts(hand)
     c[T("6p")] -= 1
     c[T("1z")] -= 1
-    assert shanten(c, 1) < shanten(parse_counts("123m 456m 79m 11p 44s 1z"), 0)
+    assert shanten(c, 1) < shanten(parse_counts("123m 456m 79m 22p 55s 1z"), 0)
     g = _wuhan_dealer(hand)
     choice, _ = decide(cls(), g, 0)
     assert choice == T("1z")
+
+
+def test_greedy_wuhan_discard_keeps_a_wait_with_a_2_5_8_pair() -> None:
+    # 7s leaves 11s 55s (shanpon: the 1s wins with the pair 55s); 5s leaves 11s 57s (6s wins only by shape: 11s is
+    # no 将 pair, so no small win)
+    g = _wuhan_dealer("123m 456m 789p 11s 55s 7s")
+    assert decide(GreedyAgent(), g, 0)[0] == T("7s")
+
+
+def test_has_jiang_pair() -> None:
+    assert has_jiang_pair(parse_counts("123m 456m 789p 234s 55s"), 0)
+    assert not has_jiang_pair(parse_counts("123m 456m 789p 234s 11s"), 0)
+    assert has_jiang_pair(parse_counts("123m 456m 789p 234s 5s"), 1)  # a wildcard completes the 将
+    assert not has_jiang_pair(parse_counts("11223344556677m"), 0)  # seven pairs is not a Wuhan hand
 
 
 def _wuhan_chi(seat1: str) -> Game:
@@ -172,9 +187,9 @@ def _yibin_fei(seat1: str | None = None) -> Game:
 
 
 @pytest.mark.parametrize("cls", AGENTS)
-def test_fei_when_it_does_not_slow_the_hand_and_ti_when_the_natural_tile_comes(cls) -> None:
+def test_fei_when_it_makes_the_hand_faster_and_ti_when_the_natural_tile_comes(cls) -> None:
     # 12345m 7m 88m 123s 9s and the 听用 4s: the 飞 of 7m turns a lone 7m and the 听用 into a set, and the hand
-    # after its best discard keeps at least as many live effective tiles as before
+    # after its best discard is one step faster
     g = _yibin_fei("12345788m 12349s")
     choice, mask = decide(cls(), g, 1)
     assert mask[FEI_ID] and not mask[PONG_ID] and choice == FEI_ID
@@ -191,11 +206,11 @@ def test_fei_when_it_does_not_slow_the_hand_and_ti_when_the_natural_tile_comes(c
     "hand",
     [
         "1356789m 477889s",  # the 飞 is one step slower (the pong rule)
-        "123667899m 3347s",  # as fast, but the 听用 gave more live effective tiles than the meld
+        "123667899m 3347s",  # as fast: not worth the 听用
     ],
 )
 @pytest.mark.parametrize("cls", AGENTS)
-def test_fei_declined_when_it_slows_the_hand_or_narrows_it(cls, hand: str) -> None:
+def test_fei_declined_unless_it_makes_the_hand_faster(cls, hand: str) -> None:
     g = _yibin_fei(hand)
     c = parse_counts(hand)
     c[T("4s")] -= 1
