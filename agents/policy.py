@@ -40,9 +40,10 @@ from torch import nn
 from agents.base import BaseAgent, legal_ids
 from envs import __version__ as PACKAGE_VERSION
 from envs.actions import ACTION_LAYOUT_VERSION, ACTION_SPACE_SIZE
-from envs.config import RuleConfig, load_variant
+from envs.config import ConfigError, RuleConfig, config_from_dict, load_variant
 from envs.observation import OBS_SHAPE, OBS_VERSION, observation_bounds
-from training.features import NumpyActor, TilePlaneExtractor
+from training.features import NumpyActor, TilePlaneExtractor, input_rows
+from training.hand_features import HAND_FEATURES_VERSION, HandFeatures, augmented_space
 
 CHECKPOINT_FORMAT = "chuanma-checkpoint-v1"
 META_NAME = "chuanma.json"
@@ -57,7 +58,11 @@ class CheckpointError(ValueError):
 
 @dataclass(frozen=True)
 class NetSpec:
-    """Network shape: the :class:`training.features.TilePlaneExtractor` widths and the policy / value MLP layers."""
+    """Network shape: the :class:`training.features.TilePlaneExtractor` widths and the policy / value MLP layers.
+
+    ``hand_features``: ``""`` (the network reads the observation only) or the version name of the
+    :mod:`training.hand_features` planes appended to the observation (:data:`HAND_FEATURES_VERSION`).
+    """
 
     features_dim: int = 256
     channels: int = 32
@@ -67,6 +72,7 @@ class NetSpec:
     vf_layers: tuple[int, ...] = (128,)
     activation: str = "relu"
     ortho_init: bool = True
+    hand_features: str = ""
 
     def __post_init__(self) -> None:
         for name in ("features_dim", "channels", "honor_channels", "broadcast_dim"):
@@ -80,6 +86,11 @@ class NetSpec:
             object.__setattr__(self, name, value)
         if self.activation not in _ACTIVATIONS:
             raise ValueError(f"NetSpec.activation must be one of {sorted(_ACTIVATIONS)}, got {self.activation!r}")
+        if self.hand_features not in ("", HAND_FEATURES_VERSION):
+            raise ValueError(
+                f"NetSpec.hand_features {self.hand_features!r} is not supported by this version; expected '' (off) "
+                f"or {HAND_FEATURES_VERSION!r}"
+            )
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -107,9 +118,14 @@ class NetSpec:
                 "channels": self.channels,
                 "honor_channels": self.honor_channels,
                 "broadcast_dim": self.broadcast_dim,
+                "hand_features": bool(self.hand_features),
             },
             "share_features_extractor": True,
         }
+
+    def input_shape(self) -> tuple[int, int]:
+        """Shape of one network input: the observation, plus the hand-feature planes when they are on."""
+        return (input_rows(bool(self.hand_features))[0], OBS_SHAPE[1])
 
 
 @dataclass(frozen=True)
@@ -168,15 +184,17 @@ def net_spec_of(meta: CheckpointMeta) -> NetSpec:
         raise CheckpointError(f"checkpoint network specification is invalid: {exc}") from None
 
 
-def observation_space() -> gymnasium.spaces.Box:
+def observation_space(hand_features: bool = False) -> gymnasium.spaces.Box:
+    """The observation space, or with ``hand_features`` the network input space (hand-feature planes in [0, 1])."""
     low, high = observation_bounds()
-    return gymnasium.spaces.Box(low=low, high=high, shape=OBS_SHAPE, dtype=np.float32)
+    space = gymnasium.spaces.Box(low=low, high=high, shape=OBS_SHAPE, dtype=np.float32)
+    return augmented_space(space) if hand_features else space
 
 
 def build_policy(net: NetSpec, learning_rate: float = 0.0) -> MaskableActorCriticPolicy:
     """A fresh (randomly initialised) policy network of shape ``net`` on the CPU."""
     return MaskableActorCriticPolicy(
-        observation_space(),
+        observation_space(bool(net.hand_features)),
         gymnasium.spaces.Discrete(ACTION_SPACE_SIZE),
         lambda _progress: learning_rate,
         **net.policy_kwargs(),
@@ -280,12 +298,21 @@ def check_variant(meta: CheckpointMeta, cfg: RuleConfig, source: str) -> None:
         )
 
 
+def _meta_variant(meta: CheckpointMeta) -> RuleConfig:
+    try:
+        return config_from_dict(meta.variant_config, source=f"the variant of checkpoint metadata {meta.variant!r}")
+    except ConfigError as exc:
+        raise CheckpointError(str(exc)) from None
+
+
 # ---- the agent ---------------------------------------------------------------------------------------------------
 class PolicyAgent(BaseAgent):
     """A policy network behind ``act(observation, legal_mask)``.
 
     The agent keeps its own copy of the actor weights (:class:`training.features.NumpyActor`): it never changes,
-    whatever happens to the network it was made from.  ``deterministic=True`` plays the masked argmax; otherwise
+    whatever happens to the network it was made from.  A network with ``hand_features`` gets the
+    :mod:`training.hand_features` planes of each observation computed here (``features``), for the variant of
+    ``meta`` or, without one, the variant given to ``reset``.  ``deterministic=True`` plays the masked argmax; otherwise
     it samples from the masked softmax with a numpy generator seeded by ``seed`` (no global RNG).
     ``reset(seat, variant)`` refuses a variant other than the one of ``meta`` (when known).
     """
@@ -300,10 +327,15 @@ class PolicyAgent(BaseAgent):
         deterministic: bool = True,
         seed: int | None = 0,
         name: str | None = None,
+        hand_features: bool = False,
     ) -> None:
         super().__init__()
         self.actor = actor
         self.meta = meta
+        self.hand_features = hand_features
+        self.features: HandFeatures | None = None
+        if hand_features and meta is not None:
+            self.features = HandFeatures(_meta_variant(meta))
         self.deterministic = deterministic
         self.rng = np.random.default_rng(seed)
         if name is not None:
@@ -318,7 +350,8 @@ class PolicyAgent(BaseAgent):
         **kwargs: Any,
     ) -> PolicyAgent:
         """An agent playing a frozen copy of ``policy``'s current weights."""
-        return cls(NumpyActor(policy.state_dict(), net.activation), meta, **kwargs)
+        on = bool(net.hand_features)
+        return cls(NumpyActor(policy.state_dict(), net.activation, hand_features=on), meta, hand_features=on, **kwargs)
 
     @classmethod
     def load(
@@ -351,14 +384,27 @@ class PolicyAgent(BaseAgent):
     def reset(self, seat: int, variant: RuleConfig) -> None:
         if self.meta is not None and variant is not None:
             check_variant(self.meta, variant, f"of {self.name}")
+        if self.hand_features and variant is not None and (self.features is None or self.features.cfg != variant):
+            self.features = HandFeatures(variant)
         super().reset(seat, variant)
+
+    def inputs(self, observation: np.ndarray) -> np.ndarray:
+        """The network input of one observation ``(C, 34)`` or a batch ``(B, C, 34)``, always batched, float32."""
+        obs = np.asarray(observation, dtype=np.float32)
+        batch = obs[None] if obs.ndim == 2 else obs
+        if not self.hand_features:
+            return batch
+        if self.features is None:
+            raise ValueError(
+                f"{self.name} uses hand-feature planes and needs the variant: call reset(seat, variant) first "
+                f"(or load it with a checkpoint that names its variant)"
+            )
+        return np.stack([self.features.augment(o) for o in batch])
 
     def logits(self, observation: np.ndarray) -> np.ndarray:
         """Unmasked action logits, shape ``(183,)`` for one observation or ``(B, 183)`` for a batch."""
-        obs = np.asarray(observation, dtype=np.float32)
-        if obs.ndim == 2:
-            return self.actor.logits(obs[None])[0]
-        return self.actor.logits(obs)
+        out = self.actor.logits(self.inputs(observation))
+        return out[0] if np.ndim(observation) == 2 else out
 
     def act(self, observation: np.ndarray, legal_mask: np.ndarray) -> int:
         ids = legal_ids(legal_mask)

@@ -351,6 +351,12 @@ def _from_mapping(data: dict[str, Any], source: str) -> RuleConfig:
     return cfg
 
 
+def config_from_dict(data: dict[str, Any], source: str = "<mapping>") -> RuleConfig:
+    """A :class:`RuleConfig` from a plain mapping of flags (the inverse of :meth:`RuleConfig.to_dict`); every value
+    is checked as in a YAML file, and ``source`` names the mapping in error messages."""
+    return _from_mapping(dict(data) if isinstance(data, dict) else data, source=source)
+
+
 def load_config_file(path: str | Path, **overrides: Any) -> RuleConfig:
     """Load a variant YAML file (optionally with flag overrides)."""
     path = Path(path)

@@ -21,12 +21,14 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from stable_baselines3.common.vec_env import VecEnv
 
 from agents.policy import PolicyAgent
 from agents.registry import make_agent
 from envs.config import load_variant
 from envs.vector_env import VectorEnv
 from training.config import TrainConfig
+from training.hand_features import HandFeatureVecEnv
 from training.selfplay import Snapshot, env_options
 
 
@@ -49,7 +51,7 @@ class BatchedPolicy:
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> list[int]:
         agent = self.agent
-        logits = agent.actor.logits(np.asarray(observations, dtype=np.float32))
+        logits = agent.logits(np.asarray(observations, dtype=np.float32))
         out = []
         for row, mask in zip(logits, masks):
             ids = np.flatnonzero(mask)
@@ -141,8 +143,9 @@ class SelfPlayPool:
         return self._batched(snap.id)
 
 
-def make_batched_vec_env(cfg: TrainConfig) -> VectorEnv:
-    """``cfg.env.num_envs`` self-play hands in one :class:`~envs.vector_env.VectorEnv` (``vec_env: batched``)."""
+def make_batched_vec_env(cfg: TrainConfig) -> VecEnv:
+    """``cfg.env.num_envs`` self-play hands in one :class:`~envs.vector_env.VectorEnv` (``vec_env: batched``),
+    wrapped by :class:`~training.hand_features.HandFeatureVecEnv` when ``net.hand_features``."""
     options = env_options(cfg)
     rules = options.pop("rules", None)
     variant = load_variant(cfg.variant, **(rules or {}))
@@ -153,4 +156,5 @@ def make_batched_vec_env(cfg: TrainConfig) -> VectorEnv:
         latest_share=cfg.pool.latest_share,
         deterministic=cfg.pool.deterministic,
     )
-    return VectorEnv(variant, cfg.env.num_envs, opponents=pool, seat="random", seed=cfg.seed, **options)
+    venv = VectorEnv(variant, cfg.env.num_envs, opponents=pool, seat="random", seed=cfg.seed, **options)
+    return HandFeatureVecEnv(venv, variant) if cfg.net.hand_features else venv

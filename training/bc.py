@@ -23,13 +23,14 @@ from envs.actions import ACTION_SPACE_SIZE
 from envs.config import RuleConfig
 from envs.observation import OBS_SHAPE
 from envs.sichuan_mahjong_v0 import raw_env
+from training.hand_features import HAND_FEATURE_PLANES, HandFeatures
 
 
 @dataclass
 class Decisions:
     """Recorded teacher decisions (observations stored as float16 to halve the memory)."""
 
-    observations: np.ndarray  # (N, 93, 34) float16
+    observations: np.ndarray  # (N, rows, 34) float16: the observation (+ hand-feature planes), see collect_decisions
     masks: np.ndarray  # (N, 183) bool
     actions: np.ndarray  # (N,) int64
     returns: np.ndarray  # (N,) float32
@@ -61,15 +62,22 @@ def collect_decisions(
     *,
     env_options: dict[str, Any] | None = None,
     progress: bool = False,
+    hand_features: bool = False,
 ) -> Decisions:
-    """Play teacher-only hands (seeds derived from ``seed``) until ``num_decisions`` decisions are recorded."""
+    """Play teacher-only hands (seeds derived from ``seed``) until ``num_decisions`` decisions are recorded.
+
+    ``hand_features``: record the network input of a ``net.hand_features`` policy (the observation with the
+    :mod:`training.hand_features` planes appended) instead of the bare observation.
+    """
     if num_decisions <= 0:
         raise ValueError(f"num_decisions must be positive, got {num_decisions}")
     options = dict(env_options or {})
     env = raw_env(variant=cfg, **options)
     factor = env._reward_factor
     n = env.cfg.num_players
-    obs_buf = np.zeros((num_decisions, *OBS_SHAPE), dtype=np.float16)
+    features = HandFeatures(env.cfg) if hand_features else None
+    rows = OBS_SHAPE[0] + (HAND_FEATURE_PLANES if hand_features else 0)
+    obs_buf = np.zeros((num_decisions, rows, OBS_SHAPE[1]), dtype=np.float16)
     mask_buf = np.zeros((num_decisions, ACTION_SPACE_SIZE), dtype=bool)
     act_buf = np.zeros(num_decisions, dtype=np.int64)
     ret_buf = np.zeros(num_decisions, dtype=np.float32)
@@ -96,7 +104,7 @@ def collect_decisions(
             mask = o["action_mask"]
             action = teachers[seat].act(o["observation"], mask)
             if count < num_decisions and int(mask.sum()) > 1:
-                obs_buf[count] = o["observation"]
+                obs_buf[count] = o["observation"] if features is None else features.augment(o["observation"])
                 mask_buf[count] = mask.astype(bool)
                 act_buf[count] = action
                 seats.append(seat)

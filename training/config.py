@@ -81,11 +81,15 @@ class NetConfig:
     vf_layers: tuple[int, ...] = (128,)
     activation: Literal["relu", "tanh", "elu"] = "relu"
     ortho_init: bool = True
+    hand_features: bool = False  # append the training.hand_features planes (tile efficiency) to the input
 
     def spec(self) -> NetSpec:
         from agents.policy import NetSpec
+        from training.hand_features import HAND_FEATURES_VERSION
 
-        return NetSpec(**dataclasses.asdict(self))
+        fields = dataclasses.asdict(self)
+        fields["hand_features"] = HAND_FEATURES_VERSION if self.hand_features else ""
+        return NetSpec(**fields)
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
 from envs.observation import OBS_SHAPE, SLICES
+from training.hand_features import HAND_BROADCAST_ROWS, HAND_FEATURE_PLANES
 
 BROADCAST_PLANES: tuple[str, ...] = (
     "exchange_direction",
@@ -54,6 +55,19 @@ def _rows(names: tuple[str, ...]) -> list[int]:
 BROADCAST_ROWS: tuple[int, ...] = tuple(_rows(BROADCAST_PLANES))
 TILE_ROWS: tuple[int, ...] = tuple(r for r in range(OBS_SHAPE[0]) if r not in set(BROADCAST_ROWS))
 NUM_SUITED = 27
+
+
+def input_rows(hand_features: bool) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+    """``(rows, tile rows, broadcast rows)`` of the network input: the observation, plus the
+    :mod:`training.hand_features` planes appended after it when ``hand_features``."""
+    if not hand_features:
+        return OBS_SHAPE[0], TILE_ROWS, BROADCAST_ROWS
+    base = OBS_SHAPE[0]
+    extra_broadcast = tuple(base + r for r in HAND_BROADCAST_ROWS)
+    extra_tiles = tuple(base + r for r in range(HAND_FEATURE_PLANES) if r not in HAND_BROADCAST_ROWS)
+    return base + HAND_FEATURE_PLANES, TILE_ROWS + extra_tiles, BROADCAST_ROWS + extra_broadcast
+
+
 NUM_HONORS = OBS_SHAPE[1] - NUM_SUITED
 
 
@@ -61,7 +75,8 @@ class TilePlaneExtractor(BaseFeaturesExtractor):
     """Suit-shared 1-D convolutions over the tile planes plus a broadcast-feature branch (see the module docstring).
 
     ``channels``: convolution channels per rank position; ``honor_channels``: projection width per honor kind;
-    ``broadcast_dim``: width of the broadcast branch; ``features_dim``: output width.
+    ``broadcast_dim``: width of the broadcast branch; ``features_dim``: output width; ``hand_features``: the input
+    is the observation with the :mod:`training.hand_features` planes appended (see :func:`input_rows`).
     """
 
     def __init__(
@@ -71,9 +86,14 @@ class TilePlaneExtractor(BaseFeaturesExtractor):
         channels: int = 32,
         honor_channels: int = 8,
         broadcast_dim: int = 64,
+        hand_features: bool = False,
     ) -> None:
-        if tuple(observation_space.shape) != OBS_SHAPE:
-            raise ValueError(f"TilePlaneExtractor expects observations of shape {OBS_SHAPE}, got {observation_space}")
+        n_rows, tile_rows, broadcast_rows = input_rows(hand_features)
+        if tuple(observation_space.shape) != (n_rows, OBS_SHAPE[1]):
+            what = "observation + hand-feature planes" if hand_features else "observations"
+            raise ValueError(
+                f"TilePlaneExtractor expects {what} of shape {(n_rows, OBS_SHAPE[1])}, got {observation_space}"
+            )
         for name, value in (
             ("features_dim", features_dim),
             ("channels", channels),
@@ -83,9 +103,9 @@ class TilePlaneExtractor(BaseFeaturesExtractor):
             if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
                 raise ValueError(f"TilePlaneExtractor: {name} must be a positive integer, got {value!r}")
         super().__init__(observation_space, features_dim)
-        self.register_buffer("tile_rows", torch.tensor(TILE_ROWS, dtype=torch.long), persistent=False)
-        self.register_buffer("broadcast_rows", torch.tensor(BROADCAST_ROWS, dtype=torch.long), persistent=False)
-        n_tile = len(TILE_ROWS)
+        self.register_buffer("tile_rows", torch.tensor(tile_rows, dtype=torch.long), persistent=False)
+        self.register_buffer("broadcast_rows", torch.tensor(broadcast_rows, dtype=torch.long), persistent=False)
+        n_tile = len(tile_rows)
         self.channels = channels
         self.suit_conv = nn.Sequential(
             nn.Conv1d(n_tile, channels, kernel_size=3, padding=1),
@@ -94,7 +114,7 @@ class TilePlaneExtractor(BaseFeaturesExtractor):
             nn.ReLU(),
         )
         self.honor_proj = nn.Sequential(nn.Conv1d(n_tile, honor_channels, kernel_size=1), nn.ReLU())
-        self.broadcast = nn.Sequential(nn.Linear(len(BROADCAST_ROWS), broadcast_dim), nn.ReLU())
+        self.broadcast = nn.Sequential(nn.Linear(len(broadcast_rows), broadcast_dim), nn.ReLU())
         width = 3 * 9 * channels + NUM_HONORS * honor_channels + broadcast_dim
         self.head = nn.Sequential(nn.Linear(width, features_dim), nn.ReLU())
 
@@ -124,7 +144,12 @@ class NumpyActor:
     """
 
     def __init__(
-        self, state_dict: dict[str, Any], activation: str = "relu", prefix: str = "features_extractor."
+        self,
+        state_dict: dict[str, Any],
+        activation: str = "relu",
+        prefix: str = "features_extractor.",
+        *,
+        hand_features: bool = False,
     ) -> None:
         if activation not in _NP_ACTIVATIONS:
             raise ValueError(f"activation must be one of {sorted(_NP_ACTIVATIONS)}, got {activation!r}")
@@ -160,8 +185,9 @@ class NumpyActor:
         self.a_w = np.ascontiguousarray(get("action_net.weight").T)
         self.a_b = get("action_net.bias")
         self.activation = _NP_ACTIVATIONS[activation]
-        self._tile_rows = np.array(TILE_ROWS)
-        self._broadcast_rows = np.array(BROADCAST_ROWS)
+        _, tile_rows, broadcast_rows = input_rows(hand_features)
+        self._tile_rows = np.array(tile_rows)
+        self._broadcast_rows = np.array(broadcast_rows)
 
     @staticmethod
     def _conv(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -175,7 +201,7 @@ class NumpyActor:
         return np.maximum(out, 0.0, out=out)
 
     def logits(self, observations: np.ndarray) -> np.ndarray:
-        """Action logits ``(B, 183)`` of a batch of observations ``(B, 93, 34)``."""
+        """Action logits ``(B, 183)`` of a batch of network inputs ``(B, rows, 34)`` (see :func:`input_rows`)."""
         obs = np.asarray(observations, dtype=np.float32)
         batch = obs.shape[0]
         tiles = obs[:, self._tile_rows]  # (B, T, 34)

@@ -198,8 +198,9 @@ def env_options(cfg: TrainConfig) -> dict[str, Any]:
 
 
 def make_selfplay_env(cfg: TrainConfig) -> gymnasium.Env:
-    """One monitored :class:`SelfPlayEnv` for ``cfg``."""
-    env = SelfPlayEnv(
+    """One monitored :class:`SelfPlayEnv` for ``cfg`` (observations with the hand-feature planes when
+    ``net.hand_features``)."""
+    env: gymnasium.Env = SelfPlayEnv(
         load_variant(cfg.variant),
         baselines=cfg.pool.baselines,
         baseline_share=cfg.pool.baseline_share,
@@ -207,6 +208,10 @@ def make_selfplay_env(cfg: TrainConfig) -> gymnasium.Env:
         deterministic=cfg.pool.deterministic,
         **env_options(cfg),
     )
+    if cfg.net.hand_features:
+        from training.hand_features import HandFeatureObservation
+
+        env = HandFeatureObservation(env, env.cfg)
     return Monitor(env)
 
 

@@ -251,7 +251,13 @@ class Trainer:
         b = self.cfg.bc
         t0 = time.perf_counter()
         data = collect_decisions(
-            self.rules, b.teacher, b.decisions, self.cfg.seed, env_options=env_options(self.cfg), progress=progress
+            self.rules,
+            b.teacher,
+            b.decisions,
+            self.cfg.seed,
+            env_options=env_options(self.cfg),
+            progress=progress,
+            hand_features=self.cfg.net.hand_features,
         )
         t1 = time.perf_counter()
         report = train_bc(
