@@ -1,6 +1,7 @@
-"""Feature extractor (特征提取) for the ``chuanma-v0`` tile planes, shared by the policy and value heads.
+"""Feature extractor (特征提取) for the ``chuanma-v1`` tile planes, shared by the policy and value heads.
 
-The observation is ``(93, 34)``: planes over the 34 tile kinds.  Some planes are about tiles (hand, discards,
+The observation is ``(106, 34)``: planes over the 34 tile kinds (with ``net.hand_features`` the six
+:mod:`training.hand_features` planes follow it, see :func:`input_rows`).  Some planes are about tiles (hand, discards,
 melds ...), the others are *broadcast* facts (phase, wall size, scores ...) repeated in every column.  The extractor
 treats them differently:
 
