@@ -831,9 +831,16 @@ class Game:
         if action.type == ActionType.EXCHANGE:
             action = exchange(action.tiles)
         legal = self._legal(seat)
-        if action not in legal:
-            shown = ", ".join(str(a) for a in legal[:40]) + (f", ... ({len(legal)} in all)" if len(legal) > 40 else "")
-            raise ValueError(f"illegal action {action} for seat {seat} in phase {self.phase.value}; legal: [{shown}]")
+        for a in legal:  # the shared action instances match on identity, before any field comparison
+            if a is action:
+                break
+        else:
+            if action not in legal:
+                more = f", ... ({len(legal)} in all)" if len(legal) > 40 else ""
+                shown = ", ".join(str(a) for a in legal[:40]) + more
+                raise ValueError(
+                    f"illegal action {action} for seat {seat} in phase {self.phase.value}; legal: [{shown}]"
+                )
         self._legal_cache = {}
         phase = self.phase
         private = phase != Phase.SELF or (

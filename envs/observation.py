@@ -103,23 +103,32 @@ import numpy as np
 
 from envs.actions import (
     ACTION_SPACE_SIZE,
+    BAOHU,
     BAOHU_ID,
     CHI_BASE,
     DINGQUE_BASE,
     DISCARD_BASE,
     EXCHANGE_BASE,
+    FEI,
     FEI_ID,
+    HU,
     HU_ID,
     KONG_BASE,
+    LAIZI_KONG,
     LAIZI_KONG_ID,
+    PASS,
     PASS_ID,
+    PONG,
     PONG_ID,
     QINGHU_BASE,
+    RED_KONG,
     RED_KONG_ID,
     TI_BASE,
     Action,
     ActionType,
+    discard,
     encode,
+    kong,
 )
 from envs.melds import MeldKind
 from envs.tiles import NUM_KINDS
@@ -781,15 +790,15 @@ class GameObserver:
         self._seats: list[_SeatCache | None] = [None] * game.n
 
     def encode(self, seat: int, out: np.ndarray | None = None, *, exchange_picks: Sequence[int] = ()) -> np.ndarray:
-        """The observation of ``seat`` now, written into ``out`` (allocated when None) and returned."""
-        if out is None:
-            out = np.empty(OBS_SHAPE, dtype=np.float32)
-        elif out.shape != OBS_SHAPE or out.dtype != np.float32:
+        """The observation of ``seat`` now, written into ``out`` (a new array when None) and returned."""
+        if out is not None and (out.shape != OBS_SHAPE or out.dtype != np.float32):
             raise ValueError(f"out must be float32 with shape {OBS_SHAPE}, got {out.dtype} {out.shape}")
         st = self._seats[seat]
         if st is None:
             st = self._seats[seat] = self._new_cache()
         self._update(st, seat, tuple(exchange_picks) if exchange_picks else ())
+        if out is None:
+            return st.buf.copy()
         out[...] = st.buf
         return out
 
@@ -1130,6 +1139,12 @@ _FLAT_BASE: dict[ActionType, int] = {
     ActionType.RED_KONG: RED_KONG_ID,
     ActionType.LAIZI_KONG: LAIZI_KONG_ID,
 }
+# the engine's shared action instances (envs.actions: one per discard / kong kind, PONG, HU, PASS ...), by identity:
+# they live as long as the module, so their ids are never reused
+# the engine's shared action instances (envs.actions: one per discard / kong kind, PONG, HU, PASS ...), looked up by
+# identity (they live as long as the modules, so their ids are never reused); other actions go by type
+_SHARED_ACTIONS = (*map(discard, range(NUM_KINDS)), *map(kong, range(NUM_KINDS)), PONG, HU, PASS, FEI, BAOHU)
+_SHARED_IDS: dict[int, int] = {id(a): encode(a) for a in (*_SHARED_ACTIONS, RED_KONG, LAIZI_KONG)}
 _TILE_TYPES = frozenset(
     {ActionType.DISCARD, ActionType.KONG, ActionType.DINGQUE, ActionType.CHI, ActionType.TI, ActionType.QINGHU_DISCARD}
 )
@@ -1163,9 +1178,19 @@ def legal_mask(view: PlayerView, pending_exchange_picks: Sequence[int] = ()) -> 
 
 def legal_ids(actions: Sequence[Action], pending_exchange_picks: Sequence[int] = ()) -> list[int]:
     """The sorted flat ids that :func:`actions_mask` sets (``np.flatnonzero`` of the mask, as a list)."""
+    return sorted(set(_flat_ids(actions, pending_exchange_picks)))
+
+
+def _flat_ids(actions: Sequence[Action], pending_exchange_picks: Sequence[int]) -> list[int]:
+    """The flat ids of ``actions`` (换三张 triples as the next pick's kinds), unsorted, possibly repeated."""
     ids = []
     triples = []
+    shared = _SHARED_IDS
     for action in actions:
+        i = shared.get(id(action))
+        if i is not None:
+            ids.append(i)
+            continue
         t = action.type
         base = _FLAT_BASE.get(t)
         if base is not None:
@@ -1180,7 +1205,7 @@ def legal_ids(actions: Sequence[Action], pending_exchange_picks: Sequence[int] =
         ids += [EXCHANGE_BASE + k for k in exchange_pick_kinds(triples, pending_exchange_picks)]
     elif pending_exchange_picks:
         raise ValueError("exchange picks given but the view has no 换三张 decision")
-    return sorted(set(ids))
+    return ids
 
 
 def game_mask(game, seat: int, pending_exchange_picks: Sequence[int] = (), out: np.ndarray | None = None) -> np.ndarray:
@@ -1196,10 +1221,10 @@ def actions_mask(
 
     ``out`` (``int8``, shape ``(183,)``) is overwritten and returned when given (a row of a batch of masks).
     """
+    ids = _flat_ids(actions, pending_exchange_picks)
     if out is None:
-        mask = np.zeros(ACTION_SPACE_SIZE, dtype=np.int8)
+        out = np.zeros(ACTION_SPACE_SIZE, dtype=np.int8)
     else:
-        mask = out
-        mask.fill(0)
-    mask[legal_ids(actions, pending_exchange_picks)] = 1
-    return mask
+        out.fill(0)
+    out[ids] = 1
+    return out
