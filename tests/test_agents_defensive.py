@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agents.danger import danger_by_kind, deal_in_by_kind, expected_wilds, ready_estimate, wait_probability
-from agents.defensive import OFF, WILD_FOLD_RISK, DefensiveAgent
+from agents.defensive import OFF, TINGYONG_FOLD_RISK, WILD_FOLD_RISK, DefensiveAgent
 from agents.features import read
 from agents.greedy import GreedyAgent
 from agents.valuation import VariantValues
@@ -64,7 +64,7 @@ def test_pushes_like_the_value_agent_when_nobody_threatens() -> None:
 
 def test_risk_folding_is_on_in_wildcard_variants_only() -> None:
     assert _agent(DefensiveAgent, "hongzhong").fold_risk == WILD_FOLD_RISK
-    assert _agent(DefensiveAgent, "yibin").fold_risk == WILD_FOLD_RISK
+    assert _agent(DefensiveAgent, "yibin").fold_risk == TINGYONG_FOLD_RISK
     assert _agent(DefensiveAgent, "chengdu").fold_risk == OFF
     assert _agent(DefensiveAgent, "chengdu", fold_risk="0.3/0.1").fold_risk == (0.3, 0.1)
     assert _agent(DefensiveAgent, "hongzhong", fold_risk="off").fold_risk == OFF
