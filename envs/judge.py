@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from envs.config import RuleConfig
-from envs.hand import is_winning, waits
+from envs.hand import is_winning, shanten, waits
 from envs.melds import Meld
 from envs.scoring import ScoreResult, WinContext, score_win
 from envs.tiles import NUM_KINDS, NUM_SUITED, RED
@@ -161,13 +161,15 @@ def _waits_mask(
     n_wild = sum(counts[k] for k in wilds)
     if n_wild:
         natural, n_wild = _split_wilds(counts, wilds)
-        found = waits(
-            natural,
-            n_wild,
-            allowed_mask=_wild_allowed(cfg, void),
-            meld_counts=_binding_meld_counts(natural, n_wild, melds, 1) if melds else None,
-            candidates_mask=cand,
-        )
+        allowed = _wild_allowed(cfg, void)
+        caps = _binding_meld_counts(natural, n_wild, melds, 1) if melds else None
+        # 向听 pre-check: a hand two or more tiles from complete waits on nothing.  shanten's complete hands are the
+        # ones waits looks for (same shapes, wildcards, caps), so it never drops a wait; most hands are not ready,
+        # and shanten costs a quarter of the 34-candidate scan
+        if (sum(natural) + n_wild) % 3 == 1 and shanten(natural, n_wild, allowed_mask=allowed, meld_counts=caps) >= 1:
+            found = []
+        else:
+            found = waits(natural, n_wild, allowed_mask=allowed, meld_counts=caps, candidates_mask=cand)
     else:
         natural = counts
         found = waits(counts, candidates_mask=cand)

@@ -128,3 +128,28 @@ def test_inlined_wall_shuffle_makes_the_randbelow_fisher_yates_walls():
             assert s1.randbelow(10**9) == s2.randbelow(10**9)
         assert wall.shuffled_wall(cfg, 5) == wall.shuffled_wall(cfg, 5)
         assert wall.tile_multiset(cfg) is not wall.tile_multiset(cfg)  # a fresh list each time (callers shuffle it)
+
+
+@pytest.mark.parametrize("variant", ("hongzhong", "yibin", "wuhan", "chengdu"))
+def test_waits_shanten_precheck_never_drops_a_wait(variant, monkeypatch):
+    """judge.waits_mask: the 向听 pre-check (a hand two tiles from complete waits on nothing) gives the full scan's
+    answer on every 3k+1 hand met in random play, wildcard hands included."""
+    cfg = load_variant(variant)
+    states = []
+    for seed in range(25):
+        g = Game(cfg, seed=seed, record_events=False)
+        rng = random.Random(seed)
+        while not g.is_over:
+            for q in range(g.n):
+                h = g.hands[q]
+                if sum(h) % 3 == 1:
+                    states.append((list(h), list(g.melds[q]), g.void[q], g.wild_kinds))
+            seat = g.pending[0]
+            g.step(seat, rng.choice(g.legal_actions(seat)))
+    fast = [judge._waits_mask(cfg, h, m, v, w) for h, m, v, w in states]
+    monkeypatch.setattr(judge, "shanten", lambda *args, **kwargs: 0)  # the full candidate scan every time
+    slow = [judge._waits_mask(cfg, h, m, v, w) for h, m, v, w in states]
+    assert fast == slow
+    with_wilds = sum(1 for h, _, _, w in states if any(h[k] for k in w))
+    assert len(states) > 1000 and any(slow)
+    assert with_wilds > 200 if variant != "chengdu" else with_wilds == 0
