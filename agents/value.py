@@ -40,7 +40,9 @@ Pongs: a pong that does not worsen the shanten (the greedy rule) is taken only w
 least ``pong_keep`` times the estimate without it (so a pong that breaks a flush or seven pairs is declined).  The
 same test applies to 飞 (宜宾) and 吃 (武汉) claims, except that a Wuhan hand that has not opened yet (开口 is required
 to win, which the estimate does not model) takes any pong or chi the greedy rule accepts.  The other variant actions
-(红中杠, 赖子杠, 提, 报胡, 请胡) are the greedy agent's (:mod:`agents.variant_play`).
+(红中杠, 赖子杠, 提, 报胡, 请胡) are the greedy agent's (:mod:`agents.variant_play`).  In 武汉 a ready hand's waits
+count only when they give a 2-5-8 pair (将), as in the greedy agent; a hand ready by shape alone is valued one step
+away.
 Kongs: a kong may cost ``kong_slack`` steps of shanten while the wall holds at least ``2 × late_wall`` tiles (a
 kong pays at once and adds a root).
 
@@ -187,6 +189,10 @@ class ValueAgent(GreedyAgent):
                 counts[k] -= 1
                 shanten_of[k] = self._shanten(seen, counts)
                 counts[k] += 1
+        if self._jiang:  # Wuhan: ready by shape only (no wait gives a 2-5-8 pair) is one step from a small win
+            for k in cands:
+                if shanten_of[k] == 0 and not self._live_useful(seen, counts, k):
+                    shanten_of[k] = 1
         s_min = min(shanten_of.values())
         slack = self.slack if seen.wall >= self.late_wall else 0
         out = []
@@ -234,6 +240,12 @@ class ValueAgent(GreedyAgent):
 
         # standard plan
         s, useful = useful_tiles(counts, wilds, dead=dead, allowed=self._suited, melded=melded)
+        if self._jiang and s == 0:  # Wuhan: only waits with a 2-5-8 pair make a small win
+            legal = tuple(t for t in useful if self._jiang_wait(counts, wilds, t, melded))
+            if legal:
+                useful = legal
+            else:
+                s = 1  # ready by shape only: the shape waits stand for the tiles that would fix the pair
         u_live = sum(live[t] for t in useful)
         best = 0.0
         plan = "standard"
