@@ -434,6 +434,7 @@ class raw_env(AECEnv, EzPickle):
 
     def close(self) -> None:
         self.game = None
+        self._observer = None
 
 
 def _events_for(events: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
