@@ -483,12 +483,15 @@ def discard_values(
     void_suit: int | None = None,
     indicator: int | None = None,
     is_dealer: bool = False,
+    candidates: int | None = None,
 ) -> dict[int, ScoreResult]:
     """For every wait ``t`` of the 13-equivalent hand: its value as a plain discard win (查大叫, §2.11.2).
 
     No self-draw bonus and no situational fans; wildcard kinds are skipped (they cannot be won on a discard) and so
     are kinds held four times when ``ready_excludes_fifth_tile``.  The two-player minimum is not applied: readiness
-    is a question of shape (a 平胡 wait is worth 1).
+    is a question of shape (a 平胡 wait is worth 1).  ``candidates``: a bitmask of the kinds worth scoring (a
+    superset of the waits, e.g. from :func:`envs.judge.waits_mask`; a kind held four times is tried anyway, as a shape
+    mask leaves it out); default every kind.
     """
     cfg = load_variant(cfg)
     wilds = wild_kinds(cfg, indicator)
@@ -499,6 +502,8 @@ def discard_values(
             continue
         fifth = own[t] >= COPIES
         if fifth and cfg.ready_excludes_fifth_tile:
+            continue
+        if candidates is not None and not fifth and not candidates >> t & 1:
             continue
         ctx = WinContext(
             _with_tile(concealed, t), t, tuple(melds), void_suit=void_suit, indicator=indicator, is_dealer=is_dealer

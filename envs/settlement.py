@@ -47,6 +47,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from envs import judge
 from envs.config import RuleConfig
 from envs.hand import ALL_MASK, SUITED_MASK, waits
 from envs.melds import Meld
@@ -356,13 +357,29 @@ def ready_waits(cfg: RuleConfig, player: PlayerEnd, *, live: Sequence[int] | Non
         raise ValueError("dead_wait_counts_as_ready is false: pass live (34 counts of unseen copies)")
     if is_pig(cfg, player) or not _may_be_ready(cfg, player):
         return {}
-    values = discard_values(cfg, player.concealed, player.melds, void_suit=player.void_suit, indicator=player.indicator)
+    values = discard_values(
+        cfg,
+        player.concealed,
+        player.melds,
+        void_suit=player.void_suit,
+        indicator=player.indicator,
+        candidates=wait_candidates(cfg, player),
+    )
     out = {}
     for t, result in values.items():
         if live is not None and not cfg.dead_wait_counts_as_ready and live[t] <= 0:
             continue
         out[t] = result.payment
     return out
+
+
+def wait_candidates(cfg: RuleConfig, player: PlayerEnd) -> int:
+    """Bitmask of the kinds the scorer has to try for ``player``'s waits: the shape waits of
+    :func:`envs.judge.waits_mask`, a superset of the scorer's wins (kinds held four times, which that mask leaves
+    out, are tried by :func:`envs.scoring.discard_values` anyway when a fifth copy may count)."""
+    return judge.waits_mask(
+        cfg, list(player.concealed), player.melds, player.void_suit, wild_kinds(cfg, player.indicator)
+    )
 
 
 # fan tables whose wins all have the standard or seven-pairs shape (no Wuhan 乱将 / 乱风 readings)
