@@ -165,11 +165,22 @@ def _waits_mask(
         caps = _binding_meld_counts(natural, n_wild, melds, 1) if melds else None
         # 向听 pre-check: a hand two or more tiles from complete waits on nothing.  shanten's complete hands are the
         # ones waits looks for (same shapes, wildcards, caps), so it never drops a wait; most hands are not ready,
-        # and shanten costs a quarter of the 34-candidate scan
-        if (sum(natural) + n_wild) % 3 == 1 and shanten(natural, n_wild, allowed_mask=allowed, meld_counts=caps) >= 1:
+        # and shanten costs a quarter of the 34-candidate scan.  The uncapped shanten comes first: dropping the
+        # meld caps only adds target hands, so it is never above the capped one, and it stays on the table-driven
+        # path (a capped suit costs a (max, +) programme); the capped one decides only for near-ready hands
+        if (sum(natural) + n_wild) % 3 == 1 and (
+            shanten(natural, n_wild, allowed_mask=allowed) >= 1
+            or (caps is not None and shanten(natural, n_wild, allowed_mask=allowed, meld_counts=caps) >= 1)
+        ):
             found = []
         else:
-            found = waits(natural, n_wild, allowed_mask=allowed, meld_counts=caps, candidates_mask=cand)
+            found = waits(natural, n_wild, allowed_mask=allowed, candidates_mask=cand)
+            if caps is not None and found:
+                # the capped waits are among the uncapped ones (the caps only remove candidates and targets):
+                # recheck just those with the caps
+                found = waits(
+                    natural, n_wild, allowed_mask=allowed, meld_counts=caps, candidates_mask=_bits(found) & cand
+                )
     else:
         natural = counts
         found = waits(counts, candidates_mask=cand)
@@ -185,6 +196,13 @@ def _waits_mask(
                 mask |= 1 << RED
         finally:
             counts[RED] -= 1
+    return mask
+
+
+def _bits(kinds: Sequence[int]) -> int:
+    mask = 0
+    for k in kinds:
+        mask |= 1 << k
     return mask
 
 
@@ -222,12 +240,13 @@ def is_win(
             return True
     if n_wild:
         natural, n_wild = _split_wilds(counts, wilds)
-        return is_winning(
-            natural,
-            n_wild,
-            allowed_mask=_wild_allowed(cfg, void),
-            meld_counts=_binding_meld_counts(natural, n_wild, melds, 0) if melds else None,
-        )
+        allowed = _wild_allowed(cfg, void)
+        caps = _binding_meld_counts(natural, n_wild, melds, 0) if melds else None
+        # without the meld caps there are only more ways to complete the hand: a hand that does not win uncapped
+        # (the table-driven path, the common answer) does not win capped either
+        if caps is not None and not is_winning(natural, n_wild, allowed_mask=allowed):
+            return False
+        return is_winning(natural, n_wild, allowed_mask=allowed, meld_counts=caps)
     return is_winning(counts)
 
 

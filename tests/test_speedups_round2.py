@@ -1,0 +1,125 @@
+"""Speed-ups of issue #4, round 2: the fast paths give the answers of the full computations they skip."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from envs import judge
+from envs.config import load_variant
+from envs.game import Game
+from envs.hand import is_winning, shanten, waits
+from envs.tiles import RED
+
+WILD_PRESETS = ("hongzhong", "yibin", "wuhan")
+
+
+def _reference_waits_mask(cfg, counts, melds, void, wilds) -> int:
+    """judge._waits_mask without any pre-check: the capped candidate scan for every hand."""
+    cand = judge._kinds_mask(cfg, void)
+    for k in wilds:
+        cand &= ~(1 << k)
+    if cfg.fan_table == "wuhan":
+        cand &= ~(1 << RED)
+    for m in melds:
+        for k in m.represented():
+            if counts[k] + m.represented().count(k) >= 4:
+                cand &= ~(1 << k)
+    natural, n_wild = judge._split_wilds(counts, wilds)
+    if n_wild:
+        caps = judge._binding_meld_counts(natural, n_wild, melds, 1) if melds else None
+        allowed = judge._wild_allowed(cfg, void)
+        found = waits(natural, n_wild, allowed_mask=allowed, meld_counts=caps, candidates_mask=cand)
+    else:
+        found = waits(natural, candidates_mask=cand)
+    mask = sum(1 << t for t in found)
+    if cfg.fan_table == "wuhan":
+        mask |= judge._uniform_mask(natural, melds) & cand
+    if cfg.wild == "hongzhong" and cfg.hz_red_discard_claimable and counts[RED] < 4:
+        c = list(counts)
+        c[RED] += 1
+        if _reference_is_win(cfg, c, melds, void, wilds):
+            mask |= 1 << RED
+    return mask
+
+
+def _reference_is_win(cfg, counts, melds, void, wilds) -> bool:
+    """judge.is_win with the meld caps always applied (no uncapped pre-check)."""
+    natural, n_wild = judge._split_wilds(counts, wilds)
+    if cfg.fan_table == "wuhan" and judge._uniform_mask(natural, melds):
+        return True
+    if n_wild:
+        caps = judge._binding_meld_counts(natural, n_wild, melds, 0) if melds else None
+        return is_winning(natural, n_wild, allowed_mask=judge._wild_allowed(cfg, void), meld_counts=caps)
+    return is_winning(list(counts))
+
+
+def _hands(cfg, seeds: range):
+    """Every seat's hand after every decision of randomly played hands that prefer melds (so that meld caps
+    bind often): ``(counts, melds, void, wild kinds)``."""
+    for seed in seeds:
+        g = Game(cfg, seed=seed, record_events=False)
+        rng = random.Random(seed)
+        while not g.is_over:
+            seat = g.pending[0]
+            legal = g.legal_actions(seat)
+            melding = [a for a in legal if a.type.name in ("PONG", "KONG", "FEI", "CHI")]
+            g.step(seat, rng.choice(melding) if melding and rng.random() < 0.7 else rng.choice(legal))
+            for q in range(g.n):
+                yield list(g.hands[q]), list(g.melds[q]), g.void[q], g.wild_kinds
+
+
+@pytest.mark.parametrize(
+    ("variant", "rules"),
+    [("hongzhong", {}), ("hongzhong", {"hz_red_discard_claimable": True}), ("yibin", {}), ("wuhan", {})],
+)
+def test_uncapped_prechecks_give_the_capped_answers(variant, rules):
+    """judge.waits_mask / is_win: the uncapped 向听 pre-check, the uncapped candidate filter and the uncapped
+    win pre-check answer exactly as the capped computations on every hand met in meld-heavy random play."""
+    cfg = load_variant(variant, **rules)
+    waits_checked = wins_checked = capped = 0
+    for counts, melds, void, wilds in _hands(cfg, range(14)):
+        size = sum(counts) % 3
+        natural, n_wild = judge._split_wilds(counts, wilds)
+        binding = bool(n_wild and melds and judge._binding_meld_counts(natural, n_wild, melds, 1))
+        if size == 1:
+            assert judge._waits_mask(cfg, list(counts), melds, void, wilds) == _reference_waits_mask(
+                cfg, counts, melds, void, wilds
+            ), (counts, melds, void, wilds)
+            waits_checked += 1
+            capped += binding
+        elif size == 2:
+            assert judge.is_win(cfg, list(counts), melds, void, wilds) == _reference_is_win(
+                cfg, counts, melds, void, wilds
+            ), (counts, melds, void, wilds)
+            wins_checked += 1
+    assert waits_checked > 1000 and wins_checked > 300 and capped > 200
+
+
+@pytest.mark.parametrize("variant", WILD_PRESETS)
+def test_uncapped_shanten_is_never_above_the_capped_one(variant):
+    """The property the pre-checks rest on: dropping the meld caps never raises 向听 nor loses a win or a wait."""
+    cfg = load_variant(variant)
+    seen = 0
+    for counts, melds, void, wilds in _hands(cfg, range(8)):
+        natural, n_wild = judge._split_wilds(counts, wilds)
+        if not (n_wild and melds) or sum(counts) % 3 == 0:
+            continue
+        caps = judge._binding_meld_counts(natural, n_wild, melds, 1 if sum(counts) % 3 == 1 else 0)
+        if caps is None:
+            continue
+        allowed = judge._wild_allowed(cfg, void)
+        assert shanten(natural, n_wild, allowed_mask=allowed) <= shanten(
+            natural, n_wild, allowed_mask=allowed, meld_counts=caps
+        )
+        if sum(counts) % 3 == 1:
+            assert set(waits(natural, n_wild, allowed_mask=allowed, meld_counts=caps)) <= set(
+                waits(natural, n_wild, allowed_mask=allowed)
+            )
+        else:
+            assert is_winning(natural, n_wild, allowed_mask=allowed) >= is_winning(
+                natural, n_wild, allowed_mask=allowed, meld_counts=caps
+            )
+        seen += 1
+    assert seen > 100
