@@ -137,6 +137,29 @@ def waits_mask(
     return mask
 
 
+def may_wait_on(cfg: RuleConfig, counts: list[int], melds: Sequence[Meld], wilds: tuple[int, ...], k: int) -> bool:
+    """A cheap necessary condition for bit ``k`` of :func:`waits_mask` (same arguments, ``counts`` a list of the 34
+    physical counts of a 3k+1 hand): False only when ``k`` cannot be a wait.
+
+    Without wildcards in the hand a wait completes the hand itself (standard shape or seven pairs), which one
+    memoised win check on ``counts`` plus ``k`` answers; wildcard hands, wildcard kinds, a fifth copy and Wuhan's
+    uniform hands (乱将 / 乱风 wait on any kind of their set) answer True and leave it to :func:`waits_mask`.
+    ``counts`` is probed in place and restored.
+    """
+    if k in wilds or counts[k] >= 4:
+        return True
+    for w in wilds:
+        if counts[w]:
+            return True
+    if cfg.fan_table == "wuhan" and _uniform_mask(counts, melds):
+        return True
+    counts[k] += 1
+    try:
+        return is_winning(counts)
+    finally:
+        counts[k] -= 1
+
+
 def _split_wilds(counts: Sequence[int], wilds: tuple[int, ...]) -> tuple[list[int], int]:
     natural = list(counts)
     n = 0

@@ -123,3 +123,61 @@ def test_uncapped_shanten_is_never_above_the_capped_one(variant):
             )
         seen += 1
     assert seen > 100
+
+
+ALL_PRESETS = ("chengdu", "xueliu", "hongzhong", "yibin", "duankagen", "chiyu", "two_player", "wuhan")
+
+
+@pytest.mark.parametrize("variant", ALL_PRESETS)
+def test_may_wait_on_never_drops_a_wait(variant):
+    """judge.may_wait_on is a necessary condition of the waits mask: on every 3k+1 hand of random play and every
+    kind, False only where the full mask has no bit (and the probed hand is left as it was)."""
+    cfg = load_variant(variant)
+    checked = skipped = 0
+    for counts, melds, void, wilds in _hands(cfg, range(6)):
+        if sum(counts) % 3 != 1:
+            continue
+        full = judge._waits_mask(cfg, list(counts), melds, void, wilds)
+        before = list(counts)
+        for k in cfg.kinds:
+            if not judge.may_wait_on(cfg, counts, melds, wilds, k):
+                assert not full >> k & 1, (counts, melds, void, wilds, k)
+                skipped += 1
+            checked += 1
+        assert counts == before
+    assert checked > 5000 and skipped > checked // 2
+
+
+def _trace(cfg, seed: int) -> list:
+    """Everything observable of one seeded random hand: each decision's legal actions, the events, the result."""
+    g = Game(cfg, seed=seed)
+    rng = random.Random(seed)
+    out = []
+    while not g.is_over:
+        seat = g.pending[0]
+        legal = g.legal_actions(seat)
+        out.append((seat, g.phase, tuple(legal), tuple(g.pending)))
+        g.step(seat, rng.choice(legal))
+    out.append((g.events, g.transfers, g.scores, g.result))
+    return out
+
+
+@pytest.mark.parametrize("variant", ALL_PRESETS)
+def test_games_are_unchanged_by_the_claim_window_filter(variant, monkeypatch):
+    """Seeded random hands play exactly the same (legal actions, pending seats, events, transfers, result) with
+    the may_wait_on filter and with the whole waits mask computed for every HU offer."""
+    cfg = load_variant(variant)
+    seeds = range(30)
+    real = judge.may_wait_on
+    answers = []
+
+    def counted(*args):
+        answers.append(real(*args))
+        return answers[-1]
+
+    monkeypatch.setattr(judge, "may_wait_on", counted)
+    fast = [_trace(cfg, s) for s in seeds]
+    monkeypatch.setattr(judge, "may_wait_on", lambda *args: True)
+    slow = [_trace(cfg, s) for s in seeds]
+    assert fast == slow
+    assert answers.count(False) > 1000 and True in answers  # the filter skipped many waits masks
