@@ -295,6 +295,9 @@ def score(
     ``extra`` holds the variant fields of :class:`~envs.scoring.WinContext` (``indicator``, 断卡根 ``baohu`` /
     ``qinghu`` / ``on_qinghu_discard`` / ``payer_baohu`` / ``kongs_after_baohu``, Wuhan ``red_kongs`` /
     ``laizi_kongs``).
+
+    Memoised (bounded) on the configuration object and the exact :class:`~envs.scoring.WinContext`: a claim window
+    often values one hand on one tile for several payers.  The result is shared between equal calls (read-only).
     """
     ctx = WinContext(
         concealed=tuple(counts),
@@ -311,4 +314,16 @@ def score(
         paid_as_discard=paid_as_discard,
         **extra,
     )
-    return score_win(cfg, ctx)
+    key = (id(cfg), ctx)
+    hit = _SCORE_MEMO.get(key)
+    if hit is not None and hit[0] is cfg:
+        return hit[1]
+    result = score_win(cfg, ctx)
+    if len(_SCORE_MEMO) >= _SCORE_MEMO_LIMIT:
+        _SCORE_MEMO.clear()
+    _SCORE_MEMO[key] = (cfg, result)  # the entry holds cfg, so its id is not reused while the entry lives
+    return result
+
+
+_SCORE_MEMO: dict[tuple[int, WinContext], tuple[RuleConfig, ScoreResult]] = {}
+_SCORE_MEMO_LIMIT = 1 << 12  # entries; cleared when full

@@ -181,3 +181,45 @@ def test_games_are_unchanged_by_the_claim_window_filter(variant, monkeypatch):
     slow = [_trace(cfg, s) for s in seeds]
     assert fast == slow
     assert answers.count(False) > 1000 and True in answers  # the filter skipped many waits masks
+
+
+class _NoMemo(dict):
+    """A memo that never remembers."""
+
+    def get(self, key, default=None):
+        return default
+
+
+@pytest.mark.parametrize("variant", ALL_PRESETS)
+def test_games_are_unchanged_by_the_score_memo(variant, monkeypatch):
+    """judge.score's memo: seeded random hands play exactly the same with every win scored afresh."""
+    cfg = load_variant(variant)
+    seeds = range(30)
+    judge._SCORE_MEMO.clear()
+    fast = [_trace(cfg, s) for s in seeds]
+    assert judge._SCORE_MEMO or variant in ("chengdu", "xueliu", "chiyu", "two_player")
+    monkeypatch.setattr(judge, "_SCORE_MEMO", _NoMemo())
+    slow = [_trace(cfg, s) for s in seeds]
+    assert fast == slow
+
+
+def test_yibin_leaves_discard_matches_the_kind_scan():
+    """宜宾 _leaves_discard (a difference of sums) answers as the scan over every kind it replaced."""
+    from envs.variants import yibin
+
+    cfg = load_variant("yibin")
+    checked = 0
+    for seed in range(20):
+        g = Game(cfg, seed=seed, record_events=False)
+        rng = random.Random(seed)
+        while not g.is_over:
+            for q in range(g.n):
+                h, wild = g.hands[q], g.wild_kinds
+                for k in cfg.kinds:
+                    for removed in ({k: min(h[k], 2)}, {k: min(h[k], 1), **{w: min(h[w], 1) for w in wild}}):
+                        expected = any(kind not in wild and h[kind] - removed.get(kind, 0) > 0 for kind in cfg.kinds)
+                        assert yibin._leaves_discard(g, q, removed) == expected
+                        checked += 1
+            seat = g.pending[0]
+            g.step(seat, rng.choice(g.legal_actions(seat)))
+    assert checked > 10000

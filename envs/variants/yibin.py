@@ -60,10 +60,17 @@ def _count(kinds: list[int]) -> dict[int, int]:
 
 
 def _leaves_discard(game: Game, seat: int, removed: dict[int, int]) -> bool:
-    """Whether the hand still holds a tile that is not a 听用 after ``removed`` tiles leave it."""
+    """Whether the hand still holds a tile that is not a 听用 after ``removed`` tiles leave it (``removed`` takes
+    at most the copies the hand holds of each kind, so the natural tiles left are a plain difference of sums)."""
     h = game.hands[seat]
     wild = game.wild_kinds
-    return any(kind not in wild and h[kind] - removed.get(kind, 0) > 0 for kind in game.cfg.kinds)
+    left = sum(h)
+    for kind in set(wild):
+        left -= h[kind]
+    for kind, n in removed.items():
+        if kind not in wild:
+            left -= n
+    return left > 0
 
 
 class YibinRules(VariantRules):
