@@ -62,10 +62,11 @@ def test_pushes_like_the_value_agent_when_nobody_threatens() -> None:
     assert action_name(_agent(DefensiveAgent, "hongzhong").act(obs, mask)) == action_name(value) == "discard 5m"
 
 
-def test_risk_folding_is_on_in_wildcard_variants_only() -> None:
+def test_risk_folding_is_on_in_the_sichuan_wildcard_variants_only() -> None:
     assert _agent(DefensiveAgent, "hongzhong").fold_risk == WILD_FOLD_RISK
     assert _agent(DefensiveAgent, "yibin").fold_risk == TINGYONG_FOLD_RISK
     assert _agent(DefensiveAgent, "chengdu").fold_risk == OFF
+    assert _agent(DefensiveAgent, "wuhan").fold_risk == OFF  # 赖子 wildcards: folding lost points there
     assert _agent(DefensiveAgent, "chengdu", fold_risk="0.3/0.1").fold_risk == (0.3, 0.1)
     assert _agent(DefensiveAgent, "hongzhong", fold_risk="off").fold_risk == OFF
     # in 成都 (no wildcards) the same table is played for readiness: folding there lost points on the tuning walls
