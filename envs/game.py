@@ -1005,10 +1005,12 @@ class Game:
     def _hu_offer(self, q: int, k: int, payer: int, *, robbing: bool) -> int | None:
         """Whether q is offered HU on ``k`` (a discard, or a robbed kong tile): None if not, else the win's
         doublings when some rule needs them (pass locks with ``pass_hu_allow_higher``), otherwise 0."""
+        if not self._rules.may_win(self, q):  # cheap and pure: asked before any wait (Wuhan: not open yet)
+            return None
         waits = self._waits[q]
         if waits is None and not judge.may_wait_on(self.cfg, self.hands[q], self.melds[q], self._wild_kinds, k):
             return None  # k cannot complete q's hand: no need for the seat's whole waits mask yet
-        if not (self._seat_waits(q) >> k & 1) or not self._rules.may_win(self, q):
+        if not (self._seat_waits(q) >> k & 1):
             return None
         cfg = self.cfg
         locked = -1

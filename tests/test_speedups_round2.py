@@ -163,9 +163,9 @@ def _trace(cfg, seed: int) -> list:
 
 
 @pytest.mark.parametrize("variant", ALL_PRESETS)
-def test_games_are_unchanged_by_the_claim_window_filter(variant, monkeypatch):
+def test_games_are_unchanged_by_the_claim_window_shortcuts(variant, monkeypatch):
     """Seeded random hands play exactly the same (legal actions, pending seats, events, transfers, result) with
-    the may_wait_on filter and with the whole waits mask computed for every HU offer."""
+    the may_wait_on filter and may_win asked first, and with the whole waits mask computed before every HU offer."""
     cfg = load_variant(variant)
     seeds = range(30)
     real = judge.may_wait_on
@@ -177,7 +177,17 @@ def test_games_are_unchanged_by_the_claim_window_filter(variant, monkeypatch):
 
     monkeypatch.setattr(judge, "may_wait_on", counted)
     fast = [_trace(cfg, s) for s in seeds]
+    # the reference: no filter, and every seat's whole waits mask computed before may_win is asked (the old order)
     monkeypatch.setattr(judge, "may_wait_on", lambda *args: True)
+    rules_type = type(Game(cfg, seed=0, record_events=False)._rules)
+    may_win = rules_type.may_win
+
+    def waits_first(self, game, seat):
+        if sum(game.hands[seat]) % 3 == 1:  # a HU offer (the self-draw check holds 3k+2 tiles)
+            game._seat_waits(seat)
+        return may_win(self, game, seat)
+
+    monkeypatch.setattr(rules_type, "may_win", waits_first)
     slow = [_trace(cfg, s) for s in seeds]
     assert fast == slow
     assert answers.count(False) > 1000 and True in answers  # the filter skipped many waits masks
