@@ -63,8 +63,10 @@ class DuankagenState(VariantState):
 
 def request_single(counts: list[int] | tuple[int, ...]) -> int | None:
     """The single of five pairs + one tile (a four of a kind counts as two pairs), or None for any other hand."""
+    if sum(counts) != 11:  # the common answer, without the scan
+        return None
     odd = [k for k in range(NUM_KINDS) if counts[k] % 2]
-    if len(odd) != 1 or sum(counts) != 11:
+    if len(odd) != 1:
         return None
     return odd[0]
 
