@@ -322,12 +322,14 @@ class raw_env(AECEnv, EzPickle):
                 rewards[agent] = scores[seat] * factor
             if leaving:
                 terminations[agent] = True
-            info = {
-                "seat": seat,
-                "events": _events_from_forms(forms, seat) if forms else [],
-                "transfers": list(rows),
-                "scores": list(scores),
-            }
+            seen = []  # _events_from_forms(forms, seat), inlined: fresh dicts per seat
+            if forms:
+                for vis, shown, hidden in forms:
+                    if vis is None or seat in vis:
+                        seen.append(shown.copy())
+                    elif hidden is not None:
+                        seen.append(hidden.copy())
+            info = {"seat": seat, "events": seen, "transfers": rows[:], "scores": scores[:]}
             if over:
                 info["result"] = _plain(result)
             infos[agent] = info

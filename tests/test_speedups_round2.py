@@ -233,3 +233,40 @@ def test_yibin_leaves_discard_matches_the_kind_scan():
             seat = g.pending[0]
             g.step(seat, rng.choice(g.legal_actions(seat)))
     assert checked > 10000
+
+
+@pytest.mark.parametrize("variant", ALL_PRESETS)
+def test_aec_infos_match_the_reference_filter(variant):
+    """AEC env: after every step each agent's info holds the step's events as ``_events_for`` filters them (fresh
+    dicts, none shared between agents or with the engine's log), the step's transfers and the scores."""
+    from envs import sichuan_mahjong_v0 as aec
+
+    env = aec.raw_env(variant=variant)
+    rng = random.Random(3)
+    steps = 0
+    for seed in range(6):
+        env.reset(seed=seed)
+        while env.agents:
+            obs, _, terminated, truncated, _ = env.last()
+            game = env.game
+            cursor, n_transfers = len(game.events), len(game.transfers)
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = [i for i, m in enumerate(obs["action_mask"]) if m]
+            env.step(rng.choice(legal))
+            steps += 1
+            new = game.events[cursor:]
+            rows = [(t.payer, t.receiver, t.amount, t.reason) for t in game.transfers[n_transfers:]]
+            seen_ids = set()
+            for agent, info in env.infos.items():
+                seat = env.agent_name_mapping[agent]
+                if not info or info.get("seat") != seat or len(info["events"]) != len(aec._events_for(new, seat)):
+                    continue  # an agent left earlier (its info is from its last step) or an exchange pick
+                assert info["events"] == aec._events_for(new, seat)
+                assert info["transfers"] == rows and info["scores"] == game.scores
+                assert info["scores"] is not game.scores and info["transfers"] is not rows
+                for ev in info["events"]:
+                    assert all(ev is not orig for orig in new) and id(ev) not in seen_ids
+                    seen_ids.add(id(ev))
+    assert steps > 200
