@@ -1,9 +1,9 @@
 """The README's main job (主任务): ``chuanma main`` (``bash dev.sh main``).
 
 Trains a self-play policy on the default variant (红中 hongzhong) from ``configs/train/hongzhong.yaml`` scaled to a
-budget that finishes in about ten minutes on two CPU cores — behaviour-cloning warm start from the greedy baseline,
-then MaskablePPO self-play — evaluates it against ``random`` and ``greedy`` by duplicate one-vs-three evaluation,
-prints the markdown table and says where the learning curve and the checkpoint went.
+budget that finishes in about ten minutes on two CPU cores — behaviour-cloning warm start from the YAML's teacher
+(the value baseline), then MaskablePPO self-play — evaluates it against ``random`` and ``greedy`` by duplicate
+one-vs-three evaluation, prints the markdown table and says where the learning curve and the checkpoint went.
 
 Budget
 ------
