@@ -26,6 +26,7 @@ The value options (``hongzhong_policy``, ``slack``, ``exit_weight`` ...) are tho
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from agents.danger import danger_by_kind, danger_from, deal_in_by_kind, expected_wilds, ready_estimate
 from agents.features import Seen
@@ -75,27 +76,10 @@ class DefensiveAgent(ValueAgent):
         push_wall: int = 20,
         fold_risk: str | None = None,
         fold_ratio: float = 0.5,
-        hongzhong_policy: str = "shagui_by_value",
-        shagui_min_live: int = 4,
-        slack: int = 0,
-        late_wall: int = 16,
-        max_off_suit: int = 4,
-        pong_keep: float = 0.9,
-        kong_slack: int = 1,
-        exhaustion_weight: float | None = None,
-        exit_weight: float = 1.0,
+        **value_options: Any,
     ) -> None:
-        super().__init__(
-            hongzhong_policy=hongzhong_policy,
-            shagui_min_live=shagui_min_live,
-            slack=slack,
-            late_wall=late_wall,
-            max_off_suit=max_off_suit,
-            pong_keep=pong_keep,
-            kong_slack=kong_slack,
-            exhaustion_weight=exhaustion_weight,
-            exit_weight=exit_weight,
-        )
+        """``value_options``: every option of :class:`agents.value.ValueAgent` (and of the greedy base)."""
+        super().__init__(**value_options)
         if not 0.0 <= float(danger_weight) <= 100.0:
             raise ValueError(f"danger_weight must be in [0, 100], got {danger_weight!r}")
         if isinstance(fold_shanten, bool) or not isinstance(fold_shanten, int) or fold_shanten < 0:

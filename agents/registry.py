@@ -84,6 +84,19 @@ def parse_spec(text: str) -> AgentSpec:
     return AgentSpec(text, name, options, None)
 
 
+def _options_of(cls: type) -> set[str]:
+    """Named constructor options of ``cls``, including those its ``**options`` pass on to its base classes."""
+    names: set[str] = set()
+    for klass in cls.__mro__:
+        if "__init__" not in vars(klass) or klass is object:
+            continue
+        params = inspect.signature(klass.__init__).parameters.values()
+        names |= {p.name for p in params if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL) and p.name != "self"}
+        if not any(p.kind is p.VAR_KEYWORD for p in inspect.signature(klass.__init__).parameters.values()):
+            break
+    return names
+
+
 def make_agent(spec: str | AgentSpec, seed: int = 0, *, variant: Any = None, **external: Any) -> Agent:
     """A fresh agent for ``spec``.
 
@@ -101,11 +114,11 @@ def make_agent(spec: str | AgentSpec, seed: int = 0, *, variant: Any = None, **e
         return policy.PolicyAgent.load(spec.argument, variant=variant)
     module_name, class_name = BASELINES[spec.kind]
     cls = getattr(importlib.import_module(module_name), class_name)
-    params = inspect.signature(cls).parameters
+    params = _options_of(cls)
     options = dict(spec.options)
     unknown = sorted(k for k in options if k not in params or k == "rng")
     if unknown:
-        allowed = sorted(k for k in params if k not in ("self", "rng"))
+        allowed = sorted(k for k in params if k != "rng")
         raise ValueError(f"agent {spec.kind!r} has no option(s) {unknown}; its options are {allowed}")
     if "seed" in params and "seed" not in options:
         options["seed"] = seed

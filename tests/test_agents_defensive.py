@@ -114,3 +114,13 @@ def test_danger_model_reads_discards_wildcards_and_passed_tiles() -> None:
     stake = VariantValues.of(cd).payment(VariantValues.of(cd).doublings["base"] + 1)
     assert danger[4] == pytest.approx(rows[0][4] * stake)
     assert parse_counts(HAND)[4] == 1
+
+
+def test_value_and_greedy_options_pass_through_to_the_defender() -> None:
+    """The defender takes its bases' options (by name in a spec too) and still refuses unknown ones."""
+    from agents.registry import make_agent
+
+    agent = make_agent("defensive:variant_actions=false,slack=1,fold_risk=off")
+    assert agent.variant_actions is False and agent.slack == 1 and agent.fold_risk_spec == "off"
+    with pytest.raises(ValueError, match=r"has no option\(s\) \['bogus'\]"):
+        make_agent("defensive:bogus=1")
