@@ -29,14 +29,12 @@ from envs.config import PRESETS
 from envs.game import UnsupportedRule
 
 
-def run_aec(env, decisions: int, seed: int) -> dict:
-    """Random masked play for ``decisions`` decisions; returns throughput numbers."""
-    rng = np.random.default_rng(seed)
-    done_decisions = 0
-    hands = 0
-    env.reset(seed=seed)
-    start = time.perf_counter()
-    while done_decisions < decisions:
+def play_random(env, decisions: int, rng: np.random.Generator) -> int:
+    """Random masked play of an AEC env (already reset) for ``decisions`` decisions; returns the hands finished.
+
+    Dead-agent ``None`` steps are played but not counted; a finished hand is followed by a reset."""
+    done = hands = 0
+    while done < decisions:
         if not env.agents:
             hands += 1
             env.reset()
@@ -47,13 +45,21 @@ def run_aec(env, decisions: int, seed: int) -> dict:
             continue
         legal = np.flatnonzero(obs["action_mask"])
         env.step(int(legal[rng.integers(legal.size)]))
-        done_decisions += 1
+        done += 1
+    return hands
+
+
+def run_aec(env, decisions: int, seed: int) -> dict:
+    """Random masked play for ``decisions`` decisions; returns throughput numbers."""
+    env.reset(seed=seed)
+    start = time.perf_counter()
+    hands = play_random(env, decisions, np.random.default_rng(seed))
     elapsed = time.perf_counter() - start
     return {
-        "decisions": done_decisions,
+        "decisions": decisions,
         "hands_finished": hands,
         "seconds": round(elapsed, 3),
-        "decisions_per_s": round(done_decisions / elapsed, 1),
+        "decisions_per_s": round(decisions / elapsed, 1),
     }
 
 

@@ -82,27 +82,17 @@ def engine_case(variant: str, hands: int) -> Case:
 
 
 def aec_case(variant: str, decisions: int, wrapped: bool) -> Case:
+    from bench_aec import play_random
+
     from envs import sichuan_mahjong_v0
 
     env = sichuan_mahjong_v0.env(variant=variant) if wrapped else sichuan_mahjong_v0.raw_env(variant=variant)
 
     def run(rep: int) -> tuple[float, float]:
-        rng = np.random.default_rng(rep)
         env.reset(seed=rep)
-        done = 0
         t0 = time.process_time()
-        while done < decisions:
-            if not env.agents:
-                env.reset()
-                continue
-            obs, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.integers(legal.size)]))
-            done += 1
-        return done, time.process_time() - t0
+        play_random(env, decisions, np.random.default_rng(rep))
+        return decisions, time.process_time() - t0
 
     return run
 
