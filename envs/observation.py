@@ -650,25 +650,10 @@ class ObservationEncoder:
                 s -= n
             melds = melds_all[s]
             if melds:
-                hidden = 0
-                others = hide and s != me
-                for m in melds:
-                    kind = m.kind
-                    group = _MELD_ROW.get(kind)
-                    if group is None:
-                        raise ValueError(f"meld kind {kind!r} has no plane in {OBS_VERSION}")
-                    if m.tile < 0 or (others and kind is MeldKind.ANKONG):
-                        hidden += 1
-                        continue
-                    if kind is MeldKind.CHI:
-                        cells += [(group + r) * NUM_KINDS + k for k in m.represented()]
-                        if m.claimed is not None:
-                            less.append(m.claimed)
-                        continue
-                    add((group + r) * NUM_KINDS + m.tile)
-                    if m.wilds:
-                        less += [m.tile] * m.wilds
-                        extra += m.wild_kinds
+                meld_cells, hidden, meld_less, meld_extra = _meld_cells(melds, r, hide and s != me)
+                cells += meld_cells
+                less += meld_less
+                extra += meld_extra
                 if hidden:
                     rv[_R_HIDDEN + r] = hidden / 4.0
             discards = discards_all[s]
@@ -1095,31 +1080,42 @@ class GameObserver:
         for group in _MELD_GROUP_ROWS:
             start = (group + r) * NUM_KINDS
             flat[start : start + NUM_KINDS] = _ZEROS
-        hidden = 0
-        extra: list[int] = []
-        less: list[int] = []
-        for m in melds:
-            kind = m.kind
-            group = _MELD_ROW.get(kind)
-            if group is None:
-                raise ValueError(f"meld kind {kind!r} has no plane in {OBS_VERSION}")
-            if m.tile < 0 or (others_hide and kind is MeldKind.ANKONG):
-                hidden += 1
-                continue
-            if kind is MeldKind.CHI:
-                for k in m.represented():
-                    flat[(group + r) * NUM_KINDS + k] += 1.0
-                if m.claimed is not None:
-                    less.append(m.claimed)
-                continue
-            flat[(group + r) * NUM_KINDS + m.tile] += 1.0
-            if m.wilds:
-                less += [m.tile] * m.wilds
-                extra += m.wild_kinds
+        cells, hidden, less, extra = _meld_cells(melds, r, others_hide)
+        for cell in cells:
+            flat[cell] += 1.0
         st.melds[r] = melds
         st.meld_hidden[r] = hidden
         st.meld_extra[r] = tuple(extra)
         st.meld_less[r] = tuple(less)
+
+
+def _meld_cells(melds: tuple, r: int, others_hide: bool) -> tuple[list[int], int, list[int], list[int]]:
+    """The meld planes of seat slot ``r`` as flat cells (``row * 34 + kind``, one per copy), the number of hidden
+    concealed kongs, and the visible-row corrections of the melds: copies they take away (a chi's claimed tile, the
+    natural tiles a wildcard stands for) and the wildcard kinds they add."""
+    cells: list[int] = []
+    less: list[int] = []
+    extra: list[int] = []
+    hidden = 0
+    for m in melds:
+        kind = m.kind
+        group = _MELD_ROW.get(kind)
+        if group is None:
+            raise ValueError(f"meld kind {kind!r} has no plane in {OBS_VERSION}")
+        if m.tile < 0 or (others_hide and kind is MeldKind.ANKONG):
+            hidden += 1
+            continue
+        base = (group + r) * NUM_KINDS
+        if kind is MeldKind.CHI:
+            cells += [base + k for k in m.represented()]
+            if m.claimed is not None:
+                less.append(m.claimed)
+            continue
+        cells.append(base + m.tile)
+        if m.wilds:
+            less += [m.tile] * m.wilds
+            extra += m.wild_kinds
+    return cells, hidden, less, extra
 
 
 # ---- legal-action masks -----------------------------------------------------------------------------------------
