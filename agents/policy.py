@@ -399,7 +399,7 @@ class PolicyAgent(BaseAgent):
                 f"{self.name} uses hand-feature planes and needs the variant: call reset(seat, variant) first "
                 f"(or load it with a checkpoint that names its variant)"
             )
-        return np.stack([self.features.augment(o) for o in batch])
+        return self.features.augment_batch(batch)
 
     def logits(self, observation: np.ndarray) -> np.ndarray:
         """Unmasked action logits, shape ``(183,)`` for one observation or ``(B, 183)`` for a batch."""

@@ -119,6 +119,10 @@ class HandFeatures:
         self.planes(observation, out=full[OBS_SHAPE[0] :])
         return full
 
+    def augment_batch(self, observations: np.ndarray) -> np.ndarray:
+        """:meth:`augment` of every observation of a batch ``(B, C, 34)``."""
+        return np.stack([self.augment(o) for o in observations])
+
 
 def augmented_space(space: gymnasium.spaces.Box) -> gymnasium.spaces.Box:
     """The observation space ``space`` with the hand-feature planes (bounds [0, 1]) appended."""
@@ -147,11 +151,8 @@ class HandFeatureVecEnv(VecEnvWrapper):
         super().__init__(venv, observation_space=augmented_space(venv.observation_space))
         self.features = HandFeatures(variant)
 
-    def _augment(self, observations: np.ndarray) -> np.ndarray:
-        return np.stack([self.features.augment(o) for o in observations])
-
     def reset(self) -> np.ndarray:
-        return self._augment(self.venv.reset())
+        return self.features.augment_batch(self.venv.reset())
 
     def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
         obs, rewards, dones, infos = self.venv.step_wait()
@@ -159,4 +160,4 @@ class HandFeatureVecEnv(VecEnvWrapper):
             terminal = info.get("terminal_observation")
             if terminal is not None:
                 info["terminal_observation"] = self.features.augment(terminal)
-        return self._augment(obs), rewards, dones, infos
+        return self.features.augment_batch(obs), rewards, dones, infos
