@@ -1,6 +1,6 @@
 """Benchmark: AEC decisions per second of ``sichuan_mahjong_v0`` with random masked actions, per variant.
 
-Measures the raw env and the wrapped env (``AssertOutOfBounds`` + ``OrderEnforcing``) for every preset of
+Measures the raw env and the wrapped env (PettingZoo's ``OrderEnforcingWrapper``) for every preset of
 :data:`envs.config.PRESETS` (a preset the engine refuses with ``UnsupportedRule`` is reported as skipped).  A
 "decision" is one ``step`` of an agent with a non-empty mask (dead-agent ``None`` steps are not counted, but their
 time is).  Each step also builds the observation and the mask through ``last()``, as a training loop would.  For

@@ -12,8 +12,8 @@ case                        unit (what one "unit" is)
 ``engine/<variant>``        decisions of ``envs.game.Game`` (``legal_actions`` + ``step``, events off); hands/s too
 ``aec_raw/<variant>``       AEC decisions of ``sichuan_mahjong_v0.raw_env`` (``last()`` with observation and mask,
                             then ``step``); dead-agent steps are not counted, their time is
-``aec_wrapped/<variant>``   the same through ``sichuan_mahjong_v0.env`` (PettingZoo's AssertOutOfBounds +
-                            OrderEnforcing wrappers)
+``aec_wrapped/<variant>``   the same through ``sichuan_mahjong_v0.env`` (PettingZoo's OrderEnforcing wrapper;
+                            the raw env checks actions itself)
 ``batched_selfplay/<v>``    decisions of ``envs.vector_env.VectorEnv(self_play=True)``, 64 slots: every decision of
                             every seat, with its observation and mask in the batch arrays
 ``batched_learner/<v>``     learner steps of ``VectorEnv`` (64 slots, random opponents played inside)

@@ -14,7 +14,9 @@ played by the pure rules engine :class:`envs.game.Game`.  Every engine decision 
 Construction
 ------------
 ``env(variant="hongzhong", render_mode=None, **options)`` returns the raw env wrapped in PettingZoo's
-``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``; ``raw_env(...)`` is the bare environment.
+``OrderEnforcingWrapper``; ``raw_env(...)`` is the bare environment.  (PettingZoo's ``AssertOutOfBoundsWrapper`` is
+not used: the raw env itself refuses every action outside the space or the mask with a ``ValueError`` naming the
+legal actions, and the wrapper's bare ``assert`` would repeat that check at every step.)
 ``variant`` is a preset name of :data:`envs.config.PRESETS`, a YAML path or a :class:`~envs.config.RuleConfig`;
 a variant the engine does not implement yet (``yibin``: 听用 and 飞/提) raises ``envs.game.UnsupportedRule`` here.
 
@@ -117,8 +119,8 @@ _RESET_OPTIONS = (*_GAME_OPTIONS, "rules")
 
 
 class _ActionSpace(spaces.Discrete):
-    """``Discrete(183)`` whose ``contains`` answers a plain ``int`` without numpy (PettingZoo's
-    ``AssertOutOfBoundsWrapper`` asks it at every step); every other value takes ``Discrete.contains``."""
+    """``Discrete(183)`` whose ``contains`` answers a plain ``int`` without numpy (wrappers such as PettingZoo's
+    ``AssertOutOfBoundsWrapper`` ask it at every step); every other value takes ``Discrete.contains``."""
 
     def contains(self, x: Any) -> bool:
         if type(x) is int:  # what Discrete.contains computes for an int: start <= x < start + n
@@ -128,11 +130,9 @@ class _ActionSpace(spaces.Discrete):
 
 
 def env(variant: str | RuleConfig = "hongzhong", render_mode: str | None = None, **options: Any) -> AECEnv:
-    """The wrapped environment: :class:`raw_env` inside ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``."""
-    e: AECEnv = raw_env(variant=variant, render_mode=render_mode, **options)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    e = wrappers.OrderEnforcingWrapper(e)
-    return e
+    """The wrapped environment: :class:`raw_env` inside PettingZoo's ``OrderEnforcingWrapper`` (the raw env checks
+    actions itself; see the module docstring)."""
+    return wrappers.OrderEnforcingWrapper(raw_env(variant=variant, render_mode=render_mode, **options))
 
 
 class raw_env(AECEnv, EzPickle):

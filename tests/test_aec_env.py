@@ -192,8 +192,10 @@ def test_illegal_actions_raise_clear_errors():
     assert env.agent_selection == agent  # nothing changed
     wrapped = sichuan_mahjong_v0.env(variant="chengdu")
     wrapped.reset(seed=3)
-    with pytest.raises(AssertionError):  # AssertOutOfBoundsWrapper
+    with pytest.raises(ValueError, match=rf"illegal action {A.ACTION_SPACE_SIZE}\b.*; legal: "):  # out of range
         wrapped.step(A.ACTION_SPACE_SIZE)
+    with pytest.raises(ValueError, match=r"illegal action -1\b"):
+        wrapped.step(-1)
 
 
 # ---- simultaneous decisions, exchange picks -----------------------------------------------------------------------
