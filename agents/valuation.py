@@ -8,6 +8,15 @@
 * :func:`win_value` — the expected income of a win worth a payment ``m`` (self-draw share, payers, 加底/加番).
 * :func:`completion_probability` — the chance to make ``shanten + 1`` useful draws before the wall runs out,
   a binomial tail with a per-draw success rate ``useful / unseen``.
+* 武汉 Wuhan (RULES.md §4.8.3) is priced from its own spec, not from canonical hands (a closed hand never wins
+  there): a plan's "doublings" are ``log2`` of the winner's side of ``base × M(W)`` — 开口 ×2 (a win needs an open
+  meld) and 硬胡 ×2 (a hand holding a 赖子 is priced soft: ``shagui`` = 1), a small win ``wuhan_small_base``, each
+  big win (清一色, 碰碰胡 ...) ``wuhan_big_base`` (two big wins add up); the winner's own 杠 / 红中杠 / 赖子杠 factors
+  multiply every plan alike and are left out.  A payment is per loser: ``WUHAN_LOSER_FACTOR`` × ``2^d`` (the
+  loser's own factors: a typical loser has opened, ×2, and made one kong or 红中杠, ×2), capped at the 封顶
+  ``wuhan_caps[0]``; a self-draw doubles it (``zimo_bonus = "factor"``) and every loser pays, a discard win
+  doubles the discarder's share and, with ``wuhan_discard_all_pay``, the others pay too.
+  :func:`wuhan_wait_payments` prices each wait of a ready hand with the engine's scorer (big wins and 硬胡 exact).
 """
 
 from __future__ import annotations
@@ -20,6 +29,7 @@ from envs.config import RuleConfig
 from envs.melds import Meld, MeldKind
 from envs.scoring import WinContext, score_hand, score_win
 from envs.tiles import NUM_KINDS
+from envs.wuhan import wuhan_factor
 
 __all__ = [
     "VariantValues",
@@ -27,6 +37,7 @@ __all__ = [
     "own_melds",
     "wait_payments",
     "win_value",
+    "wuhan_wait_payments",
 ]
 
 SELF_DRAW_SHARE = 0.4
@@ -55,6 +66,8 @@ class VariantValues:
     cap_payment: float
     zimo_bonus: str
     allow_pinghu_on_discard: bool
+    unit: float = 1.0  # payment of 0 doublings in base units (Wuhan: the typical loser factor, else 1)
+    ron_all_pay: bool = False  # every loser pays on a discard win, the discarder double (Wuhan)
 
     @classmethod
     def of(cls, cfg: RuleConfig) -> VariantValues:
@@ -65,7 +78,7 @@ class VariantValues:
         """Payment per payer of a discard win worth ``doublings`` (han in 赤羽), capped like the scorer."""
         if self.mahjongsoul:
             return float(min(self.base_unit * 2 ** max(doublings - 1, 0), self.cap_payment))
-        return float(min(2**doublings, self.cap_payment))
+        return float(min(self.unit * 2**doublings, self.cap_payment))
 
     def plan_doublings(self, plan: str, *, flush: bool, roots: int, wild: bool) -> int:
         """Doublings of ``plan`` ("base", "pairs", "triplets" or "flush"), made a full flush when ``flush``."""
@@ -95,8 +108,40 @@ def _canonical_doublings(cfg: RuleConfig, plan: str) -> int | None:
     return int(r.doublings) if r.is_win and r.doublings is not None else None
 
 
+WUHAN_LOSER_FACTOR = 4.0
+"""Typical own factor of a Wuhan loser (×2 开口, ×2 for one kong / 红中杠): the unit of a Wuhan payment."""
+
+
+def _wuhan_values(cfg: RuleConfig) -> VariantValues:
+    """Plan values of the Wuhan fan table (RULES.md §4.8.3; see the module docstring)."""
+    base = 2.0  # 开口 ×2 and 硬胡 ×2 on the winner's side
+    big = math.log2(cfg.wuhan_big_base / cfg.wuhan_small_base)
+    two_big = math.log2(2 * cfg.wuhan_big_base / cfg.wuhan_small_base)
+    doublings = {
+        "base": base,
+        "flush": base + big,  # 清一色
+        "triplets": base + big,  # 碰碰胡
+        "flush_triplets": base + two_big,  # both
+        "pairs": base,  # seven pairs never wins in Wuhan (the plan is off there)
+        "flush_pairs": base,
+    }
+    return VariantValues(
+        doublings=doublings,
+        shagui=1,  # 软胡 loses the 硬胡 doubling
+        mahjongsoul=False,
+        base_unit=cfg.base_unit,
+        cap_payment=float(cfg.wuhan_caps[0]),
+        zimo_bonus=cfg.zimo_bonus,
+        allow_pinghu_on_discard=True,
+        unit=WUHAN_LOSER_FACTOR * cfg.wuhan_small_base,
+        ron_all_pay=cfg.wuhan_discard_all_pay,
+    )
+
+
 @lru_cache(maxsize=32)
 def _values(cfg: RuleConfig) -> VariantValues:
+    if cfg.fan_table == "wuhan":
+        return _wuhan_values(cfg)
     doublings = {}
     measured = cfg.hand_size == 13 and all(s in cfg.suits for s in "mp")
     for plan, default in _DEFAULT_DOUBLINGS.items():
@@ -127,14 +172,17 @@ def _values(cfg: RuleConfig) -> VariantValues:
 
 def win_value(values: VariantValues, payment: float, payers: int, *, pinghu: bool = False) -> float:
     """Expected income of a win whose discard-win payment is ``payment``: a self-draw (share
-    :data:`SELF_DRAW_SHARE`) is paid by ``payers`` players with the variant's bonus, a discard win by one."""
-    if values.zimo_bonus == "jiafan":
+    :data:`SELF_DRAW_SHARE`) is paid by ``payers`` players with the variant's bonus, a discard win by one (in
+    Wuhan by every loser, the discarder double)."""
+    if values.zimo_bonus in ("jiafan", "factor"):  # +1 doubling / Wuhan's self-draw ×2 on the winner's side
         zimo = min(2 * payment, values.cap_payment) if not values.mahjongsoul else 2 * payment
     elif values.zimo_bonus == "jiadi":
         zimo = payment + (values.base_unit if values.mahjongsoul else 1)
     else:
         zimo = payment
     ron = 0.0 if pinghu and not values.allow_pinghu_on_discard else payment
+    if values.ron_all_pay and payers:  # Wuhan: the discarder pays double, the other losers pay too
+        ron = min(2 * payment, values.cap_payment) + (payers - 1) * payment
     return SELF_DRAW_SHARE * zimo * max(payers, 1) + (1.0 - SELF_DRAW_SHARE) * ron
 
 
@@ -243,5 +291,53 @@ def wait_payments(
             if len(_WAIT_CACHE) > 200_000:
                 _WAIT_CACHE.clear()
             _WAIT_CACHE[key] = pay
+        out[t] = pay
+    return out
+
+
+_WUHAN_WAIT_CACHE: dict[tuple, float] = {}
+
+
+def wuhan_wait_payments(
+    cfg: RuleConfig,
+    values: VariantValues,
+    hand: list[int],
+    melds: tuple[Meld, ...],
+    waits: tuple[int, ...],
+    *,
+    indicator: int | None,
+) -> dict[int, float]:
+    """Wuhan: the per-loser payment (:meth:`VariantValues.payment` scale) of a discard win on each wait of the ready
+    ``3k+1`` hand ``hand`` (34 physical counts, 赖子 included), priced by the engine's scorer: the winner's
+    ``base × M(W)`` without its own kong factors (big wins, 硬胡 and the dealer's small-win ×2 exact).
+
+    A wait that is not a win is 0 (no 2-5-8 pair for a small win, too many 赖子); while the hand has no open meld
+    (开口, required to win) every wait that the scorer refuses only for that reason is priced as a small soft win.
+    """
+    out = {}
+    own = wuhan_factor(cfg, melds)
+    opened = own > 1 and any(not m.is_concealed for m in melds)
+    key0 = (cfg, bytes(hand), melds, indicator)
+    for t in waits:
+        key = (*key0, t)
+        pay = _WUHAN_WAIT_CACHE.get(key)
+        if pay is None:
+            counts = list(hand)
+            counts[t] += 1
+            pay = 0.0
+            if counts[t] <= 4:
+                try:
+                    r = score_win(cfg, WinContext(tuple(counts), t, melds, indicator=indicator))
+                except ValueError:
+                    r = None
+                if r is not None and r.is_win:
+                    open_factor = 2 if opened else 1
+                    m = r.multiplier / own * open_factor  # base × 开口 × 硬胡 (× dealer small win)
+                    pay = float(min(values.unit * m / cfg.wuhan_small_base, values.cap_payment))
+                elif r is not None and r.reason == "not_open":
+                    pay = values.payment(values.doublings["base"] - values.shagui)
+            if len(_WUHAN_WAIT_CACHE) > 200_000:
+                _WUHAN_WAIT_CACHE.clear()
+            _WUHAN_WAIT_CACHE[key] = pay
         out[t] = pay
     return out

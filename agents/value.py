@@ -46,6 +46,14 @@ away.
 Kongs: a kong may cost ``kong_slack`` steps of shanten while the wall holds at least ``2 × late_wall`` tiles (a
 kong pays at once and adds a root).
 
+武汉 Wuhan (RULES.md §4.8): plans are priced by the Wuhan fan table (:mod:`agents.valuation`: 开口 and 硬胡
+doublings, ``wuhan_big_base`` per big win, per-loser payments capped at the 封顶, all losers paying); a ready
+hand's waits are priced by the engine's scorer (:func:`agents.valuation.wuhan_wait_payments`), so a wait that
+wins only as a big win (碰碰胡 or 清一色 without a 2-5-8 pair) counts; the 清一色 plan counts the 吃 runs and never
+uses honors, the 碰碰胡 plan is off once the hand holds a 吃 (chi forbids it) and also builds honor triplets; there is
+no 根 and no 查叫 (``exhaustion_weight`` defaults to 0).  The 吃 runs are read from the observation's ``chis``
+plane (their kinds are not in :class:`agents.features.Seen`).
+
 Red-dragon knob: ``hongzhong_policy`` adds ``"shagui_by_value"`` (the default here): the last 红中 is a discard
 candidate, compared by the same estimate (its waits are scored without 红中, i.e. with 杀鬼); wins are always taken
 (declining a soft win when the estimate of the hard hand was higher lost clearly on the tuning walls).  The
@@ -56,19 +64,29 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from agents.danger import ready_probability
 from agents.features import Seen
 from agents.greedy import HONGZHONG_POLICIES, GreedyAgent
-from agents.handeval import pairs_shanten, suit_mask, triplets_shanten, useful_tiles
+from agents.handeval import pairs_shanten, shanten_dead, suit_mask, triplets_shanten, useful_tiles
 from agents.valuation import (
     VariantValues,
     completion_probability,
     own_melds,
     wait_payments,
     win_value,
+    wuhan_wait_payments,
 )
 from envs.config import RuleConfig
-from envs.tiles import NUM_KINDS, NUM_SUITED
+from envs.melds import Meld, MeldKind
+from envs.observation import SLICES
+from envs.tiles import NUM_KINDS, NUM_SUITED, RED
+
+_CHI_ROW = SLICES["chis"].start  # own 吃 tiles (slot 0), 34 counts
+_WILD_ROW = SLICES["wild_kinds"].start
+_INDICATOR_ROW = SLICES["indicator"].start
+_HONORS = tuple(k for k in range(NUM_SUITED, NUM_KINDS) if k != RED)  # Wuhan honors that can form triplets
 
 __all__ = ["ValueAgent"]
 
@@ -133,14 +151,40 @@ class ValueAgent(GreedyAgent):
         self._ready_value = 0.0
         self._values: VariantValues | None = None
         self._pairs_plan = True
+        self._wuhan = False
+        self._chi_lows: tuple[int, ...] = ()  # Wuhan: lowest kind of each own 吃 run (from the observation)
+        self._laizi: int | None = None  # Wuhan: the 赖子 kind and its indicator (from the observation)
+        self._indicator: int | None = None
+
+    def act(self, observation: np.ndarray, legal_mask: np.ndarray) -> int:
+        if self._wuhan:
+            self._read_chis(observation)
+        return super().act(observation, legal_mask)
+
+    def _read_chis(self, observation: np.ndarray) -> None:
+        """The own 吃 runs (lowest kinds) from the ``chis`` plane: the lowest held kind always starts a run."""
+        row = [round(float(x)) for x in observation[_CHI_ROW]]
+        lows = []
+        for k in range(NUM_SUITED):
+            while row[k] > 0 and k % 9 <= 6:
+                lows.append(k)
+                for j in range(3):
+                    row[k + j] -= 1
+        self._chi_lows = tuple(lows)
+        wild = [k for k in range(NUM_KINDS) if observation[_WILD_ROW, k] > 0]
+        ind = [k for k in range(NUM_KINDS) if observation[_INDICATOR_ROW, k] > 0]
+        self._laizi = wild[0] if wild else None
+        self._indicator = ind[0] if ind else None
 
     def _configure(self, cfg: RuleConfig) -> None:
         super()._configure(cfg)
         self._values = VariantValues.of(cfg)
         self._pairs_plan = cfg.fan_table != "wuhan"  # RULES §4.8: seven pairs is not a winning shape in Wuhan
+        self._wuhan = cfg.fan_table == "wuhan"
+        self._chi_lows = ()
         weight = self.exhaustion_weight
         if weight is None:  # 血流 hands always run to exhaustion; 血战 hands often end with the winners first
-            weight = 1.0 if cfg.continuation == "xueliu" else 0.3
+            weight = 0.0 if self._wuhan else 1.0 if cfg.continuation == "xueliu" else 0.3  # Wuhan: no 查叫
         self._ready_value = weight * self._values.payment(self._values.doublings["base"] + 1)
 
     def _kong_slack(self, seen: Seen) -> int:
@@ -233,15 +277,22 @@ class ValueAgent(GreedyAgent):
         for k in extra:  # a meld just made by a hypothetical pong
             pongs.append(k)
         meld_kinds = pongs + kongs
-        roots = sum(1 for k in range(NUM_SUITED) if counts[k] + (melded[k] if melded else 0) == 4)
-        suits_held = {min(k // 9, 3) for k in range(NUM_KINDS) if counts[k]} | {min(k // 9, 3) for k in meld_kinds}
+        chis = self._chi_lows if self._wuhan else ()
+        roots = 0 if self._wuhan else sum(1 for k in range(NUM_SUITED) if counts[k] + (melded[k] if melded else 0) == 4)
+        suits_held = {min(k // 9, 3) for k in range(NUM_KINDS) if counts[k]} | {
+            min(k // 9, 3) for k in (*meld_kinds, *chis)
+        }
         one_suit = len(suits_held) <= 1
         has_wild = wilds > 0
 
         # standard plan
         s, useful = useful_tiles(counts, wilds, dead=dead, allowed=self._suited, melded=melded)
-        if self._jiang and s == 0:  # Wuhan: only waits with a 2-5-8 pair make a small win
-            legal = tuple(t for t in useful if self._jiang_wait(counts, wilds, t, melded))
+        pays = None
+        if self._wuhan and s >= 0:
+            useful = useful + self._honor_useful(counts, wilds, dead, melded, s)
+        if self._jiang and s == 0:  # Wuhan: only waits that the scorer accepts (a 2-5-8 pair, or a big win) count
+            pays = self._wuhan_pays(seen, counts, wilds, pongs, kongs, useful)
+            legal = tuple(t for t in useful if pays[t] > 0)
             if legal:
                 useful = legal
             else:
@@ -256,7 +307,8 @@ class ValueAgent(GreedyAgent):
                 hand[w] = min(seen.hand[w], left)
                 left -= hand[w]
             melds = own_melds(pongs, kongs)
-            pays = wait_payments(self.cfg, hand, melds, seen.void, useful, indicator=seen.indicator)
+            if pays is None:
+                pays = wait_payments(self.cfg, hand, melds, seen.void, useful, indicator=seen.indicator)
             base_pay = values.payment(values.doublings["base"] - values.shagui * has_wild)
             # a wait the scorer does not accept on a discard (two-player 平胡) still wins by self-draw: count it as
             # a 平胡 and let only self-draws complete it
@@ -283,11 +335,12 @@ class ValueAgent(GreedyAgent):
 
         if s > 0:
             # 清一色: the dominant suit
-            flush_suit = self._flush_suit(counts, meld_kinds, dead)
+            flush_suit = self._flush_suit(counts, [*meld_kinds, *chis], dead)
             if flush_suit is not None and not one_suit:
                 fmask = suit_mask(flush_suit)
+                others = ((1 << NUM_KINDS) - 1) if self._wuhan else self._suited  # Wuhan: honors never in a flush
                 sf, fu = useful_tiles(
-                    counts, wilds, dead=(self._suited & ~fmask) | dead, allowed=fmask, melded=melded, candidates=fmask
+                    counts, wilds, dead=(others & ~fmask) | dead, allowed=fmask, melded=melded, candidates=fmask
                 )
                 if 0 <= sf <= s + 2:
                     d = values.plan_doublings("base", flush=True, roots=roots, wild=has_wild)
@@ -316,10 +369,17 @@ class ValueAgent(GreedyAgent):
                     v = p * (win_value(values, values.payment(d), payers) + exit_value)
                     if v > best:
                         best, plan = v, "pairs"
-            # 对对胡
-            st = triplets_shanten(counts, wilds, (sum(counts) + wilds - 1) // 3, dead, live)
+            # 对对胡 (never with a 吃 run)
+            n_sets = (sum(counts) + wilds - 1) // 3
+            if chis:
+                st = -1
+            elif self._wuhan:
+                st = _triplets_shanten_honors(counts, wilds, n_sets, dead, live)
+            else:
+                st = triplets_shanten(counts, wilds, n_sets, dead, live)
             if 0 <= st <= s + 1:
-                ut = sum(live[k] for k in range(NUM_SUITED) if 0 < counts[k] < 3 and not dead >> k & 1)
+                kinds = (*range(NUM_SUITED), *_HONORS) if self._wuhan else range(NUM_SUITED)
+                ut = sum(live[k] for k in kinds if 0 < counts[k] < 3 and not dead >> k & 1)
                 d = values.plan_doublings("triplets", flush=one_suit, roots=roots, wild=has_wild)
                 p = completion_probability(
                     st,
@@ -341,6 +401,54 @@ class ValueAgent(GreedyAgent):
             p_ready = 1.0 if s <= 0 else completion_probability(s - 1, u_live, unseen, draws, extra=wild_live)
             best += p_ready * self._ready_value * payers
         return best, u_live, plan
+
+    def _honor_useful(self, counts: list[int], wilds: int, dead: int, melded: bytes, s: int) -> tuple[int, ...]:
+        """Wuhan: honor kinds whose draw lowers the shanten ``s`` (a held honor: pair or triplet); the generic
+        :func:`agents.handeval.useful_tiles` lists suited kinds only."""
+        out = []
+        for t in _HONORS:
+            c = counts[t]
+            if not c or c + (melded[t] if melded else 0) >= 4 or dead >> t & 1:
+                continue
+            counts[t] += 1
+            if self._shanten_of(counts, wilds, dead, melded) < s:
+                out.append(t)
+            counts[t] -= 1
+        return tuple(out)
+
+    def _shanten_of(self, counts: list[int], wilds: int, dead: int, melded: bytes) -> int:
+        return shanten_dead(counts, wilds, dead=dead, allowed=self._suited, melded=melded)
+
+    def _wuhan_melds(self, pongs: list[int], kongs: list[int]) -> tuple[Meld, ...]:
+        """Own melds for the Wuhan scorer: pongs, kongs and the 吃 runs read from the observation."""
+        return own_melds(pongs, kongs) + tuple(Meld(MeldKind.CHI, k) for k in self._chi_lows)
+
+    def _wuhan_pays(
+        self, seen: Seen, counts: list[int], wilds: int, pongs: list[int], kongs: list[int], waits: tuple[int, ...]
+    ) -> dict[int, float]:
+        """Per-loser payment of each wait (0: not a win) by the Wuhan scorer."""
+        return self._wuhan_pays_of(counts, wilds, pongs, kongs, waits)
+
+    def _wuhan_pays_of(
+        self, counts: list[int], wilds: int, pongs: list[int], kongs: list[int], waits: tuple[int, ...]
+    ) -> dict[int, float]:
+        assert self.cfg is not None and self._values is not None
+        hand = list(counts)
+        if self._laizi is not None:
+            hand[self._laizi] += wilds
+        return wuhan_wait_payments(
+            self.cfg, self._values, hand, self._wuhan_melds(pongs, kongs), waits, indicator=self._indicator
+        )
+
+    def _jiang_wait(self, counts: list[int], wilds: int, t: int, melded: bytes) -> bool:
+        # Wuhan: a wait that only wins as a big win (no 2-5-8 pair needed) also counts
+        if super()._jiang_wait(counts, wilds, t, melded):
+            return True
+        if not self._wuhan:
+            return False
+        pongs = [k for k in range(NUM_KINDS) if melded and melded[k] == 3]
+        kongs = [k for k in range(NUM_KINDS) if melded and melded[k] == 4]
+        return self._wuhan_pays_of(counts, wilds, pongs, kongs, (t,))[t] > 0
 
     def _exit_value(self, payers: int) -> float:
         """What winning saves besides its income: a 血战 winner leaves the hand and pays nothing more (and a win
@@ -394,16 +502,31 @@ class ValueAgent(GreedyAgent):
     def _chi_ok(self, seen: Seen, k: int, position: int, s_now: int) -> bool:
         if not super()._chi_ok(seen, k, position, s_now):
             return False
-        return self._claim_keeps_value(seen, self._chi_counts(seen, k, position), seen.wilds, seen.melded)
+        if not seen.opened:  # 开口 is required to win in Wuhan: no value test (see _claim_keeps_value)
+            return True
+        counts = self._chi_counts(seen, k, position)
+        return self._claim_keeps_value(seen, counts, seen.wilds, seen.melded, chi_low=k - position)
 
-    def _claim_keeps_value(self, seen: Seen, counts: list[int], wilds: int, melded: bytes) -> bool:
+    def _claim_keeps_value(
+        self, seen: Seen, counts: list[int], wilds: int, melded: bytes, *, chi_low: int | None = None
+    ) -> bool:
         """A meld claim leaving the 3k+2 hand ``counts`` is taken when its best estimate (over the discards) is at
         least ``pong_keep`` times the estimate without it.  A hand that must still open (武汉 开口) skips the test:
-        the estimate does not know that it cannot win closed."""
+        the estimate does not know that it cannot win closed.  ``chi_low``: the 吃 run the claim makes (武汉)."""
         assert self.cfg is not None
         if self.cfg.fan_table == "wuhan" and not seen.opened:
             return True
         now, _, _ = self.hand_value(seen, list(seen.counts), seen.wilds, seen.melded, seen.n_melds)
+        before = self._chi_lows
+        if chi_low is not None:
+            self._chi_lows = (*before, chi_low)  # no 碰碰胡 after a chi; its suit counts for 清一色
+        try:
+            after = self._best_after_claim(seen, counts, wilds, melded)
+        finally:
+            self._chi_lows = before
+        return after >= self.pong_keep * now
+
+    def _best_after_claim(self, seen: Seen, counts: list[int], wilds: int, melded: bytes) -> float:
         c = list(counts)
         after = 0.0
         for d in range(NUM_KINDS):
@@ -413,7 +536,28 @@ class ValueAgent(GreedyAgent):
             v, _, _ = self.hand_value(seen, c, wilds, melded, seen.n_melds + 1)
             c[d] += 1
             after = max(after, v)
-        return after >= self.pong_keep * now
+        return after
 
     def __repr__(self) -> str:
         return f"ValueAgent(hongzhong_policy={self.hongzhong_policy!r})"
+
+
+def _triplets_shanten_honors(counts: list[int], wilds: int, n_sets: int, dead: int, live: list[int]) -> int:
+    """对对胡 shanten counting the Wuhan honor kinds too (:func:`agents.handeval.triplets_shanten` reads suited kinds
+    only): the same greedy cost of triplets plus a pair, wildcards filling missing tiles."""
+    trip, pair = [], []
+    for k in (*range(NUM_SUITED), *_HONORS):
+        c = counts[k]
+        if not c or dead >> k & 1:
+            continue
+        avail = c + live[k]
+        if avail >= 3:
+            trip.append((3 - min(c, 3), k))
+        if avail >= 2:
+            pair.append((2 - min(c, 2), k))
+    trip.sort()
+    chosen = trip[:n_sets]
+    cost = sum(x for x, _ in chosen) + 3 * (n_sets - len(chosen))
+    used = {k for _, k in chosen}
+    cost += next((x for x, k in sorted(pair) if k not in used), 2)
+    return max(0, cost - wilds) - 1
