@@ -83,6 +83,9 @@ def test_risk_folding_is_on_in_the_sichuan_wildcard_variants_only() -> None:
         ({"fold_risk": "-0.1"}, "non-negative"),
         ({"fold_risk": 0.2}, "fold_risk"),
         ({"fold_ratio": 1.5}, "fold_ratio"),
+        ({"safe_first_shanten": -1}, "safe_first_shanten"),
+        ({"safe_first_shanten": 1.5}, "safe_first_shanten"),
+        ({"safe_first_shanten": True}, "safe_first_shanten"),
     ],
 )
 def test_bad_options_are_rejected(options: dict, match: str) -> None:
@@ -124,3 +127,30 @@ def test_value_and_greedy_options_pass_through_to_the_defender() -> None:
     assert agent.variant_actions is False and agent.slack == 1 and agent.fold_risk_spec == "off"
     with pytest.raises(ValueError, match=r"has no option\(s\) \['bogus'\]"):
         make_agent("defensive:bogus=1")
+
+
+# a 红中 table with three likely-ready opponents (void 条, 筒, 条)
+HZ_TABLE = (
+    {"discards": "1s 2s 9s 4s 1m 9m 5m", "void": 2},
+    {"discards": "1p 2p 8s 9m 6s 7s", "void": 1},
+    {"discards": "3s 9s 1m 2m 7m", "void": 2},
+)
+
+
+def test_safe_first_takes_the_safest_discard_of_a_far_hand_in_hongzhong() -> None:
+    # one step from ready: the value play throws 7m (deal-in chance ~0.22); safe-first (the 红中 default from one
+    # step away) throws 2m (~0.11), as fast
+    hand = "2m2m3m4m4m6m6m7m3p4p4p5p6p7p"
+    obs = make_obs(hand, void=2, wall=30, opponents=HZ_TABLE, wild=True)
+    mask = discard_mask(hand, 2)
+    hz = load_variant("hongzhong")
+    risk = [sum(col) for col in zip(*deal_in_by_kind(read(obs), hz))]
+    default = _agent(DefensiveAgent, "hongzhong").act(obs, mask)
+    off = _agent(DefensiveAgent, "hongzhong", safe_first_shanten="off").act(obs, mask)
+    assert action_name(default) == "discard 2m" and action_name(off) == "discard 7m"
+    assert risk[default] < risk[off]
+    # the threshold is a shanten: from two steps away it leaves this one-step hand to the value play
+    assert _agent(DefensiveAgent, "hongzhong", safe_first_shanten=2).act(obs, mask) == off
+    # off by default elsewhere
+    assert _agent(DefensiveAgent, "chengdu").safe_first_shanten == float("inf")
+    assert _agent(DefensiveAgent, "hongzhong").safe_first_shanten == 1
