@@ -18,16 +18,18 @@ On top of :class:`agents.value.ValueAgent`:
 * **late fold** of far hands: when the best shanten is at least ``fold_shanten`` (2), the live wall is at most
   ``fold_wall_fraction`` of its size after the deal, and some active opponent is likely ready (``P(ready) >=
   fold_threat``), the agent discards the safest tile (ties: lower shanten, higher value) and declines pongs;
-* **safe first** (``safe_first_shanten``, 红中 by default): when the hand is at least ``safe_first_shanten`` steps from
-  ready (default 1 in 红中, ``"off"`` elsewhere), only the discards whose deal-in chance is within ``SAFE_FIRST_MARGIN``
-  (0.01) of the safest candidate compete, by value then as usual (a hand that is not ready wins less often, so its
-  tile choice buys safety before value). Tuning walls (红中, 300 walls each against greedy; deal-in minus the greedy
-  field's, points per hand): seed 1 -0.038 and +0.77 (off: -0.024 and +0.89), seed 3 -0.014 and +0.83 (off: -0.016 and
-  +0.93), seed 4 -0.036 and -0.16 (off: -0.027 and +0.26) — a small gain in safety for a small cost in points; from
-  two steps away 0.330 (seed 1; off 0.333), also for ready hands 0.328 at +0.22 points. Tried and not kept (seed 1,
-  300 walls): ``danger_weight`` 3 / 8 (deal-in 0.328 / 0.327), ``exit_weight`` 2 / 4 (0.333 / 0.335), ``kong_slack`` 0
-  (0.331), ``pong_keep`` 1.3 (0.331), valuing only the standard plan while an opponent is likely ready (0.330-0.334,
-  fewer points);
+* **safe first** (``safe_first_shanten``, off by default): when the hand is at least ``safe_first_shanten``
+  steps from ready, only the discards whose deal-in chance is within ``SAFE_FIRST_MARGIN`` (0.01) of the safest
+  candidate compete, by value then as usual (a hand that is not ready wins less often, so its tile choice buys
+  safety before value). An experiment knob for the 红中 deal-in question (training/BASELINES.md): with 1, tuning
+  walls (红中, 300 walls each against greedy; deal-in minus the greedy field's, points per hand) gave seed 1
+  -0.038 and +0.77 (off: -0.024 and +0.89), seed 3 -0.014 and +0.83 (off: -0.016 and +0.93), seed 4 -0.036 and
+  -0.16 (off: -0.027 and +0.26); on the held-out seed-2026 walls (500) 0.355 against the field's 0.351 and +0.69
+  [+0.01, +1.37] (off: 0.358 / 0.351 and +0.96 [+0.24, +1.67]): a little safety for points, so it is not the
+  default. From two steps away 0.330 (seed 1; off 0.333), also for ready hands 0.328 at +0.22 points. Other
+  levers tried for 红中 (seed 1, 300 walls): ``danger_weight`` 3 / 8 (deal-in 0.328 / 0.327), ``exit_weight`` 2 /
+  4 (0.333 / 0.335), ``kong_slack`` 0 (0.331), ``pong_keep`` 1.3 (0.331), valuing only the standard plan while
+  an opponent is likely ready (0.330-0.334, fewer points);
 * void-suit tiles (which must go first) are thrown safest first.
 
 The value options (``hongzhong_policy``, ``slack``, ``exit_weight`` ...) are those of :class:`ValueAgent`.
@@ -53,8 +55,6 @@ TINGYONG_FOLD_RISK = (0.3, 0.15, 0.08)
 """Default ``fold_risk`` with 宜宾's eight 听用 (every estimate runs higher with twice the wildcards)."""
 OFF = (math.inf,)
 SAFE_FIRST_MARGIN = 0.01
-HONGZHONG_SAFE_FIRST = 1
-"""Default ``safe_first_shanten`` in 红中 (off elsewhere)."""
 """``safe_first_shanten``: discards whose deal-in chance is within this of the safest one count as equally safe."""
 
 
@@ -90,7 +90,7 @@ class DefensiveAgent(ValueAgent):
         push_wall: int = 20,
         fold_risk: str | None = None,
         fold_ratio: float = 0.5,
-        safe_first_shanten: int | str | None = None,
+        safe_first_shanten: int | str | None = "off",
         **value_options: Any,
     ) -> None:
         """``value_options``: every option of :class:`agents.value.ValueAgent` (and of the greedy base)."""
@@ -117,14 +117,11 @@ class DefensiveAgent(ValueAgent):
             raise ValueError(f"fold_ratio must be in [0, 1], got {fold_ratio!r}")
         self.fold_ratio = float(fold_ratio)
         given = safe_first_shanten
-        if isinstance(given, str) and given.strip().lower() == "off":
+        if given is None or (isinstance(given, str) and given.strip().lower() == "off"):
             given = math.inf
-        elif given is not None and (isinstance(given, bool) or not isinstance(given, int) or given < 0):
-            raise ValueError(
-                f"safe_first_shanten must be a non-negative int, 'off' or None (the variant's default), got {given!r}"
-            )
-        self._safe_first_given = given
-        self.safe_first_shanten: float = math.inf if given is None else given
+        elif isinstance(given, bool) or not isinstance(given, int) or given < 0:
+            raise ValueError(f"safe_first_shanten must be a non-negative int, 'off' or None (off), got {given!r}")
+        self.safe_first_shanten: float = given
 
     def _configure(self, cfg: RuleConfig) -> None:
         super()._configure(cfg)
@@ -134,10 +131,6 @@ class DefensiveAgent(ValueAgent):
             self.fold_risk = (
                 TINGYONG_FOLD_RISK if cfg.wild == "tingyong" else WILD_FOLD_RISK if cfg.wild == "hongzhong" else OFF
             )
-        if self._safe_first_given is not None:
-            self.safe_first_shanten = self._safe_first_given
-        else:  # measured in 红中 only (see the module docstring)
-            self.safe_first_shanten = HONGZHONG_SAFE_FIRST if cfg.wild == "hongzhong" else math.inf
 
     # ---- helpers -------------------------------------------------------------------------------------------------
     def _danger(self, seen: Seen) -> list[float]:

@@ -137,20 +137,18 @@ HZ_TABLE = (
 )
 
 
-def test_safe_first_takes_the_safest_discard_of_a_far_hand_in_hongzhong() -> None:
-    # one step from ready: the value play throws 7m (deal-in chance ~0.22); safe-first (the 红中 default from one
-    # step away) throws 2m (~0.11), as fast
+def test_safe_first_takes_the_safest_discard_of_a_hand_that_is_not_ready() -> None:
+    # one step from ready: the value play throws 7m (deal-in chance ~0.22); safe-first from one step away throws 2m
+    # (~0.11), as fast
     hand = "2m2m3m4m4m6m6m7m3p4p4p5p6p7p"
     obs = make_obs(hand, void=2, wall=30, opponents=HZ_TABLE, wild=True)
     mask = discard_mask(hand, 2)
     hz = load_variant("hongzhong")
     risk = [sum(col) for col in zip(*deal_in_by_kind(read(obs), hz))]
-    default = _agent(DefensiveAgent, "hongzhong").act(obs, mask)
-    off = _agent(DefensiveAgent, "hongzhong", safe_first_shanten="off").act(obs, mask)
-    assert action_name(default) == "discard 2m" and action_name(off) == "discard 7m"
-    assert risk[default] < risk[off]
+    safe = _agent(DefensiveAgent, "hongzhong", safe_first_shanten=1).act(obs, mask)
+    off = _agent(DefensiveAgent, "hongzhong").act(obs, mask)  # off by default
+    assert action_name(safe) == "discard 2m" and action_name(off) == "discard 7m"
+    assert risk[safe] < risk[off]
     # the threshold is a shanten: from two steps away it leaves this one-step hand to the value play
     assert _agent(DefensiveAgent, "hongzhong", safe_first_shanten=2).act(obs, mask) == off
-    # off by default elsewhere
-    assert _agent(DefensiveAgent, "chengdu").safe_first_shanten == float("inf")
-    assert _agent(DefensiveAgent, "hongzhong").safe_first_shanten == 1
+    assert _agent(DefensiveAgent, "hongzhong", safe_first_shanten="off").act(obs, mask) == off
