@@ -431,6 +431,8 @@ def main(argv: list[str] | None = None) -> dict:
     q = args.quick
     log = (lambda msg: print(msg, file=sys.stderr, flush=True)) if sys.stderr else (lambda msg: None)
 
+    if args.out:  # before measuring: a report that cannot be written would lose the whole run
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     cases: dict[str, Case] = {}
     skipped: dict[str, str] = {}
 
