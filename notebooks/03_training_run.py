@@ -2,9 +2,9 @@
 # # Reading a training run — MaskablePPO self-play on 红中
 #
 # `chuanma train` / `chuanma main` (`training/trainer.py`) train one variant by self-play with sb3-contrib's
-# `MaskablePPO`: a behaviour-cloning warm start from the greedy baseline, then PPO in *segments*, against a pool of
-# frozen snapshots of the learner and rule-based baselines, with duplicate evaluations against the baselines along
-# the way.  Everything a run produces lands in its **run directory**.  This notebook trains a short run (or loads
+# `MaskablePPO`: a behaviour-cloning warm start from a baseline (`value` in 红中), then PPO in *segments*, against a
+# pool of frozen snapshots of the learner and rule-based baselines, with duplicate evaluations against the baselines
+# along the way.  Everything a run produces lands in its **run directory**.  This notebook trains a short run (or loads
 # one), and reads it:
 #
 # 1. the configuration and the files of the run directory;
@@ -27,6 +27,7 @@ from nbsupport import BUDGET, policy_run, scaled, setup_plots, show, shown
 
 from agents.greedy import GreedyAgent
 from agents.policy import PolicyAgent
+from agents.registry import make_agent
 from envs.actions import EXCHANGE_BASE, ActionType, action_name, decode, exchange
 from envs.config import load_variant
 from envs.game import Game
@@ -317,16 +318,18 @@ if label in positions:
     show(fig)
 
 # %% [markdown]
-# ## 5. How often does the policy agree with greedy?
+# ## 5. How often does the policy agree with its teacher?
 #
-# The warm start cloned the greedy baseline; PPO then moved away from it.  The agreement with greedy over many
-# decisions of the final policy's own hands (learner in every seat), by phase:
+# The warm start cloned a rule-based teacher (`bc.teacher` of the run's configuration); PPO then moved away from
+# it.  The agreement with the teacher over many decisions of the final policy's own hands (learner in every seat),
+# by phase:
 
 # %%
+TEACHER = RUN_CONFIG.bc.teacher
 AGREE_HANDS = scaled(20, 2)
 agree = {}
 for h in range(AGREE_HANDS):
-    shadows = [GreedyAgent() for _ in range(4)]
+    shadows = [make_agent(TEACHER) for _ in range(4)]
     for seat, agent in enumerate(shadows):
         agent.reset(seat, CFG)
 
@@ -339,6 +342,6 @@ rows = "\n".join(f"| {k} | {len(v)} | {np.mean(v):.3f} |" for k, v in agree.item
 display(
     Markdown(
         f"{AGREE_HANDS} hands, decisions with at least two legal actions:\n\n"
-        "| phase | decisions | agreement with greedy |\n|---|---:|---:|\n" + rows
+        f"| phase | decisions | agreement with {TEACHER} |\n|---|---:|---:|\n" + rows
     )
 )

@@ -88,9 +88,10 @@ def given_run_dir() -> Path | None:
 def train_config():
     """The training run the notebooks study: ``configs/train/hongzhong.yaml`` scaled to the budget.
 
-    Full budget: behaviour-cloning warm start from the greedy baseline (12 000 decisions), then 40 960 MaskablePPO
-    self-play steps in five segments, a duplicate evaluation against ``random`` and ``greedy`` every two segments
-    (16 walls) and at the end (48 walls) — about six minutes on two busy cores.  Small budget: a few hundred steps.
+    Full budget: behaviour-cloning warm start from the config's teacher (``value``, 12 000 decisions), then 40 960
+    MaskablePPO self-play steps in five segments, a duplicate evaluation against ``random`` and ``greedy`` every two
+    segments (16 walls) and at the end (48 walls) — about ten minutes on two busy cores.  Small budget: a few hundred
+    steps.
     """
     from training.config import load_train_config
 
