@@ -30,6 +30,19 @@ On top of :class:`agents.value.ValueAgent`:
   levers tried for 红中 (seed 1, 300 walls): ``danger_weight`` 3 / 8 (deal-in 0.328 / 0.327), ``exit_weight`` 2 /
   4 (0.333 / 0.335), ``kong_slack`` 0 (0.331), ``pong_keep`` 1.3 (0.331), valuing only the standard plan while
   an opponent is likely ready (0.330-0.334, fewer points);
+* **speed steer** (``steer="speed"``; default ``"value"``): the push discard follows greedy's speed order instead of
+  the value estimate — best shanten, then most live effective tiles — and danger only picks among the discards as
+  fast as the fastest (live effective tiles within ``live_slack``, default 0), least deal-in chance first, then
+  expected loss, then greedy's order; risk and late folding apply as usual.  The idea (issue 5): the value play is
+  slower than greedy in 红中 (more discards per hand), so a defender with greedy's speed and safer tile choice
+  should deal in less.  Measured against greedy (红中, 300 walls each; deal-in minus the greedy field's, points per
+  hand), it does not: seed 1 -0.028 / -0.45, seed 3 +0.003 / -0.30, seed 4 -0.024 / +0.30 (``"value"``: -0.024 /
+  +0.89, -0.016 / +0.93, -0.027 / +0.26); ``live_slack`` 2 / 5 on seed 1: -0.028 / -0.29, -0.021 / -0.29.  It
+  wins a little more often (0.71-0.73 against 0.69-0.71) but loses the value play's doublings (1.21-1.27 against
+  1.46-1.61 per win; -0.84 ± 0.35 points per hand paired against ``"value"`` over the 900 walls) and deals in
+  about as often, so it is an option, not the default (training/BASELINES.md, third round).  A hybrid that took
+  the value estimate among the as-fast discards (``live_slack`` 6) gave -0.026 / +0.74, -0.016 / +0.36, -0.029 /
+  +0.68: no better than ``"value"``, not kept.
 * void-suit tiles (which must go first) are thrown safest first.
 
 The value options (``hongzhong_policy``, ``slack``, ``exit_weight`` ...) are those of :class:`ValueAgent`.
@@ -38,13 +51,16 @@ The value options (``hongzhong_policy``, ``slack``, ``exit_weight`` ...) are tho
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agents.danger import danger_by_kind, danger_from, deal_in_by_kind, expected_wilds, ready_estimate
 from agents.features import Seen
 from agents.value import ValueAgent
 from envs.config import RuleConfig
 from envs.tiles import NUM_KINDS
+
+if TYPE_CHECKING:
+    from agents.value import _Option
 
 __all__ = ["DefensiveAgent"]
 
@@ -56,6 +72,8 @@ TINGYONG_FOLD_RISK = (0.3, 0.15, 0.08)
 OFF = (math.inf,)
 SAFE_FIRST_MARGIN = 0.01
 """``safe_first_shanten``: discards whose deal-in chance is within this of the safest one count as equally safe."""
+STEERS = ("value", "speed")
+"""``steer``: what picks the push discard before danger — the value estimate, or the greedy speed order."""
 
 
 def _parse_fold_risk(text: str) -> tuple[float, ...]:
@@ -91,6 +109,8 @@ class DefensiveAgent(ValueAgent):
         fold_risk: str | None = None,
         fold_ratio: float = 0.5,
         safe_first_shanten: int | str | None = "off",
+        steer: str = "value",
+        live_slack: int = 0,
         **value_options: Any,
     ) -> None:
         """``value_options``: every option of :class:`agents.value.ValueAgent` (and of the greedy base)."""
@@ -122,6 +142,12 @@ class DefensiveAgent(ValueAgent):
         elif isinstance(given, bool) or not isinstance(given, int) or given < 0:
             raise ValueError(f"safe_first_shanten must be a non-negative int, 'off' or None (off), got {given!r}")
         self.safe_first_shanten: float = given
+        if steer not in STEERS:
+            raise ValueError(f"steer must be one of {list(STEERS)}, got {steer!r}")
+        self.steer = steer
+        if isinstance(live_slack, bool) or not isinstance(live_slack, int) or live_slack < 0:
+            raise ValueError(f"live_slack must be a non-negative int (live effective tiles), got {live_slack!r}")
+        self.live_slack = live_slack
 
     def _configure(self, cfg: RuleConfig) -> None:
         super()._configure(cfg)
@@ -179,18 +205,10 @@ class DefensiveAgent(ValueAgent):
             return min(safe, key=lambda o: (danger[o.kind], o.shanten, -o.value, o.kind)).kind
         if wild_now and danger[wild_now[0]] <= min(danger[o.kind] for o in options):
             return wild_now[0]
-        w = self.danger_weight
-        # never give up a ready hand (查大叫 makes readiness worth more than most deal-ins: measured); a slower
-        # discard is weighed only late in the wall and only by a hand that is not ready yet
-        pool = options if late and s_min >= 1 else [o for o in options if o.shanten == s_min]
-        if s_min >= self.safe_first_shanten:
-            # a hand that is not ready: the least risky discards first, value only among those
-            low = min(risk[o.kind] for o in pool)
-            pool = [o for o in pool if risk[o.kind] <= low + SAFE_FIRST_MARGIN]
-        best = max(
-            pool,
-            key=lambda o: (o.value - w * danger[o.kind], -o.shanten, o.useful, self._taste(seen, o.kind)),
-        )
+        if self.steer == "speed":
+            best = self._fastest_safest(seen, cands, options, risk, danger)
+        else:
+            best = self._value_push(seen, options, s_min, late, risk, danger)
         limit = self.fold_risk[min(max(s_min, 0), len(self.fold_risk) - 1)]
         if risk[best.kind] > limit:
             safe = [o for o in options if o.kind not in seen.wild_kinds] or options
@@ -199,6 +217,34 @@ class DefensiveAgent(ValueAgent):
                 return alt.kind
         return best.kind
 
+    def _fastest_safest(
+        self, seen: Seen, cands: list[int], options: list[_Option], risk: list[float], danger: list[float]
+    ) -> _Option:
+        """``steer="speed"``: greedy's speed order (shanten, then live effective tiles), danger only among the
+        discards as fast as the fastest (live tiles within ``live_slack``); ties in the greedy order."""
+        keys = {k: key for key, k in self._discard_options(seen, cands)}
+        fastest = min(keys.values())
+        s_min, u_max = fastest[0], -fastest[1]
+        pool = [o for o in options if keys[o.kind][0] == s_min and -keys[o.kind][1] >= u_max - self.live_slack]
+        return min(pool, key=lambda o: (risk[o.kind], danger[o.kind], keys[o.kind]))
+
+    def _value_push(
+        self, seen: Seen, options: list[_Option], s_min: int, late: bool, risk: list[float], danger: list[float]
+    ) -> _Option:
+        """``steer="value"``: the value estimate minus ``danger_weight`` × danger (see the module docstring)."""
+        w = self.danger_weight
+        # never give up a ready hand (查大叫 makes readiness worth more than most deal-ins: measured); a slower
+        # discard is weighed only late in the wall and only by a hand that is not ready yet
+        pool = options if late and s_min >= 1 else [o for o in options if o.shanten == s_min]
+        if s_min >= self.safe_first_shanten:
+            # a hand that is not ready: the least risky discards first, value only among those
+            low = min(risk[o.kind] for o in pool)
+            pool = [o for o in pool if risk[o.kind] <= low + SAFE_FIRST_MARGIN]
+        return max(
+            pool,
+            key=lambda o: (o.value - w * danger[o.kind], -o.shanten, o.useful, self._taste(seen, o.kind)),
+        )
+
     # ---- claims --------------------------------------------------------------------------------------------------
     def _pong_ok(self, seen: Seen, k: int, s_now: int) -> bool:
         if self.folding(seen, s_now):
@@ -206,4 +252,7 @@ class DefensiveAgent(ValueAgent):
         return super()._pong_ok(seen, k, s_now)
 
     def __repr__(self) -> str:
-        return f"DefensiveAgent(hongzhong_policy={self.hongzhong_policy!r}, danger_weight={self.danger_weight})"
+        return (
+            f"DefensiveAgent(hongzhong_policy={self.hongzhong_policy!r}, danger_weight={self.danger_weight}, "
+            f"steer={self.steer!r})"
+        )

@@ -86,6 +86,10 @@ def test_risk_folding_is_on_in_the_sichuan_wildcard_variants_only() -> None:
         ({"safe_first_shanten": -1}, "safe_first_shanten"),
         ({"safe_first_shanten": 1.5}, "safe_first_shanten"),
         ({"safe_first_shanten": True}, "safe_first_shanten"),
+        ({"steer": "fast"}, r"steer must be one of \['value', 'speed'\]"),
+        ({"steer": None}, "steer"),
+        ({"live_slack": -1}, "live_slack"),
+        ({"live_slack": 1.5}, "live_slack"),
     ],
 )
 def test_bad_options_are_rejected(options: dict, match: str) -> None:
@@ -152,3 +156,26 @@ def test_safe_first_takes_the_safest_discard_of_a_hand_that_is_not_ready() -> No
     # the threshold is a shanten: from two steps away it leaves this one-step hand to the value play
     assert _agent(DefensiveAgent, "hongzhong", safe_first_shanten=2).act(obs, mask) == off
     assert _agent(DefensiveAgent, "hongzhong", safe_first_shanten="off").act(obs, mask) == off
+
+
+def test_speed_steer_keeps_greedy_speed_and_takes_the_safer_of_equally_fast_discards() -> None:
+    # a ready hand: throwing 9p or 8p both leave seven live winning tiles; greedy (terminals first) and the value
+    # play throw 9p (deal-in chance ~0.16), steer="speed" throws the as-fast 8p (~0.12)
+    hand = "2m2m3m4m5m5p5p6p7p7p8p8p8p9p"
+    obs = make_obs(hand, void=2, wall=40, opponents=HZ_TABLE, wild=True)
+    mask = discard_mask(hand, 2)
+    hz = load_variant("hongzhong")
+    seen = read(obs, in_play=hz.kinds)
+    risk = [sum(col) for col in zip(*deal_in_by_kind(seen, hz))]
+    speed = _agent(DefensiveAgent, "hongzhong", steer="speed")
+    greedy = _agent(GreedyAgent, "hongzhong").act(obs, mask)
+    assert action_name(greedy) == "discard 9p"
+    assert action_name(_agent(DefensiveAgent, "hongzhong").act(obs, mask)) == "discard 9p"  # steer="value"
+    choice = speed.act(obs, mask)
+    assert action_name(choice) == "discard 8p"
+    assert risk[choice] < risk[greedy]
+    keys = {k: key for key, k in speed._discard_options(seen, [k for k in range(34) if seen.counts[k]])}
+    assert keys[choice][:2] == keys[greedy][:2] == (0, -7)  # as fast: ready, seven live winning tiles
+    # the pick is the safest of the as-fast discards
+    as_fast = [k for k, key in keys.items() if key[:2] == (0, -7)]
+    assert risk[choice] == min(risk[k] for k in as_fast)
