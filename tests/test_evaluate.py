@@ -15,6 +15,7 @@ from training.evaluate import (
     IllegalAgentAction,
     bradley_terry,
     one_vs_three,
+    paired_difference,
     play_hand,
     register_cli,
     round_robin,
@@ -223,3 +224,23 @@ def test_driver_shows_agents_exactly_what_the_aec_env_shows(variant: str) -> Non
     assert len(driver_log) == len(aec_log) > 20
     assert driver_log == aec_log
     assert list(game.scores) == list(env.game.scores)
+
+
+def test_paired_difference_compares_two_matchups_wall_by_wall() -> None:
+    """Per-wall deal-in rates average to the reported rate (every wall has the same number of hands); the paired
+    difference of a matchup with itself is exactly zero; against another challenger on the same walls it is the mean
+    of the per-wall differences; mismatched walls and unknown statistics are refused."""
+    greedy = one_vs_three("chengdu", "greedy", "random", walls=4, seed=5)
+    rnd = one_vs_three("chengdu", "random", "random", walls=4, seed=5)
+    assert len(greedy.wall_deal_in) == 4
+    assert math.isclose(sum(greedy.wall_deal_in) / 4, greedy.challenger_rates["deal_in_rate"])
+    assert paired_difference(greedy, greedy) == (0.0, 0.0, 0.0)
+    mean, low, high = paired_difference(greedy, rnd, "deal_in")
+    expected = sum(a - b for a, b in zip(greedy.wall_deal_in, rnd.wall_deal_in)) / 4
+    assert math.isclose(mean, expected) and low <= mean <= high
+    assert math.isclose(paired_difference(greedy, rnd)[0], greedy.points - rnd.points)
+    with pytest.raises(ValueError, match="statistic must be one of"):
+        paired_difference(greedy, rnd, "win")
+    shorter = one_vs_three("chengdu", "random", "random", walls=3, seed=5)
+    with pytest.raises(ValueError, match="same walls"):
+        paired_difference(greedy, shorter)

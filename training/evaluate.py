@@ -24,7 +24,9 @@ Reported per matchup (challenger vs field)
   (mean doublings — han in 赤羽 — over the agent's wins);
 * at exhaustion (荒庄; denominator: exhausted hands): ``pig_rate`` (花猪: never won and still holding a void-suit
   tile) and ``not_ready_rate`` (never won, not a pig, no wait);
-* ``faults`` of outside bots (see :mod:`agents.external`).
+* ``faults`` of outside bots (see :mod:`agents.external`);
+* ``wall_means`` / ``wall_deal_in``: the challenger's per-wall mean points and deal-in rate, so that two matchups
+  on the same walls can be compared seat for seat (:func:`paired_difference`).
 
 The same statistics are given for the field (the opponents' seats, pooled).
 
@@ -75,6 +77,7 @@ __all__ = [
     "MatchResult",
     "bradley_terry",
     "one_vs_three",
+    "paired_difference",
     "play_hand",
     "register_cli",
     "round_robin",
@@ -425,6 +428,7 @@ class MatchResult:
     field_points: float
     wall_means: list[float] = field(repr=False)
     faults: dict[str, dict[str, int]] = field(default_factory=dict)
+    wall_deal_in: list[float] = field(default_factory=list, repr=False)
 
     @property
     def significant(self) -> bool:
@@ -438,6 +442,7 @@ class MatchResult:
 def summarize(records: list[dict[str, Any]], challenger: str, opponent: str) -> MatchResult:
     """Aggregate the hand records of one matchup (all rotations of every wall)."""
     by_wall: dict[int, list[float]] = {}
+    deal_ins: dict[int, list[float]] = {}
     mine: list[dict[str, Any]] = []
     theirs: list[dict[str, Any]] = []
     faults: dict[str, Counter] = {}
@@ -450,6 +455,7 @@ def summarize(records: list[dict[str, Any]], challenger: str, opponent: str) -> 
             (mine if seat == rot else theirs).append(entry["stats"])
             if seat == rot:
                 by_wall.setdefault(rec["wall"], []).append(entry["stats"]["points"])
+                deal_ins.setdefault(rec["wall"], []).append(float(entry["stats"]["deal_in"]))
     wall_means = [statistics.fmean(v) for _, v in sorted(by_wall.items())]
     mean, low, high = t_interval(wall_means) if wall_means else (math.nan, math.nan, math.nan)
     return MatchResult(
@@ -465,7 +471,29 @@ def summarize(records: list[dict[str, Any]], challenger: str, opponent: str) -> 
         field_points=statistics.fmean(s["points"] for s in theirs) if theirs else math.nan,
         wall_means=wall_means,
         faults={k: dict(v) for k, v in faults.items()},
+        wall_deal_in=[statistics.fmean(v) for _, v in sorted(deal_ins.items())],
     )
+
+
+def paired_difference(
+    a: MatchResult, b: MatchResult, statistic: str = "points", level: float = 0.95
+) -> tuple[float, float, float]:
+    """``(mean, low, high)`` of ``a - b`` per wall for two matchups played on the same walls (same ``seed`` and
+    ``walls``): the challengers compared seat for seat, e.g. a defender against greedy's own play in the same seats.
+
+    ``statistic``: ``"points"`` (the per-wall means of points per hand) or ``"deal_in"`` (the per-wall deal-in
+    rate of the challenger).  The t-interval is over the walls' paired differences.
+    """
+    fields = {"points": "wall_means", "deal_in": "wall_deal_in"}
+    if statistic not in fields:
+        raise ValueError(f"statistic must be one of {sorted(fields)}, got {statistic!r}")
+    xs, ys = getattr(a, fields[statistic]), getattr(b, fields[statistic])
+    if len(xs) != len(ys) or not xs:
+        raise ValueError(
+            f"paired_difference needs two matchups on the same walls; got {len(xs)} and {len(ys)} walls "
+            f"of {statistic!r} values"
+        )
+    return t_interval([x - y for x, y in zip(xs, ys)], level)
 
 
 def _tasks(cfg: RuleConfig, pairs: list[tuple[str, str]], walls: int, seed: int, external: dict) -> list[_Task]:
