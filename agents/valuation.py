@@ -27,7 +27,7 @@ from functools import lru_cache
 
 from envs.config import RuleConfig
 from envs.melds import Meld, MeldKind
-from envs.scoring import WinContext, score_hand, score_win
+from envs.scoring import ScoreResult, WinContext, score_hand, score_win
 from envs.tiles import NUM_KINDS
 from envs.wuhan import wuhan_factor
 
@@ -256,7 +256,29 @@ def own_melds(pongs: list[int], kongs: list[int]) -> tuple[Meld, ...]:
     return tuple(Meld(MeldKind.PONG, k) for k in pongs) + tuple(Meld(MeldKind.KONG, k) for k in kongs)
 
 
-_WAIT_CACHE: dict[tuple, float] = {}
+_SCORE_CACHE: dict[tuple, ScoreResult | None] = {}
+
+
+def _score_wait(
+    cfg: RuleConfig, hand: list[int], melds: tuple[Meld, ...], t: int, void: int | None, indicator: int | None
+) -> ScoreResult | None:
+    """The engine scorer's result for the ready ``3k+1`` hand ``hand`` completed by a discarded ``t`` (memoised);
+    None when ``t`` would be a fifth copy or the scorer needs context the observation lacks."""
+    key = (cfg, bytes(hand), melds, void, indicator, t)
+    if key in _SCORE_CACHE:
+        return _SCORE_CACHE[key]
+    counts = list(hand)
+    counts[t] += 1
+    result = None
+    if counts[t] <= 4 and len(counts) == NUM_KINDS:
+        try:
+            result = score_win(cfg, WinContext(tuple(counts), t, melds, void_suit=void, indicator=indicator))
+        except ValueError:  # a variant whose scorer needs context the observation lacks
+            result = None
+    if len(_SCORE_CACHE) > 200_000:
+        _SCORE_CACHE.clear()
+    _SCORE_CACHE[key] = result
+    return result
 
 
 def wait_payments(
@@ -270,32 +292,13 @@ def wait_payments(
 ) -> dict[int, float]:
     """Discard-win payment of each wait ``t`` of the ready ``3k+1`` hand ``hand`` (34 counts, wildcards included).
 
-    A wait that does not score as a win (e.g. a dead pattern) gets 0.  Results are memoised.
+    A wait that does not score as a win (e.g. a dead pattern) gets 0.
     """
     out = {}
-    key0 = (cfg, bytes(hand), melds, void, indicator)
     for t in waits:
-        key = (*key0, t)
-        pay = _WAIT_CACHE.get(key)
-        if pay is None:
-            counts = list(hand)
-            counts[t] += 1
-            if counts[t] > 4 or len(counts) != NUM_KINDS:
-                pay = 0.0
-            else:
-                try:
-                    r = score_win(cfg, WinContext(tuple(counts), t, melds, void_suit=void, indicator=indicator))
-                    pay = float(r.payment) if r.is_win else 0.0
-                except ValueError:  # a variant whose scorer needs context the observation lacks
-                    pay = 0.0
-            if len(_WAIT_CACHE) > 200_000:
-                _WAIT_CACHE.clear()
-            _WAIT_CACHE[key] = pay
-        out[t] = pay
+        r = _score_wait(cfg, hand, melds, t, void, indicator)
+        out[t] = float(r.payment) if r is not None and r.is_win else 0.0
     return out
-
-
-_WUHAN_WAIT_CACHE: dict[tuple, float] = {}
 
 
 def wuhan_wait_payments(
@@ -316,28 +319,14 @@ def wuhan_wait_payments(
     """
     out = {}
     own = wuhan_factor(cfg, melds)
-    opened = own > 1 and any(not m.is_concealed for m in melds)
-    key0 = (cfg, bytes(hand), melds, indicator)
+    open_factor = 2 if own > 1 and any(not m.is_concealed for m in melds) else 1
     for t in waits:
-        key = (*key0, t)
-        pay = _WUHAN_WAIT_CACHE.get(key)
-        if pay is None:
-            counts = list(hand)
-            counts[t] += 1
-            pay = 0.0
-            if counts[t] <= 4:
-                try:
-                    r = score_win(cfg, WinContext(tuple(counts), t, melds, indicator=indicator))
-                except ValueError:
-                    r = None
-                if r is not None and r.is_win:
-                    open_factor = 2 if opened else 1
-                    m = r.multiplier / own * open_factor  # base × 开口 × 硬胡 (× dealer small win)
-                    pay = float(min(values.unit * m / cfg.wuhan_small_base, values.cap_payment))
-                elif r is not None and r.reason == "not_open":
-                    pay = values.payment(values.doublings["base"] - values.shagui)
-            if len(_WUHAN_WAIT_CACHE) > 200_000:
-                _WUHAN_WAIT_CACHE.clear()
-            _WUHAN_WAIT_CACHE[key] = pay
+        r = _score_wait(cfg, hand, melds, t, None, indicator)
+        pay = 0.0
+        if r is not None and r.is_win:
+            m = r.multiplier / own * open_factor  # base × 开口 × 硬胡 (× dealer small win)
+            pay = float(min(values.unit * m / cfg.wuhan_small_base, values.cap_payment))
+        elif r is not None and r.reason == "not_open":
+            pay = values.payment(values.doublings["base"] - values.shagui)
         out[t] = pay
     return out

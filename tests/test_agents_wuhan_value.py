@@ -17,9 +17,9 @@ from agents.valuation import SELF_DRAW_SHARE, VariantValues, win_value, wuhan_wa
 from agents.value import ValueAgent
 from envs.config import load_variant
 from envs.melds import Meld, MeldKind
-from envs.observation import OBS_SHAPE, PHASES, decode
-from envs.tiles import kind_of, parse_counts
-from envs.view import Phase
+from envs.observation import decode
+from envs.tiles import NUM_KINDS, kind_of, parse_counts
+from tests.test_agents import make_obs
 
 WUHAN = load_variant("wuhan")
 T = kind_of
@@ -73,31 +73,22 @@ def test_wuhan_wait_payments_price_big_wins_and_refuse_non_wins() -> None:
 
 
 def _wuhan_obs(hand: str, *, pongs: str = "", chis: str = "", laizi: str = "6p", indicator: str = "5p") -> np.ndarray:
-    """An own-turn Wuhan observation: own hand, own pongs and 吃 tiles, the 赖子 and its indicator."""
-    obs = np.zeros(OBS_SHAPE, dtype=np.float32)
+    """An own-turn Wuhan observation: :func:`tests.test_agents.make_obs` plus own pongs and 吃 tiles, the 赖子 and
+    its indicator."""
+    obs = make_obs(hand, wall=50)
     v = decode(obs)
-    counts = parse_counts(hand)
-    for k, c in enumerate(counts):
-        for i in range(c):
-            v["hand"][i][k] = 1
-    visible = np.array(counts, dtype=np.float32)
+    seen = np.zeros(NUM_KINDS, dtype=np.float32)  # copies the additions make visible
     for k, c in enumerate(parse_counts(pongs)):
         if c:
             v["pongs"][0][k] = 1
-            visible[k] += 3
+            seen[k] += 3
     chi = parse_counts(chis)
     v["chis"][0] = chi
-    visible += chi
+    seen += chi
     v["wild_kinds"][T(laizi)] = 1
     v["indicator"][T(indicator)] = 1
-    visible[T(indicator)] += 1
-    v["phase"][PHASES.index(Phase.SELF)] = 1
-    v["to_act"][:] = 1
-    v["wall"][:] = 50 / 136.0
-    for r in range(4):
-        v["seat_present"][r] = 1
-        v["active"][r] = 1
-    v["visible"][:] = visible
+    seen[T(indicator)] += 1
+    v["visible"][:] += seen
     return obs
 
 
