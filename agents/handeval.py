@@ -29,7 +29,7 @@ Wuhan small win needs); the greedy agent uses it to count only the winning tiles
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from envs.hand import shanten as _hand_shanten
 from envs.tiles import NUM_KINDS, NUM_SUITED
@@ -201,15 +201,23 @@ def pairs_shanten(counts: Sequence[int], wilds: int, dead: int, live: Sequence[i
     return cost - 1
 
 
-def triplets_shanten(counts: Sequence[int], wilds: int, n_sets: int, dead: int, live: Sequence[int]) -> int:
+def triplets_shanten(
+    counts: Sequence[int],
+    wilds: int,
+    n_sets: int,
+    dead: int,
+    live: Sequence[int],
+    kinds: Iterable[int] = range(NUM_SUITED),
+) -> int:
     """对对胡 all-triplets shanten: ``n_sets`` triplets plus a pair from the concealed tiles (melds excluded).
 
-    Each kind is scored by the tiles it misses as a triplet (``3 - c``) or as the pair (``2 - c``), only when enough
-    copies are still live; the best kinds are taken greedily.  Wildcards fill missing tiles.
+    Each kind of ``kinds`` (default: the suited kinds; Wuhan adds its honors) is scored by the tiles it misses as a
+    triplet (``3 - c``) or as the pair (``2 - c``), only when enough copies are still live; the best kinds are taken
+    greedily.  Wildcards fill missing tiles.
     """
     trip_costs = []
     pair_costs = []
-    for k in range(NUM_SUITED):
+    for k in kinds:
         if dead >> k & 1:
             continue
         c = counts[k]

@@ -64,6 +64,7 @@ greedy ``"shagui_when_stable"`` knob (which does decline soft wins) is available
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -154,6 +155,7 @@ class ValueAgent(GreedyAgent):
         self._values: VariantValues | None = None
         self._pairs_plan = True
         self._wuhan = False
+        self._triplet_kinds: Sequence[int] = range(NUM_SUITED)  # 对对胡 kinds (Wuhan adds its honors)
         self._chi_lows: tuple[int, ...] = ()  # Wuhan: lowest kind of each own 吃 run (from the observation)
         self._laizi: int | None = None  # Wuhan: the 赖子 kind and its indicator (from the observation)
         self._indicator: int | None = None
@@ -183,6 +185,7 @@ class ValueAgent(GreedyAgent):
         self._values = VariantValues.of(cfg)
         self._pairs_plan = cfg.fan_table != "wuhan"  # RULES §4.8: seven pairs is not a winning shape in Wuhan
         self._wuhan = cfg.fan_table == "wuhan"
+        self._triplet_kinds = (*range(NUM_SUITED), *_HONORS) if self._wuhan else range(NUM_SUITED)
         self._chi_lows = ()
         weight = self.exhaustion_weight
         if weight is None:  # 血流 hands always run to exhaustion; 血战 hands often end with the winners first
@@ -293,7 +296,7 @@ class ValueAgent(GreedyAgent):
         if self._wuhan and s >= 0:
             useful = useful + self._honor_useful(counts, wilds, dead, melded, s)
         if self._jiang and s == 0:  # Wuhan: only waits that the scorer accepts (a 2-5-8 pair, or a big win) count
-            pays = self._wuhan_pays(seen, counts, wilds, pongs, kongs, useful)
+            pays = self._wuhan_pays(counts, wilds, pongs, kongs, useful)
             legal = tuple(t for t in useful if pays[t] > 0)
             if legal:
                 useful = legal
@@ -375,13 +378,10 @@ class ValueAgent(GreedyAgent):
             n_sets = (sum(counts) + wilds - 1) // 3
             if chis:
                 st = -1
-            elif self._wuhan:
-                st = _triplets_shanten_honors(counts, wilds, n_sets, dead, live)
             else:
-                st = triplets_shanten(counts, wilds, n_sets, dead, live)
+                st = triplets_shanten(counts, wilds, n_sets, dead, live, self._triplet_kinds)
             if 0 <= st <= s + 1:
-                kinds = (*range(NUM_SUITED), *_HONORS) if self._wuhan else range(NUM_SUITED)
-                ut = sum(live[k] for k in kinds if 0 < counts[k] < 3 and not dead >> k & 1)
+                ut = sum(live[k] for k in self._triplet_kinds if 0 < counts[k] < 3 and not dead >> k & 1)
                 d = values.plan_doublings("triplets", flush=one_suit, roots=roots, wild=has_wild)
                 p = completion_probability(
                     st,
@@ -426,14 +426,9 @@ class ValueAgent(GreedyAgent):
         return own_melds(pongs, kongs) + tuple(Meld(MeldKind.CHI, k) for k in self._chi_lows)
 
     def _wuhan_pays(
-        self, seen: Seen, counts: list[int], wilds: int, pongs: list[int], kongs: list[int], waits: tuple[int, ...]
-    ) -> dict[int, float]:
-        """Per-loser payment of each wait (0: not a win) by the Wuhan scorer."""
-        return self._wuhan_pays_of(counts, wilds, pongs, kongs, waits)
-
-    def _wuhan_pays_of(
         self, counts: list[int], wilds: int, pongs: list[int], kongs: list[int], waits: tuple[int, ...]
     ) -> dict[int, float]:
+        """Per-loser payment of each wait (0: not a win) by the Wuhan scorer."""
         assert self.cfg is not None and self._values is not None
         hand = list(counts)
         if self._laizi is not None:
@@ -450,7 +445,7 @@ class ValueAgent(GreedyAgent):
             return False
         pongs = [k for k in range(NUM_KINDS) if melded and melded[k] == 3]
         kongs = [k for k in range(NUM_KINDS) if melded and melded[k] == 4]
-        return self._wuhan_pays_of(counts, wilds, pongs, kongs, (t,))[t] > 0
+        return self._wuhan_pays(counts, wilds, pongs, kongs, (t,))[t] > 0
 
     def _exit_value(self, payers: int) -> float:
         """What winning saves besides its income: a 血战 winner leaves the hand and pays nothing more (and a win
@@ -542,24 +537,3 @@ class ValueAgent(GreedyAgent):
 
     def __repr__(self) -> str:
         return f"ValueAgent(hongzhong_policy={self.hongzhong_policy!r})"
-
-
-def _triplets_shanten_honors(counts: list[int], wilds: int, n_sets: int, dead: int, live: list[int]) -> int:
-    """对对胡 shanten counting the Wuhan honor kinds too (:func:`agents.handeval.triplets_shanten` reads suited kinds
-    only): the same greedy cost of triplets plus a pair, wildcards filling missing tiles."""
-    trip, pair = [], []
-    for k in (*range(NUM_SUITED), *_HONORS):
-        c = counts[k]
-        if not c or dead >> k & 1:
-            continue
-        avail = c + live[k]
-        if avail >= 3:
-            trip.append((3 - min(c, 3), k))
-        if avail >= 2:
-            pair.append((2 - min(c, 2), k))
-    trip.sort()
-    chosen = trip[:n_sets]
-    cost = sum(x for x, _ in chosen) + 3 * (n_sets - len(chosen))
-    used = {k for _, k in chosen}
-    cost += next((x for x, k in sorted(pair) if k not in used), 2)
-    return max(0, cost - wilds) - 1
