@@ -14,6 +14,7 @@ from envs.config import load_variant
 from training.evaluate import (
     IllegalAgentAction,
     bradley_terry,
+    field_difference,
     one_vs_three,
     paired_difference,
     play_hand,
@@ -244,3 +245,19 @@ def test_paired_difference_compares_two_matchups_wall_by_wall() -> None:
     shorter = one_vs_three("chengdu", "random", "random", walls=3, seed=5)
     with pytest.raises(ValueError, match="same walls"):
         paired_difference(greedy, shorter)
+
+
+def test_field_difference_pairs_the_challenger_with_its_own_tables() -> None:
+    """The field's per-wall deal-in rates average to the field's reported rate; the within-match difference is the
+    mean of the per-wall differences (challenger minus the opponents at the same tables); a result without per-wall
+    rates is refused."""
+    match = one_vs_three("chengdu", "random", "greedy", walls=5, seed=11)
+    assert len(match.field_wall_deal_in) == 5
+    assert math.isclose(sum(match.field_wall_deal_in) / 5, match.field_rates["deal_in_rate"])
+    mean, low, high = field_difference(match)
+    expected = match.challenger_rates["deal_in_rate"] - match.field_rates["deal_in_rate"]
+    assert math.isclose(mean, expected, abs_tol=1e-12) and low <= mean <= high
+    assert mean > 0  # a random discarder deals in more often than greedy players at its tables
+    match.field_wall_deal_in = []
+    with pytest.raises(ValueError, match="per-wall deal-in rates"):
+        field_difference(match)

@@ -429,6 +429,7 @@ class MatchResult:
     wall_means: list[float] = field(repr=False)
     faults: dict[str, dict[str, int]] = field(default_factory=dict)
     wall_deal_in: list[float] = field(default_factory=list, repr=False)
+    field_wall_deal_in: list[float] = field(default_factory=list, repr=False)
 
     @property
     def significant(self) -> bool:
@@ -443,6 +444,7 @@ def summarize(records: list[dict[str, Any]], challenger: str, opponent: str) -> 
     """Aggregate the hand records of one matchup (all rotations of every wall)."""
     by_wall: dict[int, list[float]] = {}
     deal_ins: dict[int, list[float]] = {}
+    field_deal_ins: dict[int, list[float]] = {}
     mine: list[dict[str, Any]] = []
     theirs: list[dict[str, Any]] = []
     faults: dict[str, Counter] = {}
@@ -456,6 +458,8 @@ def summarize(records: list[dict[str, Any]], challenger: str, opponent: str) -> 
             if seat == rot:
                 by_wall.setdefault(rec["wall"], []).append(entry["stats"]["points"])
                 deal_ins.setdefault(rec["wall"], []).append(float(entry["stats"]["deal_in"]))
+            else:
+                field_deal_ins.setdefault(rec["wall"], []).append(float(entry["stats"]["deal_in"]))
     wall_means = [statistics.fmean(v) for _, v in sorted(by_wall.items())]
     mean, low, high = t_interval(wall_means) if wall_means else (math.nan, math.nan, math.nan)
     return MatchResult(
@@ -472,7 +476,24 @@ def summarize(records: list[dict[str, Any]], challenger: str, opponent: str) -> 
         wall_means=wall_means,
         faults={k: dict(v) for k, v in faults.items()},
         wall_deal_in=[statistics.fmean(v) for _, v in sorted(deal_ins.items())],
+        field_wall_deal_in=[statistics.fmean(v) for _, v in sorted(field_deal_ins.items())],
     )
+
+
+def field_difference(result: MatchResult, level: float = 0.95) -> tuple[float, float, float]:
+    """``(mean, low, high)`` of the challenger's deal-in rate minus the field's, per wall, within one matchup.
+
+    Each wall gives one paired sample: the challenger's deal-in rate over its rotations minus the opponents'
+    deal-in rate over all their seats on the same wall (so luck of the deal cancels); the t-interval is over the
+    walls.  A negative interval means the challenger deals in less often than the opponents at its own tables.
+    """
+    xs, ys = result.wall_deal_in, result.field_wall_deal_in
+    if len(xs) != len(ys) or not xs:
+        raise ValueError(
+            f"field_difference needs per-wall deal-in rates of the challenger and the field; got {len(xs)} and "
+            f"{len(ys)} walls (a result loaded from an older eval.json has none)"
+        )
+    return t_interval([x - y for x, y in zip(xs, ys)], level)
 
 
 def paired_difference(
@@ -645,16 +666,20 @@ def to_markdown(matches: Sequence[MatchResult], *, variant: str, ratings: dict[s
         f"Variant `{variant}`; points per hand in base units, 95 % t-interval clustered by wall.",
         "",
         "| challenger | opponent | walls | hands | points/hand | 95% CI | win | self-draw | deal-in | avg dbl "
-        "| pig@exh | not-ready@exh | field deal-in |",
-        "|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| pig@exh | not-ready@exh | field deal-in | deal-in − field, 95% CI |",
+        "|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for m in matches:
         c = m.challenger_rates
+        gap = "n/a"
+        if len(m.wall_deal_in) == len(m.field_wall_deal_in) >= 2:
+            d, lo, hi = field_difference(m)
+            gap = f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}]{' *' if lo > 0 or hi < 0 else ''}"
         lines.append(
             f"| {m.challenger} | {m.opponent} | {m.walls} | {m.hands} | {_fmt(m.points)} | "
             f"[{_fmt(m.ci_low)}, {_fmt(m.ci_high)}]{' *' if m.significant else ''} | {_fmt(c['win_rate'])} | "
             f"{_fmt(c['self_draw_rate'])} | {_fmt(c['deal_in_rate'])} | {_fmt(c['avg_doublings'], 2)} | "
-            f"{_fmt(c['pig_rate'])} | {_fmt(c['not_ready_rate'])} | {_fmt(m.field_rates['deal_in_rate'])} |"
+            f"{_fmt(c['pig_rate'])} | {_fmt(c['not_ready_rate'])} | {_fmt(m.field_rates['deal_in_rate'])} | {gap} |"
         )
     if any(m.faults for m in matches):
         lines += ["", "Outside-bot faults: " + "; ".join(f"{k}: {v}" for m in matches for k, v in m.faults.items())]
@@ -663,7 +688,10 @@ def to_markdown(matches: Sequence[MatchResult], *, variant: str, ratings: dict[s
         for name, r in sorted(ratings.items(), key=lambda kv: -kv[1]):
             lines.append(f"| {name} | {r:.0f} |")
     lines.append("")
-    lines.append("`*`: the interval excludes zero.")
+    lines.append(
+        "`*`: the interval excludes zero.  *deal-in − field*: the challenger's deal-in rate minus the opponents' at "
+        "the same tables, paired by wall."
+    )
     return "\n".join(lines) + "\n"
 
 
