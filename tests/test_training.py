@@ -338,6 +338,9 @@ def test_smoke_train_save_resume_load_and_play(tmp_path):
     assert [e["step"] for e in resumed.state.evals] == [0, 256]
     report = resumed.finish()
     assert report["steps"] == 384 and len(report["final_eval"]) == 1
+    walls = report["final_walls"][0]
+    assert walls["eval_seed"] == cfg.eval.seed + 1 and len(walls["wall_means"]) == report["final_eval"][0]["walls"]
+    assert len(walls["wall_deal_in"]) == len(walls["field_wall_deal_in"]) == len(walls["wall_means"])
     for name in ("final.zip", "report.json", "report.md", "learning_curve.png", "metrics.jsonl"):
         assert (run / name).is_file(), name
     assert any((run / "tb").iterdir())

@@ -100,6 +100,18 @@ def write_report(trainer: Trainer, final: list[MatchResult], final_path: Path, e
         "bc": state.bc,
         "pool": trainer.pool.entries(),
         "final_eval": [{k: _finite(v) for k, v in r.items()} for r in final_rows],
+        # per-wall values of the final evaluation, so that another policy evaluated on the same walls (same eval
+        # seed and final_deals) can be compared seat for seat with training.evaluate.paired_difference
+        "final_walls": [
+            {
+                "opponent": r.opponent,
+                "eval_seed": cfg.eval.seed + 1,
+                "wall_means": r.wall_means,
+                "wall_deal_in": r.wall_deal_in,
+                "field_wall_deal_in": r.field_wall_deal_in,
+            }
+            for r in final
+        ],
         "evals": state.evals,
         "checkpoint": str(final_path),
         "learning_curve": str(curve),
