@@ -147,6 +147,10 @@ class DefensiveAgent(ValueAgent):
         self.steer = steer
         if isinstance(live_slack, bool) or not isinstance(live_slack, int) or live_slack < 0:
             raise ValueError(f"live_slack must be a non-negative int (live effective tiles), got {live_slack!r}")
+        if live_slack and steer != "speed":
+            raise ValueError(
+                f"live_slack only applies with steer='speed' (got steer={steer!r}, live_slack={live_slack})"
+            )
         self.live_slack = live_slack
 
     def _configure(self, cfg: RuleConfig) -> None:

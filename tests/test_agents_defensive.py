@@ -90,6 +90,7 @@ def test_risk_folding_is_on_in_the_sichuan_wildcard_variants_only() -> None:
         ({"steer": None}, "steer"),
         ({"live_slack": -1}, "live_slack"),
         ({"live_slack": 1.5}, "live_slack"),
+        ({"live_slack": 2}, "only applies with steer='speed'"),
     ],
 )
 def test_bad_options_are_rejected(options: dict, match: str) -> None:
