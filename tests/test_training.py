@@ -307,6 +307,39 @@ def test_pool_snapshots_never_update_while_the_learner_trains(tmp_path):
     assert make_vec_env is not None
 
 
+def test_pool_file_survives_a_moved_run_directory(tmp_path, monkeypatch):
+    """Snapshots are stored relative to the pool folder: a moved run directory, read from another working
+    directory, still finds its own snapshot files (not the old location's); pool files of the older form (paths from
+    the run's working directory) load from a moved run too; a missing snapshot is refused by name."""
+    import json
+    import shutil
+
+    from training.selfplay import Snapshot, SnapshotPool
+
+    pool = SnapshotPool(tmp_path / "a" / "pool", max_size=4)
+    for step in (0, 64):
+        path = pool.directory / f"snap_{step:010d}.zip"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"x")
+        pool.snapshots.append(Snapshot(step, str(path)))
+    pool.save()
+    data = json.loads((pool.directory / "pool.json").read_text())
+    assert [e["file"] for e in data["snapshots"]] == ["snap_0000000000.zip", "snap_0000000064.zip"]
+    shutil.move(tmp_path / "a", tmp_path / "b")
+    monkeypatch.chdir(tmp_path / "b")
+    moved = SnapshotPool.load(tmp_path / "b" / "pool")
+    assert [Path(s.path) for s in moved.snapshots] == [
+        tmp_path / "b" / "pool" / "snap_0000000000.zip",
+        tmp_path / "b" / "pool" / "snap_0000000064.zip",
+    ]
+    legacy = {"max_size": 4, "snapshots": [{"id": 0, "path": "runs/a/pool/snap_0000000000.zip"}]}
+    (tmp_path / "b" / "pool" / "pool.json").write_text(json.dumps(legacy))
+    assert SnapshotPool.load(tmp_path / "b" / "pool").snapshots[0].path == str(moved.snapshots[0].path)
+    (tmp_path / "b" / "pool" / "snap_0000000000.zip").unlink()
+    with pytest.raises(ValueError, match="missing snapshot"):
+        SnapshotPool.load(tmp_path / "b" / "pool")
+
+
 def test_smoke_train_save_resume_load_and_play(tmp_path):
     """A few hundred steps with BC and periodic evaluation; interrupted, resumed; the result loads as an agent."""
     from training.evaluate import play_hand

@@ -67,10 +67,29 @@ class SnapshotPool:
         return [{"id": s.id, "path": s.path} for s in self.snapshots]
 
     def save(self, path: str | Path | None = None) -> Path:
+        """Write the pool file; snapshots are named relative to the pool folder, so a run directory can be moved
+        or resumed from another working directory."""
         path = Path(path) if path is not None else self.directory / POOL_FILE
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps({"max_size": self.max_size, "snapshots": self.entries()}, indent=2))
+        snaps = [{"id": s.id, "file": self._relative(s.path)} for s in self.snapshots]
+        path.write_text(json.dumps({"max_size": self.max_size, "snapshots": snaps}, indent=2))
         return path
+
+    def _relative(self, path: str) -> str:
+        p = Path(path)
+        try:
+            return p.resolve().relative_to(self.directory.resolve()).as_posix()
+        except ValueError:  # a snapshot outside the pool folder keeps its own path
+            return str(p)
+
+    def _resolve(self, entry: dict[str, Any]) -> str:
+        if "file" in entry:
+            p = Path(entry["file"])
+            return str(p if p.is_absolute() else self.directory / p)
+        # pool files written before snapshots were stored relative to the folder: a path from the working directory
+        # of the run; when that no longer exists (a moved run), the file of the same name in this pool folder
+        p = Path(entry["path"])
+        return str(p if p.is_file() or not (self.directory / p.name).is_file() else self.directory / p.name)
 
     @classmethod
     def load(cls, directory: str | Path, path: str | Path | None = None) -> SnapshotPool:
@@ -78,7 +97,7 @@ class SnapshotPool:
         try:
             data = json.loads(Path(path).read_text())
             pool = cls(directory, int(data["max_size"]))
-            pool.snapshots = [Snapshot(int(e["id"]), str(e["path"])) for e in data["snapshots"]]
+            pool.snapshots = [Snapshot(int(e["id"]), pool._resolve(e)) for e in data["snapshots"]]
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise ValueError(f"self-play pool file {str(path)!r} is missing or invalid ({exc})") from None
         for s in pool.snapshots:
