@@ -18,6 +18,7 @@ from training.evaluate import (
     one_vs_three,
     paired_difference,
     play_hand,
+    seat_for_seat,
     register_cli,
     round_robin,
     run_cli,
@@ -261,3 +262,37 @@ def test_field_difference_pairs_the_challenger_with_its_own_tables() -> None:
     match.field_wall_deal_in = []
     with pytest.raises(ValueError, match="per-wall deal-in rates"):
         field_difference(match)
+
+
+def test_seat_baseline_compares_each_challenger_with_the_opponents_own_play(tmp_path, capsys) -> None:
+    """`--seat-baseline` adds greedy-vs-greedy on the same walls; the seat-for-seat row is the paired difference
+    of the two matchups (points equal the challenger's own points, the all-greedy table being zero-sum and
+    symmetric); the markdown shows the section; a matchup list without the baseline gives no rows; the flag is
+    refused with a round robin."""
+    parser = argparse.ArgumentParser()
+    register_cli(parser.add_subparsers(dest="command"))
+    out = tmp_path / "eval"
+    args = parser.parse_args(
+        ["eval", "--variant", "chengdu", "--matchup", "random", "greedy", "--walls", "3", "--seed", "4",
+         "--seat-baseline", "--out", str(out), "--no-progress"]
+    )  # fmt: skip
+    assert args.func(args) == 0
+    data = json.loads((out / "eval.json").read_text())
+    assert [(m["challenger"], m["opponent"]) for m in data["matches"]] == [("random", "greedy"), ("greedy", "greedy")]
+    (row,) = data["seat_for_seat"]
+    matches = [summarize_dict(m) for m in data["matches"]]
+    assert row["deal_in_difference"] == list(paired_difference(matches[0], matches[1], "deal_in"))
+    assert math.isclose(row["points_difference"][0], data["matches"][0]["points"], abs_tol=1e-9)
+    assert row["opponent_own_deal_in"] == data["matches"][1]["challenger_rates"]["deal_in_rate"]
+    assert "Seat for seat" in (out / "eval.md").read_text() and "Seat for seat" in capsys.readouterr().out
+    assert seat_for_seat(matches[:1]) == []
+    rr = parser.parse_args(["eval", "--round-robin", "random", "greedy", "--seat-baseline", "--no-progress"])
+    with pytest.raises(ValueError, match="seat-baseline"):
+        run_cli(rr)
+
+
+def summarize_dict(m: dict):
+    """A MatchResult rebuilt from its eval.json form."""
+    from training.evaluate import MatchResult
+
+    return MatchResult(**m)

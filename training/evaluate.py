@@ -42,7 +42,8 @@ Command line
 ------------
 ``chuanma eval --variant hongzhong --challenger value --opponent greedy --walls 400 --workers 2 --out runs/eval``
 writes ``eval.json``, ``eval.md`` and ``eval.png`` into ``--out``; ``--round-robin random greedy value defensive``
-plays a round robin instead.  Agent names follow :mod:`agents.registry` (``greedy``,
+plays a round robin instead.  ``--seat-baseline`` also plays every opponent against itself on the same walls and
+reports each challenger seat for seat against the opponent's own play (:func:`seat_for_seat`).  Agent names follow :mod:`agents.registry` (``greedy``,
 ``value:hongzhong_policy=shagui_when_stable``, ``external:python agents/examples/random_bot.py`` ...).
 """
 
@@ -517,6 +518,36 @@ def paired_difference(
     return t_interval([x - y for x, y in zip(xs, ys)], level)
 
 
+def seat_for_seat(matches: Sequence[MatchResult], level: float = 0.95) -> list[dict[str, Any]]:
+    """Each challenger against its opponent's own play in the same seats (座位对比).
+
+    For every matchup ``C`` vs ``O`` (``C != O``) whose walls were also played by ``O`` vs ``O`` (the opponent in
+    the challenger's seat, the same walls and opponents), one row: the paired per-wall differences of points and of
+    deal-in rate, ``C`` minus ``O``'s own play, with their intervals (:func:`paired_difference`).  Matchups without
+    such a baseline are skipped; ``chuanma eval --seat-baseline`` adds the baselines.
+    """
+    own = {m.opponent: m for m in matches if m.challenger == m.opponent}
+    rows = []
+    for m in matches:
+        base = own.get(m.opponent)
+        if m.challenger == m.opponent or base is None or base.walls != m.walls:
+            continue
+        points = paired_difference(m, base, "points", level)
+        deal_in = paired_difference(m, base, "deal_in", level)
+        rows.append(
+            {
+                "challenger": m.challenger,
+                "opponent": m.opponent,
+                "walls": m.walls,
+                "deal_in": m.challenger_rates["deal_in_rate"],
+                "opponent_own_deal_in": base.challenger_rates["deal_in_rate"],
+                "points_difference": list(points),
+                "deal_in_difference": list(deal_in),
+            }
+        )
+    return rows
+
+
 def _tasks(cfg: RuleConfig, pairs: list[tuple[str, str]], walls: int, seed: int, external: dict) -> list[_Task]:
     ext = tuple(sorted(external.items()))
     return [
@@ -681,6 +712,24 @@ def to_markdown(matches: Sequence[MatchResult], *, variant: str, ratings: dict[s
             f"{_fmt(c['self_draw_rate'])} | {_fmt(c['deal_in_rate'])} | {_fmt(c['avg_doublings'], 2)} | "
             f"{_fmt(c['pig_rate'])} | {_fmt(c['not_ready_rate'])} | {_fmt(m.field_rates['deal_in_rate'])} | {gap} |"
         )
+    seats = seat_for_seat(matches)
+    if seats:
+        lines += [
+            "",
+            "Seat for seat: each challenger against its opponent's own play in the same seats, on the same walls "
+            "(paired by wall, 95% CI).",
+            "",
+            "| challenger | opponent | walls | points − opponent's own | deal-in | opponent's own deal-in "
+            "| deal-in − opponent's own |",
+            "|---|---|---:|---|---:|---:|---|",
+        ]
+        for r in seats:
+            (pd, plo, phi), (dd, dlo, dhi) = r["points_difference"], r["deal_in_difference"]
+            lines.append(
+                f"| {r['challenger']} | {r['opponent']} | {r['walls']} | {pd:+.3f} [{plo:+.3f}, {phi:+.3f}]"
+                f"{' *' if plo > 0 or phi < 0 else ''} | {_fmt(r['deal_in'])} | {_fmt(r['opponent_own_deal_in'])} "
+                f"| {dd:+.3f} [{dlo:+.3f}, {dhi:+.3f}]{' *' if dlo > 0 or dhi < 0 else ''} |"
+            )
     if any(m.faults for m in matches):
         lines += ["", "Outside-bot faults: " + "; ".join(f"{k}: {v}" for m in matches for k, v in m.faults.items())]
     if ratings:
@@ -744,6 +793,12 @@ def register_cli(subparsers: argparse._SubParsersAction) -> argparse.ArgumentPar
     p.add_argument("--out", default=None, help="folder for eval.json, eval.md and eval.png")
     p.add_argument("--bot-timeout", type=float, default=5.0, help="seconds an outside bot may take per decision")
     p.add_argument("--bot-fallback", default="first", help="outside-bot fallback: first, random or an agent name")
+    p.add_argument(
+        "--seat-baseline",
+        action="store_true",
+        help="also play each opponent against itself on the same walls and report every challenger seat for seat "
+        "against the opponent's own play",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=run_cli)
     return p
@@ -765,6 +820,8 @@ def run_cli(args: argparse.Namespace) -> int:
         "external": external,
     }
     ratings = None
+    if args.round_robin and getattr(args, "seat_baseline", False):
+        raise ValueError("--seat-baseline applies to --matchup / --challenger runs, not to --round-robin")
     if args.round_robin:
         rr = round_robin(cfg, args.round_robin, **common)
         matches, ratings, payload = rr.matches, rr.ratings, rr.to_dict()
@@ -775,8 +832,10 @@ def run_cli(args: argparse.Namespace) -> int:
             raise ValueError("give --challenger and --opponent (or --matchup A B, or --round-robin AGENT AGENT ...)")
         else:
             pairs = [(args.challenger, args.opponent)]
+        if getattr(args, "seat_baseline", False):
+            pairs += [(o, o) for o in dict.fromkeys(o for _, o in pairs) if (o, o) not in pairs]
         matches = run_matchups(cfg, pairs, **common)
-        payload = {"matches": [m.to_dict() for m in matches]}
+        payload = {"matches": [m.to_dict() for m in matches], "seat_for_seat": seat_for_seat(matches)}
     payload.update({"variant": cfg.name, "walls": args.walls, "seed": args.seed, "protocol": "one-vs-three duplicate"})
     table = to_markdown(matches, variant=cfg.name, ratings=ratings)
     print(table)
