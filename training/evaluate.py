@@ -43,8 +43,9 @@ Command line
 ``chuanma eval --variant hongzhong --challenger value --opponent greedy --walls 400 --workers 2 --out runs/eval``
 writes ``eval.json``, ``eval.md`` and ``eval.png`` into ``--out``; ``--round-robin random greedy value defensive``
 plays a round robin instead.  ``--seat-baseline`` also plays every opponent against itself on the same walls and
-reports each challenger seat for seat against the opponent's own play (:func:`seat_for_seat`).  Agent names follow :mod:`agents.registry` (``greedy``,
-``value:hongzhong_policy=shagui_when_stable``, ``external:python agents/examples/random_bot.py`` ...).
+reports each challenger seat for seat against the opponent's own play (:func:`seat_for_seat`).  Agent names
+follow :mod:`agents.registry` (``greedy``, ``value:hongzhong_policy=shagui_when_stable``,
+``external:python agents/examples/random_bot.py`` ...).
 """
 
 from __future__ import annotations
