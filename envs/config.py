@@ -179,12 +179,14 @@ class RuleConfig:
     tsumo_bonus_points: int = 1000
     huazhu_min_points: int = 8000
 
-    # --- two-player (§4.7) ---
-    num_suits: int = 3
+    # --- suit count (§4.7, §9.1: `suits` / `num_suits`) ---
+    num_suits: int | None = None  # len(suits) (filled in when None); given alone it selects the suits: SUIT_SETS
 
     def __post_init__(self) -> None:
         for key in _FIELDS:
             object.__setattr__(self, key, _check_value(key, getattr(self, key), _HINTS[key], "<RuleConfig>"))
+        if self.num_suits is None and isinstance(self.suits, str):
+            object.__setattr__(self, "num_suits", len(self.suits))
         _validate(self, source="<RuleConfig>")
 
     # ---- derived properties -------------------------------------------------------------------------
@@ -214,8 +216,18 @@ class RuleConfig:
         return self.base_unit
 
     def replace(self, **overrides: Any) -> RuleConfig:
-        """A copy with some flags changed; unknown keys and bad values raise :class:`ConfigError`."""
-        return _from_mapping({**_as_mapping(self), **overrides}, source="<overrides>")
+        """A copy with some flags changed; unknown keys and bad values raise :class:`ConfigError`.
+
+        ``suits`` and ``num_suits`` describe the same thing: overriding one of them re-derives the other (and, for
+        ``num_suits`` alone, 定缺 as in :data:`SUIT_SETS`); overriding both requires them to agree.
+        """
+        base = _as_mapping(self)
+        if "num_suits" in overrides and "suits" not in overrides:
+            base.pop("suits")
+            base.pop("dingque")
+        elif "suits" in overrides and "num_suits" not in overrides:
+            base["num_suits"] = None
+        return _from_mapping({**base, **overrides}, source="<overrides>")
 
     def to_dict(self) -> dict[str, Any]:
         """Plain mapping of every flag (JSON/YAML-serialisable)."""
@@ -225,6 +237,11 @@ class RuleConfig:
                 d[key] = list(value)
         return d
 
+
+SUIT_SETS: dict[int, tuple[str, bool]] = {3: ("mps", True), 2: ("sp", False), 1: ("s", False)}
+"""``num_suits`` given without ``suits`` (RULES §4.7, two-player 三方 / 2方 / 两人一房): the suits in play and the
+default of ``dingque`` (no 定缺 / 花猪 with fewer than three suits; an explicit ``dingque`` wins).  两人一房's single
+suit is 条 (RULES names only the tile count; 条 as in the two-suit 条+筒 game)."""
 
 DKG_TABLES = ("dkg_wiki", "dkg_wanghu")
 """Fan tables of 断卡根 (additive fan counts, paid by tier or by 2^(f-1))."""
@@ -276,6 +293,11 @@ def _validate(cfg: RuleConfig, source: str) -> None:
         raise ConfigError(f"{source}: key 'num_players' = {cfg.num_players} must be 2, 3 or 4")
     if not cfg.suits or any(c not in "mps" for c in cfg.suits) or len(set(cfg.suits)) != len(cfg.suits):
         raise ConfigError(f"{source}: key 'suits' = {cfg.suits!r} must be a non-empty subset of 'mps'")
+    if cfg.num_suits != len(cfg.suits):
+        raise ConfigError(
+            f"{source}: key 'num_suits' = {cfg.num_suits} disagrees with 'suits' = {cfg.suits!r} "
+            f"({len(cfg.suits)} suits); give one of them, or both consistently"
+        )
     if cfg.hand_size not in (4, 7, 10, 13):
         raise ConfigError(f"{source}: key 'hand_size' = {cfg.hand_size} must be 3k+1 (4, 7, 10 or 13)")
     if cfg.cap_doublings is not None and cfg.cap_doublings < 0:
@@ -344,11 +366,22 @@ def _from_mapping(data: dict[str, Any], source: str) -> RuleConfig:
                 f"{', '.join(sorted(_FIELDS)[:6])}, ...)"
             )
         kwargs[key] = _check_value(key, value, _HINTS[key], source)
+    _derive_suits(kwargs, source)
     try:
         cfg = RuleConfig(**kwargs)
     except ConfigError as exc:
         raise ConfigError(str(exc).replace("<RuleConfig>", source)) from None
     return cfg
+
+
+def _derive_suits(kwargs: dict[str, Any], source: str) -> None:
+    """Fill whichever of ``suits`` / ``num_suits`` is missing from the other (see :data:`SUIT_SETS`)."""
+    if kwargs.get("num_suits") is not None and "suits" not in kwargs:
+        n = kwargs["num_suits"]
+        if n not in SUIT_SETS:
+            raise ConfigError(f"{source}: key 'num_suits' = {n!r} must be 1, 2 or 3")
+        kwargs["suits"], dingque = SUIT_SETS[n]
+        kwargs.setdefault("dingque", dingque)
 
 
 def config_from_dict(data: dict[str, Any], source: str = "<mapping>") -> RuleConfig:

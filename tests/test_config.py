@@ -116,6 +116,38 @@ def test_overrides_and_replace():
     assert load_variant(cfg) is cfg
 
 
+@pytest.mark.parametrize(
+    ("num_suits", "suits", "tiles", "dingque"), [(3, "mps", 108, True), (2, "sp", 72, False), (1, "s", 36, False)]
+)
+def test_num_suits_selects_the_suits_of_the_two_player_game(num_suits, suits, tiles, dingque):
+    """RULES §4.7: 三方 (108 tiles, 定缺), 2方 (条+筒, 72 tiles, no 定缺/花猪), 两人一房 (36 tiles); the dealt game
+    holds only those suits, and a greedy table plays whole hands."""
+    from agents.greedy import GreedyAgent
+    from envs.game import Game
+    from envs.tiles import counts_to_kinds, suit_letter
+    from training.evaluate import play_hand
+
+    cfg = load_variant("two_player", num_suits=num_suits)
+    assert (cfg.suits, cfg.num_tiles, cfg.dingque) == (suits, tiles, dingque)
+    game = Game(cfg, seed=3)
+    dealt = [k for seat in range(2) for k in counts_to_kinds(game.hand_of(seat))] + list(game.live_wall())
+    assert len(dealt) == tiles and {suit_letter(k) for k in dealt} == set(suits)
+    finished = play_hand(cfg, 5, [GreedyAgent(), GreedyAgent()])
+    assert finished.is_over and sum(finished.scores) == 0
+
+
+def test_suits_and_num_suits_agree():
+    assert load_variant("duankagen").num_suits == 2 and load_variant("chengdu", suits="sp").num_suits == 2
+    assert RuleConfig(suits="sp").num_suits == 2
+    assert load_variant("two_player", num_suits=2, dingque=True).dingque  # an explicit 定缺 wins
+    with pytest.raises(ConfigError, match="'num_suits' = 2 disagrees with 'suits' = 'mps'"):
+        load_variant("two_player", num_suits=2, suits="mps")
+    with pytest.raises(ConfigError, match="'num_suits' = 7 must be 1, 2 or 3"):
+        load_variant("two_player", num_suits=7)
+    with pytest.raises(ConfigError, match="disagrees"):
+        RuleConfig(suits="sp", num_suits=3)
+
+
 def test_unknown_variant_lists_presets():
     with pytest.raises(ConfigError, match="unknown variant 'sichuan'.*chengdu"):
         load_variant("sichuan")
