@@ -155,6 +155,16 @@ def _allowed_mask(cfg: RuleConfig, void_suit: int | None) -> int:
 # ---- the engine entry point ------------------------------------------------------------------------------------
 
 
+def _check_copies(counts: Sequence[int], ctx: WinContext, fifth_ok: bool) -> None:
+    """No kind may appear more than four times among the concealed tiles and the melds' tiles (the
+    winning tile may be a fifth copy only under ``fifth_ok``); wildcards held in melds count as their own kind."""
+    for k, n in enumerate(_own_copies(counts, ctx.melds)):
+        if n > COPIES and not (fifth_ok and k == ctx.win_tile and n == COPIES + 1):
+            raise ValueError(
+                f"WinContext holds {n} copies of {tile_code(k)} in its concealed tiles and melds; a kind has 4 copies"
+            )
+
+
 def _prepare(cfg: RuleConfig, ctx: WinContext, *, fifth_ok: bool = False) -> ScoreResult | HandSpec:
     """Either a final answer (四红中, not a win) or the enumeration spec of the hand.
 
@@ -165,6 +175,8 @@ def _prepare(cfg: RuleConfig, ctx: WinContext, *, fifth_ok: bool = False) -> Sco
     counts = ctx.concealed
     if not fifth_ok and max(counts) > COPIES:
         raise ValueError(f"WinContext.concealed counts must be 0-4, got {counts}")
+    if ctx.melds:
+        _check_copies(counts, ctx, fifth_ok)
     if sum(counts) + 3 * len(ctx.melds) != cfg.hand_size + 1:
         raise ValueError(
             f"a winning hand holds {cfg.hand_size + 1} tiles counting each meld as 3: got {sum(counts)} concealed "

@@ -949,6 +949,11 @@ def test_win_context_validation():
         five = list(parse_counts("1111m 456m 789m 555s"))
         five[0] += 1
         score_win("chengdu", WinContext(concealed=tuple(five), win_tile=kind_of("1m")))
+    across = WinContext(  # a pong of 9m and two more 9m in hand: five copies spread over hand and melds
+        concealed=tuple(parse_counts("123m 567m 99m 222s")), win_tile=kind_of("2s"), melds=(parse_meld("pong 9m"),)
+    )
+    with pytest.raises(ValueError, match="5 copies of 9m in its concealed tiles and melds"):
+        score_win("chengdu", across)
     short = tuple(parse_counts("123m 456m 789m 55s"))
     with pytest.raises(ValueError, match="holds 14 tiles"):
         score_win("chengdu", WinContext(concealed=short, win_tile=kind_of("5s")))
