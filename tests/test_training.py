@@ -207,6 +207,20 @@ def test_checkpoint_for_another_variant_is_refused(tmp_path):
     agent.reset(0, load_variant("hongzhong"))
 
 
+def test_checkpoint_from_before_num_suits_followed_suits_still_loads(tmp_path):
+    """Checkpoints made while num_suits was ignored recorded the default 3 beside 断卡根's suits 'sp': they load
+    for 断卡根; a real difference in suits is still refused."""
+    from agents.policy import check_variant
+
+    dkg = load_variant("duankagen")
+    old = CheckpointMeta.for_variant(dkg, tiny_policy(3)[1], seed=1, step=0)
+    old = replace(old, variant_config={**old.variant_config, "num_suits": 3})
+    check_variant(old, dkg, "old.zip")
+    other = replace(old, variant_config={**old.variant_config, "suits": "mps"})
+    with pytest.raises(CheckpointError, match=r"num_suits: checkpoint 3 vs expected 2, suits: checkpoint 'mps'"):
+        check_variant(other, dkg, "other.zip")
+
+
 def test_checkpoint_for_another_observation_or_action_layout_is_refused(tmp_path):
     path, _, _ = _saved(tmp_path, "obs.zip", obs_version="chuanma-v99")
     with pytest.raises(CheckpointError, match=rf"observation version 'chuanma-v99'.*expected '{OBS_VERSION}'"):
