@@ -174,6 +174,10 @@ class CheckpointMeta:
             raise CheckpointError(f"checkpoint {source}: {META_NAME} lacks the field(s) {missing}")
         kwargs = {k: v for k, v in data.items() if k in known}
         kwargs["obs_shape"] = tuple(kwargs.get("obs_shape", ()))
+        rules = kwargs["variant_config"]
+        if isinstance(rules, dict) and isinstance(rules.get("suits"), str):
+            # num_suits follows suits; checkpoints made before it did recorded the ignored default 3 (断卡根: 'sp')
+            kwargs["variant_config"] = {**rules, "num_suits": len(rules["suits"])}
         return cls(**kwargs)
 
 
@@ -290,9 +294,6 @@ def check_variant(meta: CheckpointMeta, cfg: RuleConfig, source: str) -> None:
         raise CheckpointError(f"checkpoint {source} was trained for variant {meta.variant!r}, expected {cfg.name!r}")
     mine = cfg.to_dict()
     theirs = meta.variant_config
-    if isinstance(theirs.get("suits"), str):
-        # num_suits follows suits; checkpoints made before it did record the ignored default 3 (e.g. 断卡根's 'sp')
-        theirs = {**theirs, "num_suits": len(theirs["suits"])}
     differing = sorted(k for k in mine.keys() & theirs.keys() if k not in _IGNORED_FLAGS and mine[k] != theirs[k])
     if differing:
         detail = ", ".join(f"{k}: checkpoint {theirs[k]!r} vs expected {mine[k]!r}" for k in differing[:5])

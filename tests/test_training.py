@@ -213,12 +213,14 @@ def test_checkpoint_from_before_num_suits_followed_suits_still_loads(tmp_path):
     from agents.policy import check_variant
 
     dkg = load_variant("duankagen")
-    old = CheckpointMeta.for_variant(dkg, tiny_policy(3)[1], seed=1, step=0)
-    old = replace(old, variant_config={**old.variant_config, "num_suits": 3})
-    check_variant(old, dkg, "old.zip")
-    other = replace(old, variant_config={**old.variant_config, "suits": "mps"})
+    made = CheckpointMeta.for_variant(dkg, tiny_policy(3)[1], seed=1, step=0)
+    old = replace(made, variant_config={**made.variant_config, "num_suits": 3})
+    read = CheckpointMeta.from_json(old.to_json(), "old.zip")
+    assert read.variant_config["num_suits"] == 2
+    check_variant(read, dkg, "old.zip")
+    other = replace(made, variant_config={**made.variant_config, "suits": "mps", "num_suits": 3})
     with pytest.raises(CheckpointError, match=r"num_suits: checkpoint 3 vs expected 2, suits: checkpoint 'mps'"):
-        check_variant(other, dkg, "other.zip")
+        check_variant(CheckpointMeta.from_json(other.to_json(), "other.zip"), dkg, "other.zip")
 
 
 def test_checkpoint_for_another_observation_or_action_layout_is_refused(tmp_path):
