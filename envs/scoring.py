@@ -156,8 +156,12 @@ def _allowed_mask(cfg: RuleConfig, void_suit: int | None) -> int:
 
 
 def _check_copies(counts: Sequence[int], ctx: WinContext, fifth_ok: bool) -> None:
-    """No kind may appear more than four times among the concealed tiles and the melds' tiles (the
-    winning tile may be a fifth copy only under ``fifth_ok``); wildcards held in melds count as their own kind."""
+    """No kind may appear more than four times among the concealed tiles, nor among them and the melds' tiles
+    (wildcards held in melds count as their own kind); under ``fifth_ok`` the winning tile may be a fifth copy."""
+    if not fifth_ok and max(counts) > COPIES:
+        raise ValueError(f"WinContext.concealed counts must be 0-4, got {counts}")
+    if not ctx.melds:
+        return
     for k, n in enumerate(_own_copies(counts, ctx.melds)):
         if n > COPIES and not (fifth_ok and k == ctx.win_tile and n == COPIES + 1):
             raise ValueError(
@@ -173,10 +177,7 @@ def _prepare(cfg: RuleConfig, ctx: WinContext, *, fifth_ok: bool = False) -> Sco
     _check_variant_context(cfg, ctx)
     wilds = wild_kinds(cfg, ctx.indicator)
     counts = ctx.concealed
-    if not fifth_ok and max(counts) > COPIES:
-        raise ValueError(f"WinContext.concealed counts must be 0-4, got {counts}")
-    if ctx.melds:
-        _check_copies(counts, ctx, fifth_ok)
+    _check_copies(counts, ctx, fifth_ok)
     if sum(counts) + 3 * len(ctx.melds) != cfg.hand_size + 1:
         raise ValueError(
             f"a winning hand holds {cfg.hand_size + 1} tiles counting each meld as 3: got {sum(counts)} concealed "

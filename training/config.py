@@ -135,6 +135,11 @@ class EvalConfig:
     opponents: tuple[str, ...] = ("random", "greedy")
     seed: int = 12345  # deal seed of the evaluations (the same deals at every point)
 
+    @property
+    def final_seed(self) -> int:
+        """Deal seed of the final evaluation: other walls than the periodic ones."""
+        return self.seed + 1
+
 
 @dataclass(frozen=True)
 class LoggingConfig:

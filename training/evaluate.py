@@ -489,12 +489,20 @@ def field_difference(result: MatchResult, level: float = 0.95) -> tuple[float, f
     deal-in rate over all their seats on the same wall (so luck of the deal cancels); the t-interval is over the
     walls.  A negative interval means the challenger deals in less often than the opponents at its own tables.
     """
-    xs, ys = result.wall_deal_in, result.field_wall_deal_in
+    return _paired_interval(
+        result.wall_deal_in,
+        result.field_wall_deal_in,
+        level,
+        "field_difference needs per-wall deal-in rates of the challenger and the field (a result loaded from an "
+        "older eval.json has none)",
+    )
+
+
+def _paired_interval(xs: Sequence[float], ys: Sequence[float], level: float, need: str) -> tuple[float, float, float]:
+    """The t-interval of the per-wall differences ``xs - ys``; ``need`` says what was expected when they do not
+    pair up."""
     if len(xs) != len(ys) or not xs:
-        raise ValueError(
-            f"field_difference needs per-wall deal-in rates of the challenger and the field; got {len(xs)} and "
-            f"{len(ys)} walls (a result loaded from an older eval.json has none)"
-        )
+        raise ValueError(f"{need}; got {len(xs)} and {len(ys)} walls")
     return t_interval([x - y for x, y in zip(xs, ys)], level)
 
 
@@ -510,13 +518,12 @@ def paired_difference(
     fields = {"points": "wall_means", "deal_in": "wall_deal_in"}
     if statistic not in fields:
         raise ValueError(f"statistic must be one of {sorted(fields)}, got {statistic!r}")
-    xs, ys = getattr(a, fields[statistic]), getattr(b, fields[statistic])
-    if len(xs) != len(ys) or not xs:
-        raise ValueError(
-            f"paired_difference needs two matchups on the same walls; got {len(xs)} and {len(ys)} walls "
-            f"of {statistic!r} values"
-        )
-    return t_interval([x - y for x, y in zip(xs, ys)], level)
+    return _paired_interval(
+        getattr(a, fields[statistic]),
+        getattr(b, fields[statistic]),
+        level,
+        f"paired_difference needs two matchups on the same walls ({statistic!r} values)",
+    )
 
 
 def seat_for_seat(matches: Sequence[MatchResult], level: float = 0.95) -> list[dict[str, Any]]:
@@ -821,7 +828,7 @@ def run_cli(args: argparse.Namespace) -> int:
         "external": external,
     }
     ratings = None
-    if args.round_robin and getattr(args, "seat_baseline", False):
+    if args.round_robin and args.seat_baseline:
         raise ValueError("--seat-baseline applies to --matchup / --challenger runs, not to --round-robin")
     if args.round_robin:
         rr = round_robin(cfg, args.round_robin, **common)
@@ -833,7 +840,7 @@ def run_cli(args: argparse.Namespace) -> int:
             raise ValueError("give --challenger and --opponent (or --matchup A B, or --round-robin AGENT AGENT ...)")
         else:
             pairs = [(args.challenger, args.opponent)]
-        if getattr(args, "seat_baseline", False):
+        if args.seat_baseline:
             pairs += [(o, o) for o in dict.fromkeys(o for _, o in pairs) if (o, o) not in pairs]
         matches = run_matchups(cfg, pairs, **common)
         payload = {"matches": [m.to_dict() for m in matches], "seat_for_seat": seat_for_seat(matches)}

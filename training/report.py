@@ -105,7 +105,7 @@ def write_report(trainer: Trainer, final: list[MatchResult], final_path: Path, e
         "final_walls": [
             {
                 "opponent": r.opponent,
-                "eval_seed": cfg.eval.seed + 1,
+                "eval_seed": cfg.eval.final_seed,
                 "wall_means": r.wall_means,
                 "wall_deal_in": r.wall_deal_in,
                 "field_wall_deal_in": r.field_wall_deal_in,

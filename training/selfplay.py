@@ -86,10 +86,11 @@ class SnapshotPool:
         if "file" in entry:
             p = Path(entry["file"])
             return str(p if p.is_absolute() else self.directory / p)
-        # pool files written before snapshots were stored relative to the folder: a path from the working directory
-        # of the run; when that no longer exists (a moved run), the file of the same name in this pool folder
+        # pool files written before snapshots were stored relative to the folder hold a path from the run's working
+        # directory: this pool folder's file of that name when there is one (a moved or copied run), else the path
         p = Path(entry["path"])
-        return str(p if p.is_file() or not (self.directory / p.name).is_file() else self.directory / p.name)
+        own = self.directory / p.name
+        return str(own if own.is_file() else p)
 
     @classmethod
     def load(cls, directory: str | Path, path: str | Path | None = None) -> SnapshotPool:

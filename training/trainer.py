@@ -414,11 +414,11 @@ class Trainer:
             for opponent in self.cfg.eval.opponents:
                 if workers > 1:
                     res = evaluate_checkpoint(
-                        final_path, self.rules, opponent, walls=walls, seed=self.cfg.eval.seed + 1, workers=workers,
+                        final_path, self.rules, opponent, walls=walls, seed=self.cfg.eval.final_seed, workers=workers,
                         progress=progress,
                     )  # fmt: skip
                 else:
-                    res = evaluate_agent(self.agent(), self.rules, opponent, walls=walls, seed=self.cfg.eval.seed + 1)
+                    res = evaluate_agent(self.agent(), self.rules, opponent, walls=walls, seed=self.cfg.eval.final_seed)
                 final_results.append(res)
         eval_s = time.perf_counter() - t0
         self.state.wall_time_s += eval_s
