@@ -219,12 +219,14 @@ class RuleConfig:
         """A copy with some flags changed; unknown keys and bad values raise :class:`ConfigError`.
 
         ``suits`` and ``num_suits`` describe the same thing: overriding one of them re-derives the other (and, for
-        ``num_suits`` alone, 定缺 as in :data:`SUIT_SETS`); overriding both requires them to agree.
+        ``num_suits`` alone below three, turns 定缺 off as in :data:`SUIT_SETS`); overriding both requires them to
+        agree.
         """
         base = _as_mapping(self)
         if "num_suits" in overrides and "suits" not in overrides:
             base.pop("suits")
-            base.pop("dingque")
+            if overrides["num_suits"] != 3:
+                base.pop("dingque")
         elif "suits" in overrides and "num_suits" not in overrides:
             base["num_suits"] = None
         return _from_mapping({**base, **overrides}, source="<overrides>")
@@ -238,10 +240,10 @@ class RuleConfig:
         return d
 
 
-SUIT_SETS: dict[int, tuple[str, bool]] = {3: ("mps", True), 2: ("sp", False), 1: ("s", False)}
-"""``num_suits`` given without ``suits`` (RULES §4.7, two-player 三方 / 2方 / 两人一房): the suits in play and the
-default of ``dingque`` (no 定缺 / 花猪 with fewer than three suits; an explicit ``dingque`` wins).  两人一房's single
-suit is 条 (RULES names only the tile count; 条 as in the two-suit 条+筒 game)."""
+SUIT_SETS: dict[int, str] = {3: "mps", 2: "sp", 1: "s"}
+"""``num_suits`` given without ``suits`` (RULES §4.7, two-player 三方 / 2方 / 两人一房): the suits in play.  With
+fewer than three suits there is no 定缺 / 花猪 (``dingque`` false unless given); with three the variant keeps its own
+``dingque``.  两人一房's single suit is 条 (RULES names only the tile count; 条 as in the two-suit 条+筒 game)."""
 
 DKG_TABLES = ("dkg_wiki", "dkg_wanghu")
 """Fan tables of 断卡根 (additive fan counts, paid by tier or by 2^(f-1))."""
@@ -380,8 +382,9 @@ def _derive_suits(kwargs: dict[str, Any], source: str) -> None:
         n = kwargs["num_suits"]
         if n not in SUIT_SETS:
             raise ConfigError(f"{source}: key 'num_suits' = {n!r} must be 1, 2 or 3")
-        kwargs["suits"], dingque = SUIT_SETS[n]
-        kwargs.setdefault("dingque", dingque)
+        kwargs["suits"] = SUIT_SETS[n]
+        if n < 3:
+            kwargs.setdefault("dingque", False)
 
 
 def config_from_dict(data: dict[str, Any], source: str = "<mapping>") -> RuleConfig:

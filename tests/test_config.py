@@ -140,6 +140,7 @@ def test_suits_and_num_suits_agree():
     assert load_variant("duankagen").num_suits == 2 and load_variant("chengdu", suits="sp").num_suits == 2
     assert RuleConfig(suits="sp").num_suits == 2
     assert load_variant("two_player", num_suits=2, dingque=True).dingque  # an explicit 定缺 wins
+    assert not load_variant("wuhan", num_suits=3).dingque  # three suits keep the variant's own 定缺 choice
     with pytest.raises(ConfigError, match="'num_suits' = 2 disagrees with 'suits' = 'mps'"):
         load_variant("two_player", num_suits=2, suits="mps")
     with pytest.raises(ConfigError, match="'num_suits' = 7 must be 1, 2 or 3"):
