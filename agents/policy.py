@@ -41,9 +41,11 @@ from agents.base import BaseAgent, legal_ids
 from envs import __version__ as PACKAGE_VERSION
 from envs.actions import ACTION_LAYOUT_VERSION, ACTION_SPACE_SIZE
 from envs.config import ConfigError, RuleConfig, config_from_dict, load_variant
-from envs.observation import OBS_SHAPE, OBS_VERSION, observation_bounds
+from envs.observation import OBS_SHAPE, OBS_VERSION
+from training.advice import ADVICE_VERSION, ADVISORS
 from training.features import NumpyActor, TilePlaneExtractor, input_rows
-from training.hand_features import HAND_FEATURES_VERSION, HandFeatures, augmented_space
+from training.hand_features import HAND_FEATURES_VERSION
+from training.net_input import NetInput, input_space
 
 CHECKPOINT_FORMAT = "chuanma-checkpoint-v1"
 META_NAME = "chuanma.json"
@@ -62,6 +64,8 @@ class NetSpec:
 
     ``hand_features``: ``""`` (the network reads the observation only) or the version name of the
     :mod:`training.hand_features` planes appended to the observation (:data:`HAND_FEATURES_VERSION`).
+    ``advisor`` / ``advice``: ``""`` / ``""`` (no advice) or the name of the rule-based agent whose choice the
+    network reads as :mod:`training.advice` planes and the version of that encoding (:data:`ADVICE_VERSION`).
     """
 
     features_dim: int = 256
@@ -73,6 +77,8 @@ class NetSpec:
     activation: str = "relu"
     ortho_init: bool = True
     hand_features: str = ""
+    advisor: str = ""
+    advice: str = ""
 
     def __post_init__(self) -> None:
         for name in ("features_dim", "channels", "honor_channels", "broadcast_dim"):
@@ -90,6 +96,11 @@ class NetSpec:
             raise ValueError(
                 f"NetSpec.hand_features {self.hand_features!r} is not supported by this version; expected '' (off) "
                 f"or {HAND_FEATURES_VERSION!r}"
+            )
+        if (self.advisor, self.advice) != ("", "") and (self.advisor not in ADVISORS or self.advice != ADVICE_VERSION):
+            raise ValueError(
+                f"NetSpec advisor {self.advisor!r} / advice {self.advice!r} is not supported by this version; expected "
+                f"'' / '' (no advice) or an advisor of {list(ADVISORS)} with advice {ADVICE_VERSION!r}"
             )
 
     def to_dict(self) -> dict[str, Any]:
@@ -119,13 +130,18 @@ class NetSpec:
                 "honor_channels": self.honor_channels,
                 "broadcast_dim": self.broadcast_dim,
                 "hand_features": bool(self.hand_features),
+                "advisor": bool(self.advisor),
             },
             "share_features_extractor": True,
         }
 
     def input_shape(self) -> tuple[int, int]:
-        """Shape of one network input: the observation, plus the hand-feature planes when they are on."""
-        return (input_rows(bool(self.hand_features))[0], OBS_SHAPE[1])
+        """Shape of one network input: the observation, plus the hand-feature and advice planes when they are on."""
+        return (input_rows(bool(self.hand_features), bool(self.advisor))[0], OBS_SHAPE[1])
+
+    def net_input(self, variant: str | RuleConfig) -> NetInput:
+        """The :class:`training.net_input.NetInput` builder of this network's input for ``variant``."""
+        return NetInput(variant, hand_features=bool(self.hand_features), advisor=self.advisor)
 
 
 @dataclass(frozen=True)
@@ -188,17 +204,10 @@ def net_spec_of(meta: CheckpointMeta) -> NetSpec:
         raise CheckpointError(f"checkpoint network specification is invalid: {exc}") from None
 
 
-def observation_space(hand_features: bool = False) -> gymnasium.spaces.Box:
-    """The observation space, or with ``hand_features`` the network input space (hand-feature planes in [0, 1])."""
-    low, high = observation_bounds()
-    space = gymnasium.spaces.Box(low=low, high=high, shape=OBS_SHAPE, dtype=np.float32)
-    return augmented_space(space) if hand_features else space
-
-
 def build_policy(net: NetSpec, learning_rate: float = 0.0) -> MaskableActorCriticPolicy:
     """A fresh (randomly initialised) policy network of shape ``net`` on the CPU."""
     return MaskableActorCriticPolicy(
-        observation_space(bool(net.hand_features)),
+        input_space(bool(net.hand_features), bool(net.advisor)),
         gymnasium.spaces.Discrete(ACTION_SPACE_SIZE),
         lambda _progress: learning_rate,
         **net.policy_kwargs(),
@@ -314,11 +323,12 @@ class PolicyAgent(BaseAgent):
     """A policy network behind ``act(observation, legal_mask)``.
 
     The agent keeps its own copy of the actor weights (:class:`training.features.NumpyActor`): it never changes,
-    whatever happens to the network it was made from.  A network with ``hand_features`` gets the
-    :mod:`training.hand_features` planes of each observation computed here (``features``), for the variant of
-    ``meta`` or, without one, the variant given to ``reset``.  ``deterministic=True`` plays the masked argmax; otherwise
-    it samples from the masked softmax with a numpy generator seeded by ``seed`` (no global RNG).
-    ``reset(seat, variant)`` refuses a variant other than the one of ``meta`` (when known).
+    whatever happens to the network it was made from.  The network input is built here
+    (:class:`training.net_input.NetInput` of ``net``: the :mod:`training.hand_features` planes, and the advice of the
+    network's advisor agent, which needs the legal mask) for the variant of ``meta`` or, without one, the variant
+    given to ``reset``.  ``deterministic=True`` plays the masked argmax; otherwise it samples from the masked softmax
+    with a numpy generator seeded by ``seed`` (no global RNG).  ``reset(seat, variant)`` refuses a variant other
+    than the one of ``meta`` (when known).
     """
 
     name = "policy"
@@ -328,18 +338,19 @@ class PolicyAgent(BaseAgent):
         actor: NumpyActor,
         meta: CheckpointMeta | None = None,
         *,
+        net: NetSpec | None = None,
         deterministic: bool = True,
         seed: int | None = 0,
         name: str | None = None,
-        hand_features: bool = False,
     ) -> None:
         super().__init__()
         self.actor = actor
         self.meta = meta
-        self.hand_features = hand_features
-        self.features: HandFeatures | None = None
-        if hand_features and meta is not None:
-            self.features = HandFeatures(_meta_variant(meta))
+        self.net = net if net is not None else (net_spec_of(meta) if meta is not None else NetSpec())
+        self.bare = not (self.net.hand_features or self.net.advisor)  # the input is the observation itself
+        self.features: NetInput | None = None
+        if not self.bare and meta is not None:
+            self.features = self.net.net_input(_meta_variant(meta))
         self.deterministic = deterministic
         self.rng = np.random.default_rng(seed)
         if name is not None:
@@ -354,8 +365,10 @@ class PolicyAgent(BaseAgent):
         **kwargs: Any,
     ) -> PolicyAgent:
         """An agent playing a frozen copy of ``policy``'s current weights."""
-        on = bool(net.hand_features)
-        return cls(NumpyActor(policy.state_dict(), net.activation, hand_features=on), meta, hand_features=on, **kwargs)
+        actor = NumpyActor(
+            policy.state_dict(), net.activation, hand_features=bool(net.hand_features), advisor=bool(net.advisor)
+        )
+        return cls(actor, meta, net=net, **kwargs)
 
     @classmethod
     def load(
@@ -388,33 +401,37 @@ class PolicyAgent(BaseAgent):
     def reset(self, seat: int, variant: RuleConfig) -> None:
         if self.meta is not None and variant is not None:
             check_variant(self.meta, variant, f"of {self.name}")
-        if self.hand_features and variant is not None and (self.features is None or self.features.cfg != variant):
-            self.features = HandFeatures(variant)
+        if not self.bare and variant is not None and (self.features is None or self.features.cfg != variant):
+            self.features = self.net.net_input(variant)
         super().reset(seat, variant)
 
-    def inputs(self, observation: np.ndarray) -> np.ndarray:
-        """The network input of one observation ``(C, 34)`` or a batch ``(B, C, 34)``, always batched, float32."""
+    def inputs(self, observation: np.ndarray, legal_mask: np.ndarray | None = None) -> np.ndarray:
+        """The network input of one observation ``(C, 34)`` or a batch ``(B, C, 34)``, always batched, float32.
+
+        ``legal_mask`` (``(183,)`` or ``(B, 183)``) is needed by a network with an advisor."""
         obs = np.asarray(observation, dtype=np.float32)
         batch = obs[None] if obs.ndim == 2 else obs
-        if not self.hand_features:
+        if self.bare:
             return batch
         if self.features is None:
             raise ValueError(
-                f"{self.name} uses hand-feature planes and needs the variant: call reset(seat, variant) first "
-                f"(or load it with a checkpoint that names its variant)"
+                f"{self.name} reads feature planes and needs the variant: call reset(seat, variant) first (or load "
+                f"it with a checkpoint that names its variant)"
             )
-        return self.features.augment_batch(batch)
+        masks = None if legal_mask is None else np.asarray(legal_mask).reshape(batch.shape[0], -1)
+        return self.features.build_batch(batch, masks)
 
-    def logits(self, observation: np.ndarray) -> np.ndarray:
-        """Unmasked action logits, shape ``(183,)`` for one observation or ``(B, 183)`` for a batch."""
-        out = self.actor.logits(self.inputs(observation))
+    def logits(self, observation: np.ndarray, legal_mask: np.ndarray | None = None) -> np.ndarray:
+        """Unmasked action logits, shape ``(183,)`` for one observation or ``(B, 183)`` for a batch (``legal_mask``:
+        see :meth:`inputs`)."""
+        out = self.actor.logits(self.inputs(observation, legal_mask))
         return out[0] if np.ndim(observation) == 2 else out
 
     def act(self, observation: np.ndarray, legal_mask: np.ndarray) -> int:
         ids = legal_ids(legal_mask)
         if ids.size == 1:
             return int(ids[0])
-        logits = self.logits(observation)[ids].astype(np.float64)
+        logits = self.logits(observation, legal_mask)[ids].astype(np.float64)
         if self.deterministic:
             return int(ids[int(np.argmax(logits))])
         p = np.exp(logits - logits.max())

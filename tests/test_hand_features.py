@@ -14,7 +14,8 @@ from envs.observation import OBS_SHAPE
 from envs.sichuan_mahjong_v0 import raw_env
 from envs.tiles import NUM_KINDS, NUM_SUITED
 from envs.view import Phase
-from training.hand_features import HAND_FEATURE_PLANES, HAND_FEATURES_VERSION, HandFeatureObservation, HandFeatures
+from training.hand_features import HAND_FEATURE_PLANES, HAND_FEATURES_VERSION, HandFeatures
+from training.net_input import NetInput, NetInputObservation
 
 
 def _observations(variant: str, seed: int, limit: int):
@@ -106,10 +107,10 @@ def test_planes_match_a_brute_force_count_of_shanten_and_live_draws(variant):
     assert checked[Phase.SELF] > 30 and checked[Phase.CLAIM] > 10
 
 
-def test_augment_appends_the_planes_after_the_observation():
+def test_net_input_appends_the_planes_after_the_observation():
     hf = HandFeatures("chengdu")
     obs, _ = _observations("chengdu", 5, 40)[-1]
-    full = hf.augment(obs)
+    full = NetInput("chengdu", hand_features=True).build(obs)
     assert full.shape == (OBS_SHAPE[0] + HAND_FEATURE_PLANES, NUM_KINDS) and full.dtype == np.float32
     np.testing.assert_array_equal(full[: OBS_SHAPE[0]], obs)
     np.testing.assert_array_equal(full[OBS_SHAPE[0] :], hf.planes(obs))
@@ -133,7 +134,7 @@ def test_policy_agent_computes_the_planes_itself_and_round_trips(tmp_path):
     agent = PolicyAgent.from_policy(policy, net, meta)
     obs, mask = _observations("hongzhong", 1, 30)[-1]
     with torch.no_grad():
-        full = torch.as_tensor(HandFeatures(cfg).augment(obs)[None])
+        full = torch.as_tensor(NetInput(cfg, hand_features=True).build(obs)[None])
         expected = policy.action_net(policy.mlp_extractor.forward_actor(policy.extract_features(full)))[0].numpy()
     np.testing.assert_allclose(agent.logits(obs), expected, rtol=1e-4, atol=1e-4)
     path = save_policy(tmp_path / "p.zip", policy, meta)
@@ -154,7 +155,7 @@ def test_single_agent_wrapper_observations_carry_the_planes():
     from agents.registry import make_agent
 
     opponents = [make_agent("random", seed) for seed in range(3)]
-    env = HandFeatureObservation(SingleAgentEnv(cfg, opponents, seat=0), cfg)
+    env = NetInputObservation(SingleAgentEnv(cfg, opponents, seat=0), NetInput(cfg, hand_features=True))
     obs, _ = env.reset(seed=4)
     assert env.observation_space.contains(obs)
     for _ in range(30):

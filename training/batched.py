@@ -28,7 +28,7 @@ from agents.registry import make_agent
 from envs.config import load_variant
 from envs.vector_env import VectorEnv
 from training.config import TrainConfig
-from training.hand_features import HandFeatureVecEnv
+from training.net_input import NetInput, NetInputVecEnv
 from training.selfplay import Snapshot, env_options
 
 
@@ -51,7 +51,7 @@ class BatchedPolicy:
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> list[int]:
         agent = self.agent
-        logits = agent.logits(np.asarray(observations, dtype=np.float32))
+        logits = agent.logits(np.asarray(observations, dtype=np.float32), masks)
         out = []
         for row, mask in zip(logits, masks):
             ids = np.flatnonzero(mask)
@@ -145,7 +145,7 @@ class SelfPlayPool:
 
 def make_batched_vec_env(cfg: TrainConfig) -> VecEnv:
     """``cfg.env.num_envs`` self-play hands in one :class:`~envs.vector_env.VectorEnv` (``vec_env: batched``),
-    wrapped by :class:`~training.hand_features.HandFeatureVecEnv` when ``net.hand_features``."""
+    wrapped by :class:`~training.net_input.NetInputVecEnv` when ``net.hand_features`` or ``net.advisor``."""
     options = env_options(cfg)
     rules = options.pop("rules", None)
     variant = load_variant(cfg.variant, **(rules or {}))
@@ -157,4 +157,6 @@ def make_batched_vec_env(cfg: TrainConfig) -> VecEnv:
         deterministic=cfg.pool.deterministic,
     )
     venv = VectorEnv(variant, cfg.env.num_envs, opponents=pool, seat="random", seed=cfg.seed, **options)
-    return HandFeatureVecEnv(venv, variant) if cfg.net.hand_features else venv
+    if not (cfg.net.hand_features or cfg.net.advisor):
+        return venv
+    return NetInputVecEnv(venv, NetInput(variant, hand_features=cfg.net.hand_features, advisor=cfg.net.advisor))

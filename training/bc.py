@@ -23,7 +23,7 @@ from envs.actions import ACTION_SPACE_SIZE
 from envs.config import RuleConfig
 from envs.observation import OBS_SHAPE
 from envs.sichuan_mahjong_v0 import raw_env
-from training.hand_features import HAND_FEATURE_PLANES, HandFeatures
+from training.net_input import NetInput
 
 
 @dataclass
@@ -63,11 +63,12 @@ def collect_decisions(
     env_options: dict[str, Any] | None = None,
     progress: bool = False,
     hand_features: bool = False,
+    advisor: str = "",
 ) -> Decisions:
     """Play teacher-only hands (seeds derived from ``seed``) until ``num_decisions`` decisions are recorded.
 
-    ``hand_features``: record the network input of a ``net.hand_features`` policy (the observation with the
-    :mod:`training.hand_features` planes appended) instead of the bare observation.
+    ``hand_features`` / ``advisor``: record the network input of a policy with ``net.hand_features`` /
+    ``net.advisor`` (:mod:`training.net_input`) instead of the bare observation.
     """
     if num_decisions <= 0:
         raise ValueError(f"num_decisions must be positive, got {num_decisions}")
@@ -75,8 +76,8 @@ def collect_decisions(
     env = raw_env(variant=cfg, **options)
     factor = env._reward_factor
     n = env.cfg.num_players
-    features = HandFeatures(env.cfg) if hand_features else None
-    rows = OBS_SHAPE[0] + (HAND_FEATURE_PLANES if hand_features else 0)
+    features = NetInput(env.cfg, hand_features=hand_features, advisor=advisor) if hand_features or advisor else None
+    rows = OBS_SHAPE[0] if features is None else features.rows
     obs_buf = np.zeros((num_decisions, rows, OBS_SHAPE[1]), dtype=np.float16)
     mask_buf = np.zeros((num_decisions, ACTION_SPACE_SIZE), dtype=bool)
     act_buf = np.zeros(num_decisions, dtype=np.int64)
@@ -104,7 +105,11 @@ def collect_decisions(
             mask = o["action_mask"]
             action = teachers[seat].act(o["observation"], mask)
             if count < num_decisions and int(mask.sum()) > 1:
-                obs_buf[count] = o["observation"] if features is None else features.augment(o["observation"])
+                if features is None:
+                    obs_buf[count] = o["observation"]
+                else:
+                    known = action if features.advisor is not None and features.advisor.name == teacher else None
+                    obs_buf[count] = features.build(o["observation"], mask, advice=known)
                 mask_buf[count] = mask.astype(bool)
                 act_buf[count] = action
                 seats.append(seat)

@@ -82,13 +82,16 @@ class NetConfig:
     activation: Literal["relu", "tanh", "elu"] = "relu"
     ortho_init: bool = True
     hand_features: bool = False  # append the training.hand_features planes (tile efficiency) to the input
+    advisor: str = ""  # append the training.advice planes of this rule-based agent's choice ("": none)
 
     def spec(self) -> NetSpec:
         from agents.policy import NetSpec
+        from training.advice import ADVICE_VERSION
         from training.hand_features import HAND_FEATURES_VERSION
 
         fields = dataclasses.asdict(self)
         fields["hand_features"] = HAND_FEATURES_VERSION if self.hand_features else ""
+        fields["advice"] = ADVICE_VERSION if self.advisor else ""
         return NetSpec(**fields)
 
 
@@ -327,6 +330,13 @@ def _validate(cfg: TrainConfig, source: str) -> None:
         raise TrainConfigError(f"{source}: key 'pool.baselines' is empty but pool.baseline_share > 0")
     for key in ("features_dim", "channels", "honor_channels", "broadcast_dim"):
         _positive(source, f"net.{key}", getattr(cfg.net, key))
+    from training.advice import ADVISORS
+
+    if cfg.net.advisor and cfg.net.advisor not in ADVISORS:
+        raise TrainConfigError(
+            f"{source}: key 'net.advisor' = {cfg.net.advisor!r} is not an advisor; expected '' (none) or one of "
+            f"{list(ADVISORS)}"
+        )
     for key in ("pi_layers", "vf_layers"):
         for i, width in enumerate(getattr(cfg.net, key)):
             _positive(source, f"net.{key}[{i}]", width)

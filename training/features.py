@@ -1,9 +1,9 @@
 """Feature extractor (特征提取) for the ``chuanma-v1`` tile planes, shared by the policy and value heads.
 
-The observation is ``(106, 34)``: planes over the 34 tile kinds (with ``net.hand_features`` the six
-:mod:`training.hand_features` planes follow it, see :func:`input_rows`).  Some planes are about tiles (hand, discards,
-melds ...), the others are *broadcast* facts (phase, wall size, scores ...) repeated in every column.  The extractor
-treats them differently:
+The observation is ``(106, 34)``: planes over the 34 tile kinds (with ``net.hand_features`` / ``net.advisor`` the
+:mod:`training.hand_features` / :mod:`training.advice` planes follow it, see :func:`input_rows`).  Some planes are
+about tiles (hand, discards, melds ...), the others are *broadcast* facts (phase, wall size, scores ...) repeated in
+every column.  The extractor treats them differently:
 
 * **suited tiles** — the 27 suited columns are reshaped to ``(3 suits, 9 ranks)`` and every suit goes through the
   same two 1-D convolutions along the rank axis (kernel 3), so runs (顺子) and neighbours are visible and the three
@@ -26,6 +26,7 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
 from envs.observation import OBS_SHAPE, SLICES
+from training.advice import ADVICE_BROADCAST_ROWS, ADVICE_PLANES
 from training.hand_features import HAND_BROADCAST_ROWS, HAND_FEATURE_PLANES
 
 BROADCAST_PLANES: tuple[str, ...] = (
@@ -58,15 +59,20 @@ TILE_ROWS: tuple[int, ...] = tuple(r for r in range(OBS_SHAPE[0]) if r not in se
 NUM_SUITED = 27
 
 
-def input_rows(hand_features: bool) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
-    """``(rows, tile rows, broadcast rows)`` of the network input: the observation, plus the
-    :mod:`training.hand_features` planes appended after it when ``hand_features``."""
-    if not hand_features:
-        return OBS_SHAPE[0], TILE_ROWS, BROADCAST_ROWS
-    base = OBS_SHAPE[0]
-    extra_broadcast = tuple(base + r for r in HAND_BROADCAST_ROWS)
-    extra_tiles = tuple(base + r for r in range(HAND_FEATURE_PLANES) if r not in HAND_BROADCAST_ROWS)
-    return base + HAND_FEATURE_PLANES, TILE_ROWS + extra_tiles, BROADCAST_ROWS + extra_broadcast
+def input_rows(hand_features: bool, advisor: bool = False) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+    """``(rows, tile rows, broadcast rows)`` of the network input (:mod:`training.net_input`): the observation, then
+    the :mod:`training.hand_features` planes when ``hand_features``, then the :mod:`training.advice` planes when
+    ``advisor``."""
+    rows, tiles, broadcast = OBS_SHAPE[0], list(TILE_ROWS), list(BROADCAST_ROWS)
+    for on, size, block_broadcast in (
+        (hand_features, HAND_FEATURE_PLANES, HAND_BROADCAST_ROWS),
+        (advisor, ADVICE_PLANES, ADVICE_BROADCAST_ROWS),
+    ):
+        if on:
+            tiles += [rows + r for r in range(size) if r not in block_broadcast]
+            broadcast += [rows + r for r in block_broadcast]
+            rows += size
+    return rows, tuple(tiles), tuple(broadcast)
 
 
 NUM_HONORS = OBS_SHAPE[1] - NUM_SUITED
@@ -76,8 +82,9 @@ class TilePlaneExtractor(BaseFeaturesExtractor):
     """Suit-shared 1-D convolutions over the tile planes plus a broadcast-feature branch (see the module docstring).
 
     ``channels``: convolution channels per rank position; ``honor_channels``: projection width per honor kind;
-    ``broadcast_dim``: width of the broadcast branch; ``features_dim``: output width; ``hand_features``: the input
-    is the observation with the :mod:`training.hand_features` planes appended (see :func:`input_rows`).
+    ``broadcast_dim``: width of the broadcast branch; ``features_dim``: output width; ``hand_features`` /
+    ``advisor``: the input carries the :mod:`training.hand_features` / :mod:`training.advice` planes after the
+    observation (see :func:`input_rows`).
     """
 
     def __init__(
@@ -88,10 +95,12 @@ class TilePlaneExtractor(BaseFeaturesExtractor):
         honor_channels: int = 8,
         broadcast_dim: int = 64,
         hand_features: bool = False,
+        advisor: bool = False,
     ) -> None:
-        n_rows, tile_rows, broadcast_rows = input_rows(hand_features)
+        n_rows, tile_rows, broadcast_rows = input_rows(hand_features, advisor)
         if tuple(observation_space.shape) != (n_rows, OBS_SHAPE[1]):
-            what = "observation + hand-feature planes" if hand_features else "observations"
+            blocks = [name for on, name in ((hand_features, "hand-feature"), (advisor, "advice")) if on]
+            what = f"observation + {' + '.join(blocks)} planes" if blocks else "observations"
             raise ValueError(
                 f"TilePlaneExtractor expects {what} of shape {(n_rows, OBS_SHAPE[1])}, got {observation_space}"
             )
@@ -151,6 +160,7 @@ class NumpyActor:
         prefix: str = "features_extractor.",
         *,
         hand_features: bool = False,
+        advisor: bool = False,
     ) -> None:
         if activation not in _NP_ACTIVATIONS:
             raise ValueError(f"activation must be one of {sorted(_NP_ACTIVATIONS)}, got {activation!r}")
@@ -186,7 +196,7 @@ class NumpyActor:
         self.a_w = np.ascontiguousarray(get("action_net.weight").T)
         self.a_b = get("action_net.bias")
         self.activation = _NP_ACTIVATIONS[activation]
-        _, tile_rows, broadcast_rows = input_rows(hand_features)
+        _, tile_rows, broadcast_rows = input_rows(hand_features, advisor)
         self._tile_rows = np.array(tile_rows)
         self._broadcast_rows = np.array(broadcast_rows)
 

@@ -26,22 +26,17 @@ the claim window (换三张, 定缺, 报胡 declarations, the end) every plane i
 tiles as dead weight and uses the variant's wildcards, exactly as :class:`agents.greedy.GreedyAgent` does.
 
 Training turns them on with ``net.hand_features: true`` (the checkpoint's network specification records the
-version, and :class:`agents.policy.PolicyAgent` computes the planes itself when it plays): the training envs are
-wrapped by :class:`HandFeatureObservation` / :class:`HandFeatureVecEnv` and the behaviour-cloning data carries them.
+version, and :class:`agents.policy.PolicyAgent` computes the planes itself when it plays): the training envs give
+:mod:`training.net_input` inputs and the behaviour-cloning data carries them.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-import gymnasium
 import numpy as np
-from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
 
 from agents.features import read
 from agents.greedy import GreedyAgent
 from envs.config import RuleConfig, load_variant
-from envs.observation import OBS_SHAPE
 from envs.tiles import NUM_KINDS
 from envs.view import Phase
 
@@ -49,10 +44,7 @@ __all__ = [
     "HAND_BROADCAST_ROWS",
     "HAND_FEATURES_VERSION",
     "HAND_FEATURE_PLANES",
-    "HandFeatureObservation",
-    "HandFeatureVecEnv",
     "HandFeatures",
-    "augmented_space",
 ]
 
 HAND_FEATURES_VERSION = "chuanma-hand-v1"
@@ -111,53 +103,3 @@ class HandFeatures:
         if k is not None and seen.phase is Phase.CLAIM and seen.counts[k] >= 2 and ev._pong_ok(seen, k, s_now):
             out[5, k] = 1.0
         return out
-
-    def augment(self, observation: np.ndarray) -> np.ndarray:
-        """``observation`` with the hand-feature planes appended: shape ``(OBS_SHAPE[0] + 6, 34)``, float32."""
-        full = np.empty((OBS_SHAPE[0] + HAND_FEATURE_PLANES, NUM_KINDS), dtype=np.float32)
-        full[: OBS_SHAPE[0]] = observation
-        self.planes(observation, out=full[OBS_SHAPE[0] :])
-        return full
-
-    def augment_batch(self, observations: np.ndarray) -> np.ndarray:
-        """:meth:`augment` of every observation of a batch ``(B, C, 34)``."""
-        return np.stack([self.augment(o) for o in observations])
-
-
-def augmented_space(space: gymnasium.spaces.Box) -> gymnasium.spaces.Box:
-    """The observation space ``space`` with the hand-feature planes (bounds [0, 1]) appended."""
-    extra = (HAND_FEATURE_PLANES, NUM_KINDS)
-    low = np.concatenate((space.low, np.zeros(extra, dtype=np.float32)))
-    high = np.concatenate((space.high, np.ones(extra, dtype=np.float32)))
-    return gymnasium.spaces.Box(low=low, high=high, shape=low.shape, dtype=np.float32)
-
-
-class HandFeatureObservation(gymnasium.ObservationWrapper):
-    """A single-agent env whose observations carry the hand-feature planes (``action_masks`` passes through)."""
-
-    def __init__(self, env: gymnasium.Env, variant: str | RuleConfig) -> None:
-        super().__init__(env)
-        self.features = HandFeatures(variant)
-        self.observation_space = augmented_space(env.observation_space)
-
-    def observation(self, observation: np.ndarray) -> np.ndarray:
-        return self.features.augment(observation)
-
-
-class HandFeatureVecEnv(VecEnvWrapper):
-    """A batched ``VecEnv`` whose observations (and terminal observations) carry the hand-feature planes."""
-
-    def __init__(self, venv: VecEnv, variant: str | RuleConfig) -> None:
-        super().__init__(venv, observation_space=augmented_space(venv.observation_space))
-        self.features = HandFeatures(variant)
-
-    def reset(self) -> np.ndarray:
-        return self.features.augment_batch(self.venv.reset())
-
-    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
-        obs, rewards, dones, infos = self.venv.step_wait()
-        for info in infos:
-            terminal = info.get("terminal_observation")
-            if terminal is not None:
-                info["terminal_observation"] = self.features.augment(terminal)
-        return self.features.augment_batch(obs), rewards, dones, infos

@@ -218,8 +218,8 @@ def env_options(cfg: TrainConfig) -> dict[str, Any]:
 
 
 def make_selfplay_env(cfg: TrainConfig) -> gymnasium.Env:
-    """One monitored :class:`SelfPlayEnv` for ``cfg`` (observations with the hand-feature planes when
-    ``net.hand_features``)."""
+    """One monitored :class:`SelfPlayEnv` for ``cfg`` (observations with the hand-feature / advice planes when
+    ``net.hand_features`` / ``net.advisor``: :mod:`training.net_input`)."""
     env: gymnasium.Env = SelfPlayEnv(
         load_variant(cfg.variant),
         baselines=cfg.pool.baselines,
@@ -228,10 +228,10 @@ def make_selfplay_env(cfg: TrainConfig) -> gymnasium.Env:
         deterministic=cfg.pool.deterministic,
         **env_options(cfg),
     )
-    if cfg.net.hand_features:
-        from training.hand_features import HandFeatureObservation
+    if cfg.net.hand_features or cfg.net.advisor:
+        from training.net_input import NetInput, NetInputObservation
 
-        env = HandFeatureObservation(env, env.cfg)
+        env = NetInputObservation(env, NetInput(env.cfg, hand_features=cfg.net.hand_features, advisor=cfg.net.advisor))
     return Monitor(env)
 
 

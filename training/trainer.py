@@ -258,6 +258,7 @@ class Trainer:
             env_options=env_options(self.cfg),
             progress=progress,
             hand_features=self.cfg.net.hand_features,
+            advisor=self.cfg.net.advisor,
         )
         t1 = time.perf_counter()
         report = train_bc(
