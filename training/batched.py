@@ -28,7 +28,7 @@ from agents.registry import make_agent
 from envs.config import load_variant
 from envs.vector_env import VectorEnv
 from training.config import TrainConfig
-from training.net_input import NetInput, NetInputVecEnv
+from training.net_input import NetInputVecEnv
 from training.selfplay import Snapshot, env_options
 
 
@@ -157,6 +157,5 @@ def make_batched_vec_env(cfg: TrainConfig) -> VecEnv:
         deterministic=cfg.pool.deterministic,
     )
     venv = VectorEnv(variant, cfg.env.num_envs, opponents=pool, seat="random", seed=cfg.seed, **options)
-    if not (cfg.net.hand_features or cfg.net.advisor):
-        return venv
-    return NetInputVecEnv(venv, NetInput(variant, hand_features=cfg.net.hand_features, advisor=cfg.net.advisor))
+    net_input = cfg.net.net_input(variant)
+    return venv if net_input.bare else NetInputVecEnv(venv, net_input)

@@ -30,7 +30,7 @@ from training.net_input import NetInput
 class Decisions:
     """Recorded teacher decisions (observations stored as float16 to halve the memory)."""
 
-    observations: np.ndarray  # (N, rows, 34) float16: the observation (+ hand-feature planes), see collect_decisions
+    observations: np.ndarray  # (N, rows, 34) float16: the network input (training.net_input), see collect_decisions
     masks: np.ndarray  # (N, 183) bool
     actions: np.ndarray  # (N,) int64
     returns: np.ndarray  # (N,) float32
@@ -76,9 +76,8 @@ def collect_decisions(
     env = raw_env(variant=cfg, **options)
     factor = env._reward_factor
     n = env.cfg.num_players
-    features = NetInput(env.cfg, hand_features=hand_features, advisor=advisor) if hand_features or advisor else None
-    rows = OBS_SHAPE[0] if features is None else features.rows
-    obs_buf = np.zeros((num_decisions, rows, OBS_SHAPE[1]), dtype=np.float16)
+    features = NetInput(env.cfg, hand_features=hand_features, advisor=advisor)
+    obs_buf = np.zeros((num_decisions, features.rows, OBS_SHAPE[1]), dtype=np.float16)
     mask_buf = np.zeros((num_decisions, ACTION_SPACE_SIZE), dtype=bool)
     act_buf = np.zeros(num_decisions, dtype=np.int64)
     ret_buf = np.zeros(num_decisions, dtype=np.float32)
@@ -105,11 +104,8 @@ def collect_decisions(
             mask = o["action_mask"]
             action = teachers[seat].act(o["observation"], mask)
             if count < num_decisions and int(mask.sum()) > 1:
-                if features is None:
-                    obs_buf[count] = o["observation"]
-                else:
-                    known = action if features.advisor is not None and features.advisor.name == teacher else None
-                    obs_buf[count] = features.build(o["observation"], mask, advice=known)
+                known = action if features.advisor is not None and features.advisor.name == teacher else None
+                features.build(o["observation"], mask, out=obs_buf[count], advice=known)
                 mask_buf[count] = mask.astype(bool)
                 act_buf[count] = action
                 seats.append(seat)

@@ -29,6 +29,8 @@ from envs.typecheck import check_value
 
 if TYPE_CHECKING:  # pragma: no cover
     from agents.policy import NetSpec
+    from envs.config import RuleConfig
+    from training.net_input import NetInput
 
 
 TRAIN_CONFIG_DIR = Path(__file__).resolve().parent.parent / "configs" / "train"
@@ -83,6 +85,12 @@ class NetConfig:
     ortho_init: bool = True
     hand_features: bool = False  # append the training.hand_features planes (tile efficiency) to the input
     advisor: str = ""  # append the training.advice planes of this rule-based agent's choice ("": none)
+
+    def net_input(self, variant: str | RuleConfig) -> NetInput:
+        """The :class:`training.net_input.NetInput` builder of this network's input for ``variant``."""
+        from training.net_input import NetInput
+
+        return NetInput(variant, hand_features=self.hand_features, advisor=self.advisor)
 
     def spec(self) -> NetSpec:
         from agents.policy import NetSpec

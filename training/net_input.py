@@ -53,6 +53,11 @@ class NetInput:
         self.rows = OBS_SHAPE[0] + (HAND_FEATURE_PLANES if hand_features else 0) + (ADVICE_PLANES if advisor else 0)
 
     @property
+    def bare(self) -> bool:
+        """Whether the input is the observation itself (no feature block is on)."""
+        return self.rows == OBS_SHAPE[0]
+
+    @property
     def needs_mask(self) -> bool:
         """Whether :meth:`build` needs the legal mask (the advice does)."""
         return self.advisor is not None

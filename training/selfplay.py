@@ -228,10 +228,11 @@ def make_selfplay_env(cfg: TrainConfig) -> gymnasium.Env:
         deterministic=cfg.pool.deterministic,
         **env_options(cfg),
     )
-    if cfg.net.hand_features or cfg.net.advisor:
-        from training.net_input import NetInput, NetInputObservation
+    net_input = cfg.net.net_input(env.cfg)
+    if not net_input.bare:
+        from training.net_input import NetInputObservation
 
-        env = NetInputObservation(env, NetInput(env.cfg, hand_features=cfg.net.hand_features, advisor=cfg.net.advisor))
+        env = NetInputObservation(env, net_input)
     return Monitor(env)
 
 
