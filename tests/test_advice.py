@@ -179,3 +179,21 @@ def test_training_with_an_advisor_clones_it_and_plays(tmp_path):
 
 def _rows(data):
     return data.observations, data.masks, data.actions
+
+
+def test_selfplay_env_of_an_advised_config_observes_the_advice(tmp_path):
+    from tests.test_training import tiny_config
+    from training.selfplay import make_selfplay_env
+
+    cfg = tiny_config(tmp_path, variant="wuhan", net={"advisor": "value", "hand_features": True})
+    env = make_selfplay_env(cfg)
+    value = make_agent("value")
+    value.reset(0, load_variant("wuhan"))
+    obs, _ = env.reset(seed=3)
+    for _ in range(20):
+        assert obs.shape == (OBS_SHAPE[0] + HAND_FEATURE_PLANES + ADVICE_PLANES, NUM_KINDS)
+        mask = env.get_wrapper_attr("action_masks")()
+        assert decode(obs[-ADVICE_PLANES:]) == value.act(obs[: OBS_SHAPE[0]], mask)
+        obs, _r, term, trunc, _ = env.step(int(np.flatnonzero(mask)[0]))
+        if term or trunc:
+            break
