@@ -197,3 +197,21 @@ def test_selfplay_env_of_an_advised_config_observes_the_advice(tmp_path):
         obs, _r, term, trunc, _ = env.step(int(np.flatnonzero(mask)[0]))
         if term or trunc:
             break
+
+
+def test_an_advised_run_resumes_exactly(tmp_path):
+    """Interrupted and resumed, a run with an advisor ends with the same weights as the run played straight."""
+    from tests.test_training import tiny_config
+    from training.trainer import Trainer
+
+    cfg = tiny_config(tmp_path, total_steps=256, net={"advisor": "greedy"}, pool={"baselines": ["greedy"]})
+    first = Trainer.create(cfg, tmp_path / "run", progress=False)
+    first.train(max_segments=1, progress=False)
+    del first
+    resumed = Trainer.resume(tmp_path / "run")
+    resumed.train(progress=False)
+    straight = Trainer.create(cfg, tmp_path / "straight", progress=False)
+    straight.train(progress=False)
+    assert resumed.state.num_timesteps == straight.state.num_timesteps == 256
+    a, b = straight.model.policy.state_dict(), resumed.model.policy.state_dict()
+    assert all(torch.equal(a[k], b[k]) for k in a)
