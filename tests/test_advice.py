@@ -12,7 +12,7 @@ from envs.actions import ACTION_SPACE_SIZE, action_name
 from envs.config import load_variant
 from envs.observation import OBS_SHAPE
 from envs.tiles import NUM_KINDS
-from tests.test_hand_features import _observations
+from tests.test_hand_features import _observations, torch_logits
 from training.advice import ADVICE_PLANES, ADVICE_VERSION, GROUPS, Advisor, decode, encode
 from training.hand_features import HAND_FEATURE_PLANES, HandFeatures
 from training.net_input import NetInput, NetInputObservation, NetInputVecEnv
@@ -105,9 +105,7 @@ def test_policy_with_an_advisor_plays_from_the_mask_and_round_trips(tmp_path):
     meta = CheckpointMeta.for_variant(cfg, net, seed=0, step=0)
     agent = PolicyAgent.from_policy(policy, net, meta)
     obs, mask = _observations("wuhan", 4, 40)[-1]
-    with torch.no_grad():
-        full = torch.as_tensor(NetInput(cfg, advisor="value").build(obs, mask)[None])
-        expected = policy.action_net(policy.mlp_extractor.forward_actor(policy.extract_features(full)))[0].numpy()
+    expected = torch_logits(policy, NetInput(cfg, advisor="value").build(obs, mask))
     np.testing.assert_allclose(agent.logits(obs, mask), expected, rtol=1e-4, atol=1e-4)
     with pytest.raises(ValueError, match="needs the legal-action mask"):
         agent.logits(obs)

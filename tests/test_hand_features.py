@@ -37,6 +37,13 @@ def _observations(variant: str, seed: int, limit: int):
     return out
 
 
+def torch_logits(policy, net_input: np.ndarray) -> np.ndarray:
+    """The torch policy's action logits of one network input ``(rows, 34)`` (the reference for the numpy actor)."""
+    with torch.no_grad():
+        full = torch.as_tensor(net_input[None])
+        return policy.action_net(policy.mlp_extractor.forward_actor(policy.extract_features(full)))[0].numpy()
+
+
 def _brute_shanten(seen, counts, wilds, cfg):
     allowed = sum(1 << k for k in cfg.kinds if k < NUM_SUITED)
     return shanten_dead(counts, wilds, dead=dead_mask_for(seen.void), allowed=allowed, melded=seen.melded)
@@ -133,9 +140,7 @@ def test_policy_agent_computes_the_planes_itself_and_round_trips(tmp_path):
     meta = CheckpointMeta.for_variant(cfg, net, seed=0, step=0)
     agent = PolicyAgent.from_policy(policy, net, meta)
     obs, mask = _observations("hongzhong", 1, 30)[-1]
-    with torch.no_grad():
-        full = torch.as_tensor(NetInput(cfg, hand_features=True).build(obs)[None])
-        expected = policy.action_net(policy.mlp_extractor.forward_actor(policy.extract_features(full)))[0].numpy()
+    expected = torch_logits(policy, NetInput(cfg, hand_features=True).build(obs))
     np.testing.assert_allclose(agent.logits(obs), expected, rtol=1e-4, atol=1e-4)
     path = save_policy(tmp_path / "p.zip", policy, meta)
     loaded = PolicyAgent.load(path, variant="hongzhong")

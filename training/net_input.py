@@ -25,7 +25,8 @@ from envs.actions import ACTION_SPACE_SIZE
 from envs.config import RuleConfig, load_variant
 from envs.observation import OBS_SHAPE, observation_bounds
 from envs.tiles import NUM_KINDS
-from training.advice import ADVICE_PLANES, Advisor, encode
+from training.advice import Advisor, encode
+from training.features import input_rows
 from training.hand_features import HAND_FEATURE_PLANES, HandFeatures
 
 __all__ = ["NetInput", "NetInputObservation", "NetInputVecEnv", "input_space"]
@@ -36,7 +37,7 @@ _NO_MASK = np.zeros(ACTION_SPACE_SIZE, dtype=bool)
 def input_space(hand_features: bool = False, advisor: bool = False) -> gymnasium.spaces.Box:
     """The network input space: the observation bounds, then [0, 1] for the feature blocks that are on."""
     low, high = observation_bounds()
-    extra = (HAND_FEATURE_PLANES if hand_features else 0) + (ADVICE_PLANES if advisor else 0)
+    extra = input_rows(hand_features, advisor)[0] - OBS_SHAPE[0]
     low = np.concatenate((low, np.zeros((extra, NUM_KINDS), dtype=np.float32)))
     high = np.concatenate((high, np.ones((extra, NUM_KINDS), dtype=np.float32)))
     return gymnasium.spaces.Box(low=low, high=high, shape=low.shape, dtype=np.float32)
@@ -50,7 +51,7 @@ class NetInput:
         self.cfg = load_variant(variant)
         self.hand = HandFeatures(self.cfg) if hand_features else None
         self.advisor = Advisor(self.cfg, advisor) if advisor else None
-        self.rows = OBS_SHAPE[0] + (HAND_FEATURE_PLANES if hand_features else 0) + (ADVICE_PLANES if advisor else 0)
+        self.rows = input_rows(hand_features, bool(advisor))[0]
 
     @property
     def bare(self) -> bool:
