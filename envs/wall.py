@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import struct
 from collections.abc import MutableSequence, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
@@ -138,23 +139,43 @@ class SeedStream:
     def shuffle(self, items: MutableSequence) -> None:
         """Fisher-Yates shuffle in place (step 5 of the module docstring).
 
-        The same draws as ``j = self.randbelow(i + 1)`` for ``i = len - 1 .. 1``, inlined (a wall per hand).
+        The same draws as ``j = self.randbelow(i + 1)`` for ``i = len - 1 .. 1``, with the words of the blocks one
+        shuffle needs (at least one per swap) hashed and unpacked in one go (a wall per hand); unused words stay in
+        the stream for the next draw, exactly as one-at-a-time reading would leave them.
         """
-        words = self._words
-        for i in range(len(items) - 1, 0, -1):
+        n_items = len(items)
+        stream = self._words[::-1]  # unread words in reading order
+        self._words = []
+        self._extend(stream, n_items - 1 - len(stream))
+        pos = 0
+        for i in range(n_items - 1, 0, -1):
             n = i + 1
-            limit = _TWO64 - (_TWO64 % n)
+            limit = _LIMITS[n] if n < _NUM_LIMITS else _TWO64 - (_TWO64 % n)
             while True:
-                if not words:
-                    block = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
-                    self._counter += 1
-                    words = self._words = [int.from_bytes(block[k : k + 8], "big") for k in (24, 16, 8, 0)]
-                x = words.pop()
+                if pos == len(stream):
+                    self._extend(stream, 1)
+                x = stream[pos]
+                pos += 1
                 if x < limit:
                     break
             j = x % n
             items[i], items[j] = items[j], items[i]
+        self._words = stream[pos:][::-1]
 
+    def _extend(self, stream: list[int], words: int) -> None:
+        """Append at least ``words`` words of the next blocks to ``stream`` (whole blocks of four)."""
+        if words <= 0:
+            return
+        blocks = -(-words // 4)
+        key, counter = self._key, self._counter
+        data = b"".join(hashlib.sha256(key + (counter + b).to_bytes(8, "big")).digest() for b in range(blocks))
+        self._counter = counter + blocks
+        stream.extend(struct.unpack(f">{4 * blocks}Q", data))
+
+
+_NUM_LIMITS = 256
+_LIMITS = tuple(_TWO64 - (_TWO64 % n) if n else 0 for n in range(_NUM_LIMITS))
+"""Rejection limits of ``randbelow(n)`` for the small ``n`` of a shuffle."""
 
 _MULTISETS: dict[tuple[str, tuple[int, ...]], tuple[int, ...]] = {}
 

@@ -68,6 +68,24 @@ def test_matches_reference_implementation():
         assert shuffled_wall(HONGZHONG, seed) == _reference_wall(tile_multiset(HONGZHONG), enc)
 
 
+def test_shuffle_reads_the_stream_as_randbelow_does():
+    """``shuffle`` hashes its blocks in one go: the same swaps as ``randbelow(i + 1)`` one at a time, and the words it
+    did not use come next, whatever was read before it (empty, one-element and long sequences)."""
+    for seed in range(60):
+        for before in (0, 1, 3, 6):
+            fast, slow = SeedStream(seed, "wall"), SeedStream(seed, "wall")
+            for _ in range(before):
+                assert fast.randbelow(7) == slow.randbelow(7)
+            for length in (108, 1, 0, 5, 300):
+                got, want = list(range(length)), list(range(length))
+                fast.shuffle(got)
+                for i in range(length - 1, 0, -1):
+                    j = slow.randbelow(i + 1)
+                    want[i], want[j] = want[j], want[i]
+                assert got == want
+                assert fast.randbelow(1000) == slow.randbelow(1000)
+
+
 def test_deterministic_and_seed_sensitive():
     assert shuffled_wall(CHENGDU, "abc") == shuffled_wall(CHENGDU, "abc")
     assert shuffled_wall(CHENGDU, 1) != shuffled_wall(CHENGDU, 2)
