@@ -43,7 +43,7 @@ refunding seat, its records in the given order.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -455,40 +455,54 @@ def end_of_hand_transfers(
     value: dict[int, int | None] = {}
     for p in rest:
         value[p.seat] = None if pig[p.seat] else ready_value(cfg, p, live=None if live is None else live[p.seat])
+    return settle_end_of_hand(cfg, [p.seat for p in rest], pig, value, kong_payments)
+
+
+def settle_end_of_hand(
+    cfg: RuleConfig,
+    rest: Sequence[int],
+    pig: Mapping[int, bool],
+    value: Mapping[int, int | None],
+    kong_payments: Sequence[KongPayment] = (),
+) -> list[Transfer]:
+    """The three steps of :func:`end_of_hand_transfers` once each non-winner's standing is known: ``rest`` are the
+    seats that never won (at least two), ``pig[s]`` whether seat ``s`` is a 花猪 and ``value[s]`` its 查大叫
+    value (``None``: not ready; a pig is never ready).  Callers that know the standings another way (the compiled
+    engine, when no seat can be a pig or ready) use it directly."""
     out: list[Transfer] = []
     # 1. 查花猪
     for p in rest:
-        if not pig[p.seat]:
+        if not pig[p]:
             continue
         for q in rest:
-            if q.seat == p.seat:
+            if q == p:
                 continue
             if cfg.huazhu_penalty == "ms_max_8":
-                amount = max(cfg.huazhu_min_points, value[q.seat] or 0)
-            elif pig[q.seat]:
+                amount = max(cfg.huazhu_min_points, value[q] or 0)
+            elif pig[q]:
                 continue
             else:
                 amount = cfg.huazhu_multiplier * cfg.base_unit
                 if cfg.huazhu_penalty_capped:
                     amount = min(amount, _cap_points(cfg))
             if amount > 0:
-                out.append(Transfer(p.seat, q.seat, amount, "huazhu"))
+                out.append(Transfer(p, q, amount, "huazhu"))
     # 2. 查大叫
     for p in rest:
-        if pig[p.seat] or value[p.seat] is not None:
+        if pig[p] or value[p] is not None:
             continue
         for q in rest:
-            v = value[q.seat]
+            v = value[q]
             if v:
-                out.append(Transfer(p.seat, q.seat, v, "chadajiao"))
+                out.append(Transfer(p, q, v, "chadajiao"))
     # 3. 退税
     if cfg.refund_kong_if_not_ready:
         for p in rest:
-            if value[p.seat] is not None:
+            if value[p] is not None:
                 continue
             for rec in kong_payments:
-                if rec.owner == p.seat and not rec.transferred:
-                    out.append(Transfer(p.seat, rec.payer, rec.amount, "tuishui"))
+                if rec.owner == p and not rec.transferred:
+                    out.append(Transfer(p, rec.payer, rec.amount, "tuishui"))
     return out
 
 
