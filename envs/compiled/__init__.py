@@ -1,0 +1,20 @@
+"""The compiled engine (编译引擎): the rules state machine of the core variants in numba, for the batched environment.
+
+* :mod:`envs.compiled.layout` — one ``int32`` row per hand, named offsets;
+* :mod:`envs.compiled.kernel` — the state machine (deal, legal masks, one decision) on such rows;
+* :mod:`envs.compiled.encode` — the observation tensor of a seat, written from a row;
+* :mod:`envs.compiled.ledger` — money (kongs, wins, the end of hand) with the Python scorer and settlement;
+* :mod:`envs.compiled.support` — which configurations it plays;
+* :mod:`envs.compiled.mirror` — a row from an :class:`envs.game.Game` (tests, debugging);
+* :mod:`envs.compiled.vector` — :class:`CompiledVectorEnv`, the batched environment on it.
+
+numba comes with the ``env`` extra (``pip install 'chuanma[env]'``); the first use compiles the kernel (about half a
+minute; numba caches it on disk, next to the sources or in its user cache directory, for later processes).
+"""
+
+try:
+    import numba  # noqa: F401
+except ImportError as exc:  # pragma: no cover - numba is installed with the env extra
+    raise ImportError(
+        "the compiled engine (envs.compiled) needs numba: pip install 'chuanma[env]' (or use engine='python')"
+    ) from exc

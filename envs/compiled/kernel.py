@@ -1,0 +1,1036 @@
+"""Compiled rules kernel (编译规则核): the state machine of :class:`envs.game.Game` for the core variants, in numba.
+
+Every function here works on one hand's ``int32`` state row (:mod:`envs.compiled.layout`) and a small ``rules``
+vector of flags (:func:`envs.compiled.support.rule_vector`); nothing allocates on the hot path.  The kernel follows
+``Game`` method by method (the names in the comments are the ``Game`` methods it mirrors) so that the differential
+tests (``tests/test_compiled_engine.py``) can compare the two engines decision by decision.
+
+Money stays in Python: a kong that pays, a win and the end of an exhausted hand append an *event* to the hand's
+event buffer (``EV_*`` below, with everything the scorer needs: the winner's counts and melds, the situation
+flags, the seats still in the hand); :class:`envs.compiled.ledger.Ledger` turns the events into transfers with the
+same functions the Python engine calls (``judge.score``, ``envs.settlement``) and writes the scores back.  The play
+never depends on the scores (the compiled engine refuses variants with bankruptcy), so the events can be settled
+after the kernel returns.
+"""
+
+# ruff: noqa: SIM103, SIM109, SIM110 - plain loops and comparisons compile best in numba (no generators)
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from envs.compiled.layout import (
+    ACTIVE,
+    AFTER_KONG,
+    AFTER_PONG,
+    BACK,
+    CLAIM_FROM,
+    CLAIM_TILE,
+    CURRENT,
+    DEALER,
+    DECISION,
+    DIHU_DRAW,
+    DINGQUE_CHOICE,
+    DISCARD_COUNT,
+    DISCARDS,
+    DRAWN,
+    DREW_LAST,
+    EX_DONE,
+    EX_OFFSET,
+    EXHAUSTED,
+    FIRST_ACTION,
+    FIRST_DRAW_PENDING,
+    FIRST_WIN_PAYER,
+    FIRST_WIN_SEATS,
+    FRONT,
+    GIVEN,
+    HANDS,
+    HU_LOCK,
+    KONG_FEEDER,
+    LAST_DISCARD,
+    M_ANKONG,
+    M_BUKONG,
+    M_KONG,
+    M_PONG,
+    MAX_MELDS,
+    MELD_FIELDS,
+    MELD_MADE,
+    MELDS,
+    NK,
+    NP,
+    NSUITED,
+    NUM_MELDS,
+    NUM_WINS,
+    O_HU,
+    O_KONG,
+    O_PASS,
+    O_PONG,
+    OPTIONS,
+    OVER,
+    PENDING,
+    PH_CLAIM,
+    PH_DINGQUE,
+    PH_END,
+    PH_EXCHANGE,
+    PH_ROB,
+    PH_SELF,
+    PHASE,
+    PICK_COUNT,
+    PICKS,
+    PONG_LOCK,
+    RECEIVED,
+    SHOWN_WIN_TILES,
+    TURN_KONGS,
+    VOID,
+    VOID_REVEALED,
+    WALL,
+    WALL_LEN,
+    WIN_TILES,
+    WON,
+)
+
+# ---- flat action ids (envs.actions) ------------------------------------------------------------------------------
+A_DISCARD = 0
+A_KONG = 34
+A_PONG = 68
+A_HU = 69
+A_PASS = 70
+A_EXCHANGE = 71
+A_DINGQUE = 105
+NUM_ACTIONS = 183
+
+# ---- rule flags (envs.compiled.support.rule_vector) --------------------------------------------------------------
+R_EXCHANGE = 0  # 换三张 swap3
+R_DINGQUE = 1
+R_MUST_VOID_FIRST = 2
+R_MULTI_RON = 3
+R_KONG_FROM_BACK = 4
+R_KONG_ON_LAST = 5
+R_CLAIMS_LAST_ALL = 6  # claims_on_last_discard = all
+R_HU_LOCK = 7  # pass_hu_lock = same_tile
+R_PONG_LOCK = 8
+R_AFTER_ROBBED = 9  # after_rob_next = after_robbed
+R_DIHU_DISCARD = 10  # dihu_definition = include_first_discard
+R_HAND_SIZE = 11
+NUM_RULES = 12
+
+# ---- events ------------------------------------------------------------------------------------------------------
+EV_KONG = 1  # a kong took effect: seat, tile, meld kind, feeder, immediate, active seats
+EV_WIN = 2  # a win: seat, tile (-1: the engine's choice of a 天胡 without a drawn tile), how, payer, ...
+EV_CALL = 3  # 呼叫转移: the kong player (payer), the winners, the kongs of that turn
+EV_END = 4  # the hand ended (exhausted or not)
+HOW_ZIMO, HOW_DIANPAO, HOW_QIANGGANG = 0, 1, 2
+F_AFTER_KONG, F_LAST_TILE, F_TIANHU, F_DIHU = 1, 2, 4, 8
+# event fields
+E_TYPE = 0
+E_SEAT = 1
+E_TILE = 2
+E_HOW = 3  # EV_WIN how / EV_KONG meld kind / EV_END exhausted
+E_PAYER = 4
+E_FEEDER = 5  # EV_WIN feeder of a 杠上花 / EV_KONG discarder of a 直杠 (-1: none)
+E_FLAGS = 6  # EV_WIN F_* / EV_KONG immediate
+E_ACTIVE = 7  # bitmask of the seats still in the hand
+E_VOID = 8
+E_COUNT = 9  # EV_CALL: the number of kongs of that turn
+E_NUM_MELDS = 10
+E_MELDS = 11  # MAX_MELDS * MELD_FIELDS
+E_COUNTS = E_MELDS + MAX_MELDS * MELD_FIELDS  # NK counts (a claim's counts include the claimed tile)
+EV_SIZE = E_COUNTS + NK
+MAX_EVENTS = 8
+
+
+# ---- small helpers -----------------------------------------------------------------------------------------------
+@njit(cache=True)
+def wall_remaining(s):
+    return s[BACK] - s[FRONT]
+
+
+@njit(cache=True)
+def next_active(s, seat):
+    for i in range(1, NP + 1):
+        q = (seat + i) % NP
+        if s[ACTIVE + q]:
+            return q
+    return -1
+
+
+@njit(cache=True)
+def active_mask(s):
+    m = 0
+    for q in range(NP):
+        if s[ACTIVE + q]:
+            m |= 1 << q
+    return m
+
+
+@njit(cache=True)
+def holds_void(s, seat):
+    """``Game._holds_void``: the seat holds a tile of its declared void suit."""
+    v = s[VOID + seat]
+    if v < 0:
+        return False
+    h = HANDS + seat * NK + v * 9
+    for r in range(9):
+        if s[h + r]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def kind_blocked(s, seat, k):
+    """``Game._kind_blocked``: the seat may never pong or kong ``k`` (its void suit)."""
+    v = s[VOID + seat]
+    return v >= 0 and k < NSUITED and k // 9 == v
+
+
+@njit(cache=True)
+def meld_copies(s, seat, k):
+    """Copies of ``k`` in the seat's melds."""
+    n = 0
+    base = MELDS + seat * MAX_MELDS * MELD_FIELDS
+    for i in range(s[NUM_MELDS + seat]):
+        m = base + i * MELD_FIELDS
+        if s[m + 1] == k:
+            n += 3 if s[m] == M_PONG else 4
+    return n
+
+
+@njit(cache=True)
+def is_win(s, seat, table):
+    """``hand.is_winning`` of the seat's concealed tiles (3k+2, no wildcards): four sets and a pair, or 七对."""
+    h = HANDS + seat * NK
+    total = 0
+    odd = 0
+    for k in range(NSUITED):
+        c = s[h + k]
+        total += c
+        odd += c & 1
+    if total == 14 and odd == 0:
+        return True
+    pairs = 0
+    for suit in range(3):
+        key = 0
+        mult = 1
+        n = 0
+        for r in range(9):
+            c = s[h + suit * 9 + r]
+            key += c * mult
+            mult *= 5
+            n += c
+        if n == 0:
+            continue
+        code = table[key]
+        if code == 0:
+            return False
+        if code == 2:
+            pairs += 1
+    return pairs == 1
+
+
+@njit(cache=True)
+def wins_on(s, seat, k, table):
+    """Whether ``k`` completes the seat's 3k+1 hand (``Game._seat_waits`` bit ``k``)."""
+    if holds_void(s, seat):
+        return False
+    v = s[VOID + seat]
+    if k >= NSUITED or (v >= 0 and k // 9 == v):
+        return False
+    if s[HANDS + seat * NK + k] + meld_copies(s, seat, k) >= 4:
+        return False
+    s[HANDS + seat * NK + k] += 1
+    ok = is_win(s, seat, table)
+    s[HANDS + seat * NK + k] -= 1
+    return ok
+
+
+@njit(cache=True)
+def can_self_win(s, seat, table):
+    """``Game._can_self_win`` (no variant hooks)."""
+    if s[AFTER_PONG] or holds_void(s, seat):
+        return False
+    return is_win(s, seat, table)
+
+
+@njit(cache=True)
+def kong_possible(s, rules):
+    return wall_remaining(s) > 0 or rules[R_KONG_ON_LAST] == 1
+
+
+@njit(cache=True)
+def set_pending_one(s, seat):
+    for q in range(NP):
+        s[PENDING + q] = 0
+        s[DECISION + q] = 0
+    s[PENDING + seat] = 1
+
+
+@njit(cache=True)
+def enter_self(s, seat):
+    """``Game._enter_self``."""
+    s[CURRENT] = seat
+    s[CLAIM_TILE] = -1
+    s[CLAIM_FROM] = -1
+    s[PHASE] = PH_SELF
+    set_pending_one(s, seat)
+
+
+@njit(cache=True)
+def reset_turn(s, seat):
+    """``Game._reset_turn``."""
+    s[CURRENT] = seat
+    s[AFTER_KONG] = 0
+    s[AFTER_PONG] = 0
+    s[KONG_FEEDER] = -1
+    s[TURN_KONGS] = 0
+    s[DIHU_DRAW] = 0
+    s[DREW_LAST] = 0
+
+
+@njit(cache=True)
+def acting_seat(s):
+    """The first seat whose decision is awaited (``Game.pending[0]``), -1 when the hand is over."""
+    if s[OVER]:
+        return -1
+    ph = s[PHASE]
+    if ph == PH_CLAIM or ph == PH_ROB:
+        start = s[CLAIM_FROM]
+    elif ph == PH_EXCHANGE or ph == PH_DINGQUE:
+        start = s[DEALER] - 1
+    else:
+        start = s[CURRENT] - 1
+    for i in range(1, NP + 1):
+        q = (start + i) % NP
+        if s[PENDING + q]:
+            return q
+    return -1
+
+
+# ---- events ------------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def new_event(ev, nev, kind):
+    i = nev[0]
+    nev[0] = i + 1
+    row = ev[i]
+    for j in range(EV_SIZE):
+        row[j] = -1
+    row[E_TYPE] = kind
+    return row
+
+
+@njit(cache=True)
+def emit_kong(s, ev, nev, owner, kind, tile, feeder, immediate):
+    row = new_event(ev, nev, EV_KONG)
+    row[E_SEAT] = owner
+    row[E_TILE] = tile
+    row[E_HOW] = kind
+    row[E_FEEDER] = feeder
+    row[E_FLAGS] = 1 if immediate else 0
+    row[E_ACTIVE] = active_mask(s)
+
+
+@njit(cache=True)
+def emit_win(s, ev, nev, seat, tile, how, payer, feeder, flags, claimed):
+    """A win event with the winner's counts (``claimed``: plus the claimed tile) and melds."""
+    row = new_event(ev, nev, EV_WIN)
+    row[E_SEAT] = seat
+    row[E_TILE] = tile
+    row[E_HOW] = how
+    row[E_PAYER] = payer
+    row[E_FEEDER] = feeder
+    row[E_FLAGS] = flags
+    row[E_ACTIVE] = active_mask(s)
+    row[E_VOID] = s[VOID + seat]
+    row[E_COUNT] = 0
+    n = s[NUM_MELDS + seat]
+    row[E_NUM_MELDS] = n
+    base = MELDS + seat * MAX_MELDS * MELD_FIELDS
+    for j in range(MAX_MELDS * MELD_FIELDS):
+        row[E_MELDS + j] = s[base + j] if j < n * MELD_FIELDS else -1
+    h = HANDS + seat * NK
+    for k in range(NK):
+        row[E_COUNTS + k] = s[h + k]
+    if claimed >= 0:
+        row[E_COUNTS + claimed] += 1
+
+
+# ---- dealing -----------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def deal(s, wall, dealer, offset, rules):
+    """``Game.__init__`` + ``Game._deal``: a fresh hand from ``wall`` (kinds in draw order)."""
+    s[:] = 0
+    for j in range(WALL_LEN):
+        s[WALL + j] = wall[j]
+    for name in (DRAWN, KONG_FEEDER, CLAIM_TILE, CLAIM_FROM, FIRST_WIN_PAYER):
+        s[name] = -1
+    for q in range(NP):
+        s[VOID + q] = -1
+        s[LAST_DISCARD + q] = -1
+        s[DINGQUE_CHOICE + q] = -1
+        s[ACTIVE + q] = 1
+        s[FIRST_DRAW_PENDING + q] = 1 if q != dealer else 0
+    for j in range(NP * MAX_MELDS):
+        m = MELDS + j * MELD_FIELDS
+        s[m + 1] = -1
+        s[m + 2] = -1
+    for j in range(NP * 3):
+        s[PICKS + j] = -1
+        s[GIVEN + j] = -1
+        s[RECEIVED + j] = -1
+    s[DEALER] = dealer
+    s[CURRENT] = dealer
+    s[FIRST_ACTION] = 1
+    s[EX_OFFSET] = offset
+    size = rules[R_HAND_SIZE]
+    pos = 0
+    for i in range(NP):
+        seat = (dealer + i) % NP
+        n = size + (1 if i == 0 else 0)
+        for j in range(pos, pos + n):
+            s[HANDS + seat * NK + wall[j]] += 1
+        pos += n
+    s[FRONT] = pos
+    s[BACK] = WALL_LEN
+    if rules[R_EXCHANGE]:
+        s[PHASE] = PH_EXCHANGE
+        for q in range(NP):
+            s[PENDING + q] = 1
+    else:
+        s[EX_DONE] = 1
+        after_exchange(s, rules)
+
+
+@njit(cache=True)
+def after_exchange(s, rules):
+    if rules[R_DINGQUE]:
+        s[PHASE] = PH_DINGQUE
+        for q in range(NP):
+            s[PENDING + q] = 1
+            s[DECISION + q] = 0
+    else:
+        start_play(s, rules)
+
+
+@njit(cache=True)
+def start_play(s, rules):
+    """``Game._start_play``: the dealer's first turn (its 14th dealt tile plays the part of a drawn tile)."""
+    dealer = s[DEALER]
+    reset_turn(s, dealer)
+    last = s[WALL + rules[R_HAND_SIZE]]
+    s[DRAWN] = last if s[HANDS + dealer * NK + last] else -1
+    enter_self(s, dealer)
+
+
+@njit(cache=True)
+def resolve_exchange(s, rules):
+    """``Game._resolve_exchange``: every seat passes its three tiles to seat + offset."""
+    off = s[EX_OFFSET]
+    for q in range(NP):
+        for j in range(3):
+            s[HANDS + q * NK + s[PICKS + q * 3 + j]] -= 1
+    for q in range(NP):
+        r = (q + off) % NP
+        for j in range(3):
+            k = s[PICKS + q * 3 + j]
+            s[HANDS + r * NK + k] += 1
+            s[GIVEN + q * 3 + j] = k
+            s[RECEIVED + r * 3 + j] = k
+    for q in range(NP):
+        s[PICK_COUNT + q] = 0
+        for j in range(3):
+            s[PICKS + q * 3 + j] = -1
+    s[EX_DONE] = 1
+    after_exchange(s, rules)
+
+
+@njit(cache=True)
+def resolve_dingque(s, rules):
+    """``Game._resolve_dingque``."""
+    for q in range(NP):
+        s[VOID + q] = s[DINGQUE_CHOICE + q]
+        s[DINGQUE_CHOICE + q] = -1
+        s[DECISION + q] = 0
+        s[PENDING + q] = 0
+    s[VOID_REVEALED] = 1
+    start_play(s, rules)
+
+
+# ---- turns -------------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def clear_locks(s, seat):
+    for k in range(NK):
+        s[HU_LOCK + seat * NK + k] = 0
+        s[PONG_LOCK + seat * NK + k] = 0
+
+
+@njit(cache=True)
+def draw_tile(s, seat, replacement, rules):
+    """``Game._draw_tile``."""
+    if replacement and rules[R_KONG_FROM_BACK]:
+        s[BACK] -= 1
+        t = s[WALL + s[BACK]]
+    else:
+        t = s[WALL + s[FRONT]]
+        s[FRONT] += 1
+    s[HANDS + seat * NK + t] += 1
+    s[DRAWN] = t
+    s[DREW_LAST] = 1 if s[FRONT] == s[BACK] else 0
+    clear_locks(s, seat)
+    return t
+
+
+@njit(cache=True)
+def end_hand(s, ev, nev, exhausted):
+    """``Game._end_hand`` (the 查花猪 / 查大叫 / 退税 transfers are the ledger's, from the EV_END event)."""
+    s[EXHAUSTED] = 1 if exhausted else 0
+    s[OVER] = 1
+    s[PHASE] = PH_END
+    for q in range(NP):
+        s[PENDING + q] = 0
+        s[DECISION + q] = 0
+        s[OPTIONS + q] = 0
+    s[CLAIM_TILE] = -1
+    s[CLAIM_FROM] = -1
+    s[DRAWN] = -1
+    row = new_event(ev, nev, EV_END)
+    row[E_HOW] = 1 if exhausted else 0
+
+
+@njit(cache=True)
+def next_turn(s, seat, rules, ev, nev):
+    """``Game._next_turn`` + ``Game._begin_draw``."""
+    s[CLAIM_TILE] = -1
+    s[CLAIM_FROM] = -1
+    if wall_remaining(s) == 0:
+        end_hand(s, ev, nev, True)
+        return
+    reset_turn(s, seat)
+    first = s[FIRST_DRAW_PENDING + seat]
+    s[FIRST_DRAW_PENDING + seat] = 0
+    s[DIHU_DRAW] = 1 if (first and not s[MELD_MADE]) else 0
+    draw_tile(s, seat, False, rules)
+    enter_self(s, seat)
+
+
+@njit(cache=True)
+def replacement_draw(s, seat, rules, ev, nev):
+    """``Game._replacement_draw``."""
+    if wall_remaining(s) == 0:
+        end_hand(s, ev, nev, True)
+        return
+    s[DIHU_DRAW] = 0
+    s[AFTER_PONG] = 0
+    draw_tile(s, seat, True, rules)
+    s[AFTER_KONG] = 1
+    enter_self(s, seat)
+
+
+@njit(cache=True)
+def add_meld(s, seat, kind, k, from_seat):
+    i = s[NUM_MELDS + seat]
+    m = MELDS + seat * MAX_MELDS * MELD_FIELDS + i * MELD_FIELDS
+    s[m] = kind
+    s[m + 1] = k
+    s[m + 2] = from_seat
+    s[NUM_MELDS + seat] = i + 1
+
+
+@njit(cache=True)
+def pay_kong(s, ev, nev, owner, kind, tile, feeder, immediate):
+    """``Game._pay_kong``: count the turn's kong; the ledger pays it."""
+    s[TURN_KONGS] += 1
+    emit_kong(s, ev, nev, owner, kind, tile, feeder, immediate)
+
+
+@njit(cache=True)
+def concealed_kong(s, seat, k, rules, ev, nev):
+    s[HANDS + seat * NK + k] -= 4
+    add_meld(s, seat, M_ANKONG, k, -1)
+    s[MELD_MADE] = 1
+    s[KONG_FEEDER] = -1
+    pay_kong(s, ev, nev, seat, M_ANKONG, k, -1, True)
+    replacement_draw(s, seat, rules, ev, nev)
+
+
+@njit(cache=True)
+def complete_added_kong(s, seat, k, rules, ev, nev):
+    """``Game._complete_added_kong``."""
+    immediate = k == s[DRAWN]
+    s[HANDS + seat * NK + k] -= 1
+    base = MELDS + seat * MAX_MELDS * MELD_FIELDS
+    for i in range(s[NUM_MELDS + seat]):
+        m = base + i * MELD_FIELDS
+        if s[m] == M_PONG and s[m + 1] == k:
+            s[m] = M_BUKONG
+            break
+    s[MELD_MADE] = 1
+    s[KONG_FEEDER] = -1
+    pay_kong(s, ev, nev, seat, M_BUKONG, k, -1, immediate)
+    replacement_draw(s, seat, rules, ev, nev)
+
+
+@njit(cache=True)
+def hu_offered(s, q, k, rules, table):
+    """``Game._hu_offer`` without scoring (allow_pinghu_on_discard, no pass_hu_allow_higher)."""
+    if not wins_on(s, q, k, table):
+        return False
+    if rules[R_HU_LOCK] and s[HU_LOCK + q * NK + k]:
+        return False
+    return True
+
+
+@njit(cache=True)
+def open_window(s, phase, seat, k):
+    s[PHASE] = phase
+    s[CLAIM_TILE] = k
+    s[CLAIM_FROM] = seat
+    for q in range(NP):
+        s[PENDING + q] = 1 if s[OPTIONS + q] else 0
+        s[DECISION + q] = 0
+
+
+@njit(cache=True)
+def declare_added_kong(s, seat, k, rules, table, ev, nev):
+    """``Game._declare_added_kong``: a rob window when someone may win on ``k`` (抢杠), else the kong completes."""
+    any_option = False
+    for q in range(NP):
+        s[OPTIONS + q] = 0
+        if q != seat and s[ACTIVE + q] and hu_offered(s, q, k, rules, table):
+            s[OPTIONS + q] = O_HU | O_PASS
+            any_option = True
+    if any_option:
+        open_window(s, PH_ROB, seat, k)
+    else:
+        complete_added_kong(s, seat, k, rules, ev, nev)
+
+
+@njit(cache=True)
+def discard(s, seat, k, rules, table, ev, nev):
+    """``Game._discard`` + ``Game._claim_options``."""
+    s[FIRST_ACTION] = 0
+    s[HANDS + seat * NK + k] -= 1
+    s[DISCARDS + seat * NK + k] += 1
+    s[LAST_DISCARD + seat] = k
+    s[DISCARD_COUNT] += 1
+    s[DRAWN] = -1
+    s[AFTER_PONG] = 0
+    claims_open = wall_remaining(s) > 0 or rules[R_CLAIMS_LAST_ALL] == 1
+    kong_ok = claims_open and kong_possible(s, rules)
+    any_option = False
+    for q in range(NP):
+        s[OPTIONS + q] = 0
+        if q == seat or not s[ACTIVE + q]:
+            continue
+        opts = 0
+        if hu_offered(s, q, k, rules, table):
+            opts |= O_HU
+        if claims_open and not kind_blocked(s, q, k):
+            c = s[HANDS + q * NK + k]
+            if kong_ok and c == 3:
+                opts |= O_KONG
+            if c >= 2 and not s[PONG_LOCK + q * NK + k]:
+                opts |= O_PONG
+        if opts:
+            s[OPTIONS + q] = opts | O_PASS
+            any_option = True
+    if any_option:
+        open_window(s, PH_CLAIM, seat, k)
+    else:
+        next_turn(s, next_active(s, seat), rules, ev, nev)
+
+
+@njit(cache=True)
+def mark_won(s, seat):
+    s[WON + seat] = 1
+    s[ACTIVE + seat] = 0
+
+
+@njit(cache=True)
+def finished_by_wins(s):
+    n = 0
+    for q in range(NP):
+        n += s[WON + q]
+    return n >= NP - 1
+
+
+@njit(cache=True)
+def self_win(s, seat, rules, ev, nev):
+    """``Game._self_win`` / ``_settle_self_draw`` (how zimo)."""
+    t = s[DRAWN]
+    first_win = not s[WON + seat]
+    tianhu = seat == s[DEALER] and s[FIRST_ACTION] == 1 and first_win
+    dihu = (not tianhu) and s[DIHU_DRAW] == 1 and first_win
+    flags = 0
+    if s[AFTER_KONG]:
+        flags |= F_AFTER_KONG
+    if s[DREW_LAST]:
+        flags |= F_LAST_TILE
+    if tianhu:
+        flags |= F_TIANHU
+    if dihu:
+        flags |= F_DIHU
+    feeder = s[KONG_FEEDER] if s[AFTER_KONG] else -1
+    emit_win(s, ev, nev, seat, t, HOW_ZIMO, -1, feeder, flags, -1)
+    if t >= 0:  # without a drawn tile (天胡 after 换三张) the ledger chooses the tile and updates the row
+        s[HANDS + seat * NK + t] -= 1
+        s[SHOWN_WIN_TILES + t] += 1
+        s[WIN_TILES + seat * NK + t] += 1
+    s[NUM_WINS] += 1
+    if s[FIRST_WIN_SEATS] == 0:
+        s[FIRST_WIN_SEATS] = 1 << seat
+        s[FIRST_WIN_PAYER] = -1
+    s[FIRST_ACTION] = 0
+    mark_won(s, seat)
+    if finished_by_wins(s):
+        end_hand(s, ev, nev, False)
+        return
+    next_turn(s, next_active(s, seat), rules, ev, nev)
+
+
+@njit(cache=True)
+def discard_wins(s, winners, payer, k, robbing, rules, ev, nev):
+    """``Game._discard_wins``: the seats of bitmask ``winners`` win on ``k`` (a discard, or 抢杠 when ``robbing``)."""
+    current = s[CURRENT]
+    flags = 0
+    if not robbing:
+        if s[TURN_KONGS] > 0 and payer == current:
+            flags |= F_AFTER_KONG
+        if s[DREW_LAST] and payer == current:
+            flags |= F_LAST_TILE
+    order_last = -1
+    for i in range(1, NP):
+        q = (payer + i) % NP
+        if not winners >> q & 1:
+            continue
+        f = flags
+        if (
+            not robbing
+            and rules[R_DIHU_DISCARD]
+            and payer == s[DEALER]
+            and s[DISCARD_COUNT] == 1
+            and not s[MELD_MADE]
+            and not s[WON + q]
+        ):
+            f |= F_DIHU
+        emit_win(s, ev, nev, q, k, HOW_QIANGGANG if robbing else HOW_DIANPAO, payer, -1, f, k)
+        order_last = q
+    s[CLAIM_TILE] = -1
+    s[CLAIM_FROM] = -1
+    if robbing:
+        s[HANDS + payer * NK + k] -= 1
+        s[SHOWN_WIN_TILES + k] += 1
+    if not robbing and payer == current and s[TURN_KONGS] > 0:
+        row = new_event(ev, nev, EV_CALL)
+        row[E_PAYER] = payer
+        row[E_ACTIVE] = winners
+        row[E_COUNT] = s[TURN_KONGS]
+    for q in range(NP):
+        if winners >> q & 1:
+            s[WIN_TILES + q * NK + k] += 1
+            s[NUM_WINS] += 1
+    if s[FIRST_WIN_SEATS] == 0:
+        s[FIRST_WIN_SEATS] = winners
+        s[FIRST_WIN_PAYER] = payer
+    s[FIRST_ACTION] = 0
+    for q in range(NP):
+        if winners >> q & 1:
+            mark_won(s, q)
+    if finished_by_wins(s):
+        end_hand(s, ev, nev, False)
+        return
+    if robbing and rules[R_AFTER_ROBBED]:
+        next_turn(s, next_active(s, payer), rules, ev, nev)
+    else:
+        next_turn(s, next_active(s, order_last), rules, ev, nev)
+
+
+@njit(cache=True)
+def apply_pass_locks(s, rules):
+    """``Game._apply_pass_locks``."""
+    k = s[CLAIM_TILE]
+    for q in range(NP):
+        opts = s[OPTIONS + q]
+        if not opts:
+            continue
+        choice = s[DECISION + q]
+        if choice != O_HU and opts & O_HU and rules[R_HU_LOCK]:
+            s[HU_LOCK + q * NK + k] = 1
+        if choice == O_PASS and rules[R_PONG_LOCK] and opts & O_PONG:
+            s[PONG_LOCK + q * NK + k] = 1
+
+
+@njit(cache=True)
+def hu_claimants(s, payer, rules):
+    winners = 0
+    for i in range(1, NP):
+        q = (payer + i) % NP
+        if s[OPTIONS + q] and s[DECISION + q] == O_HU:
+            winners |= 1 << q
+            if not rules[R_MULTI_RON]:
+                break
+    return winners
+
+
+@njit(cache=True)
+def close_window(s):
+    for q in range(NP):
+        s[OPTIONS + q] = 0
+        s[DECISION + q] = 0
+        s[PENDING + q] = 0
+
+
+@njit(cache=True)
+def resolve_claims(s, rules, ev, nev):
+    """``Game._resolve_claims``: wins first, then a kong or pong, else the next seat draws."""
+    k = s[CLAIM_TILE]
+    p = s[CLAIM_FROM]
+    apply_pass_locks(s, rules)
+    winners = hu_claimants(s, p, rules)
+    if winners:
+        close_window(s)
+        discard_wins(s, winners, p, k, False, rules, ev, nev)
+        return
+    claimer = -1
+    choice = 0
+    for i in range(1, NP):
+        q = (p + i) % NP
+        d = s[DECISION + q]
+        if s[OPTIONS + q] and (d == O_KONG or d == O_PONG):
+            claimer = q
+            choice = d
+            break
+    close_window(s)
+    if claimer < 0:
+        next_turn(s, next_active(s, p), rules, ev, nev)
+        return
+    q = claimer
+    reset_turn(s, q)
+    s[MELD_MADE] = 1
+    s[CLAIM_TILE] = -1
+    s[CLAIM_FROM] = -1
+    if choice == O_KONG:
+        s[HANDS + q * NK + k] -= 3
+        add_meld(s, q, M_KONG, k, p)
+        pay_kong(s, ev, nev, q, M_KONG, k, p, True)
+        s[KONG_FEEDER] = p
+        replacement_draw(s, q, rules, ev, nev)
+    else:
+        s[HANDS + q * NK + k] -= 2
+        add_meld(s, q, M_PONG, k, p)
+        s[DRAWN] = -1
+        s[AFTER_PONG] = 1
+        enter_self(s, q)
+
+
+@njit(cache=True)
+def resolve_rob(s, rules, ev, nev):
+    """``Game._resolve_rob``: 抢杠 winners, else the added kong completes."""
+    k = s[CLAIM_TILE]
+    p = s[CLAIM_FROM]
+    apply_pass_locks(s, rules)
+    winners = hu_claimants(s, p, rules)
+    close_window(s)
+    if winners:
+        discard_wins(s, winners, p, k, True, rules, ev, nev)
+    else:
+        s[CLAIM_TILE] = -1
+        s[CLAIM_FROM] = -1
+        complete_added_kong(s, p, k, rules, ev, nev)
+
+
+# ---- end of hand -------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def may_be_ready(s, seat, table):
+    """Some kind outside the void suit completes the hand of a seat that holds no void tile, ignoring the meld copies:
+    a superset of the settlement's 有叫 (its waits are :func:`envs.judge.waits_mask`'s, never of the void suit)."""
+    h = HANDS + seat * NK
+    v = s[VOID + seat]
+    for k in range(NSUITED):
+        if v >= 0 and k // 9 == v:
+            continue
+        if s[h + k] >= 4:  # a fifth copy: the table has no key for it, let the settlement decide
+            return True
+        s[h + k] += 1
+        ok = is_win(s, seat, table)
+        s[h + k] -= 1
+        if ok:
+            return True
+    return False
+
+
+@njit(cache=True)
+def may_be_pig(s, seat):
+    """The seat holds (in hand or melds) a tile of its void suit, or tiles of all three suits: a superset of both
+    花猪 definitions."""
+    held = 0
+    h = HANDS + seat * NK
+    for k in range(NSUITED):
+        if s[h + k]:
+            held |= 1 << (k // 9)
+    base = MELDS + seat * MAX_MELDS * MELD_FIELDS
+    for i in range(s[NUM_MELDS + seat]):
+        held |= 1 << (s[base + i * MELD_FIELDS + 1] // 9)
+    v = s[VOID + seat]
+    return held == 7 or (v >= 0 and held >> v & 1 == 1)
+
+
+# ---- legal actions -----------------------------------------------------------------------------------------------
+@njit(cache=True)
+def exchange_mask(s, seat, out):
+    """换三张 pick-by-pick mask: kinds extending the seat's picks towards three tiles of one suit."""
+    h = HANDS + seat * NK
+    n = s[PICK_COUNT + seat]
+    if n == 0:
+        for suit in range(3):
+            total = 0
+            for r in range(9):
+                total += s[h + suit * 9 + r]
+            if total >= 3:
+                for r in range(9):
+                    if s[h + suit * 9 + r]:
+                        out[A_EXCHANGE + suit * 9 + r] = 1
+        return
+    suit = s[PICKS + seat * 3] // 9
+    for r in range(9):
+        k = suit * 9 + r
+        used = 0
+        for j in range(n):
+            if s[PICKS + seat * 3 + j] == k:
+                used += 1
+        if s[h + k] > used:
+            out[A_EXCHANGE + k] = 1
+
+
+@njit(cache=True)
+def self_mask(s, seat, rules, table, out):
+    """``Game._self_actions`` (no variant hooks)."""
+    h = HANDS + seat * NK
+    if can_self_win(s, seat, table):
+        out[A_HU] = 1
+    if not s[AFTER_PONG] and kong_possible(s, rules):
+        base = MELDS + seat * MAX_MELDS * MELD_FIELDS
+        for k in range(NK):
+            c = s[h + k]
+            if c == 0 or kind_blocked(s, seat, k):
+                continue
+            if c == 4:
+                out[A_KONG + k] = 1
+                continue
+            for i in range(s[NUM_MELDS + seat]):
+                m = base + i * MELD_FIELDS
+                if s[m] == M_PONG and s[m + 1] == k:
+                    out[A_KONG + k] = 1
+    if rules[R_MUST_VOID_FIRST] and holds_void(s, seat):
+        v = s[VOID + seat] * 9
+        for k in range(v, v + 9):
+            if s[h + k]:
+                out[A_DISCARD + k] = 1
+    else:
+        for k in range(NK):
+            if s[h + k]:
+                out[A_DISCARD + k] = 1
+
+
+@njit(cache=True)
+def legal_mask(s, seat, rules, table, out):
+    """The flat legal mask of ``seat`` now (``envs.observation.game_mask``), written into ``out`` (183 int8)."""
+    out[:] = 0
+    if s[OVER] or not s[PENDING + seat]:
+        return
+    ph = s[PHASE]
+    if ph == PH_SELF:
+        self_mask(s, seat, rules, table, out)
+    elif ph == PH_CLAIM or ph == PH_ROB:
+        opts = s[OPTIONS + seat]
+        if opts & O_HU:
+            out[A_HU] = 1
+        if opts & O_PONG:
+            out[A_PONG] = 1
+        if opts & O_KONG:
+            out[A_KONG + s[CLAIM_TILE]] = 1
+        if opts & O_PASS:
+            out[A_PASS] = 1
+    elif ph == PH_EXCHANGE:
+        exchange_mask(s, seat, out)
+    elif ph == PH_DINGQUE:
+        for suit in range(3):
+            out[A_DINGQUE + suit] = 1
+
+
+# ---- one decision ------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def all_answered(s):
+    for q in range(NP):
+        if s[PENDING + q]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def sort3(s, at):
+    a, b, c = s[at], s[at + 1], s[at + 2]
+    if a > b:
+        a, b = b, a
+    if b > c:
+        b, c = c, b
+    if a > b:
+        a, b = b, a
+    s[at], s[at + 1], s[at + 2] = a, b, c
+
+
+@njit(cache=True)
+def apply_action(s, seat, a, rules, table, ev, nev):
+    """Apply flat action ``a`` of ``seat`` (legal: the caller checked the mask).  Returns False for a 换三张 pick
+    that does not complete the seat's triple (the engine has not seen a decision yet), else True."""
+    ph = s[PHASE]
+    if ph == PH_SELF:
+        if a == A_HU:
+            self_win(s, seat, rules, ev, nev)
+        elif a >= A_KONG and a < A_KONG + NK:
+            k = a - A_KONG
+            s[FIRST_ACTION] = 0
+            if s[HANDS + seat * NK + k] == 4:
+                concealed_kong(s, seat, k, rules, ev, nev)
+            else:
+                declare_added_kong(s, seat, k, rules, table, ev, nev)
+        else:
+            discard(s, seat, a - A_DISCARD, rules, table, ev, nev)
+        return True
+    if ph == PH_EXCHANGE:
+        n = s[PICK_COUNT + seat]
+        s[PICKS + seat * 3 + n] = a - A_EXCHANGE
+        s[PICK_COUNT + seat] = n + 1
+        if n + 1 < 3:
+            return False
+        sort3(s, PICKS + seat * 3)  # the engine's triple is sorted
+        s[PENDING + seat] = 0
+        if all_answered(s):
+            resolve_exchange(s, rules)
+        return True
+    if ph == PH_DINGQUE:
+        s[DINGQUE_CHOICE + seat] = a - A_DINGQUE
+        s[PENDING + seat] = 0
+        if all_answered(s):
+            resolve_dingque(s, rules)
+        return True
+    # claim / rob window
+    if a == A_HU:
+        d = O_HU
+    elif a == A_PONG:
+        d = O_PONG
+    elif a == A_PASS:
+        d = O_PASS
+    else:
+        d = O_KONG
+    s[DECISION + seat] = d
+    s[PENDING + seat] = 0
+    if all_answered(s):
+        if ph == PH_CLAIM:
+            resolve_claims(s, rules, ev, nev)
+        else:
+            resolve_rob(s, rules, ev, nev)
+    return True
+
+
+def empty_events(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Event buffers for ``n`` hands: ``(events (n, MAX_EVENTS, EV_SIZE), counts (n,))``."""
+    return np.zeros((n, MAX_EVENTS, EV_SIZE), dtype=np.int32), np.zeros(n, dtype=np.int32)

@@ -1,0 +1,111 @@
+"""State layout (状态布局) of the compiled engine: one ``int32`` vector per hand, named offsets into it.
+
+The compiled engine (:mod:`envs.compiled.kernel`) keeps each hand of a batch in one row of an ``int32`` array
+``state`` of shape ``(N, STATE_SIZE)``; every field below is an offset into that row (per-seat fields hold one
+entry per seat, ``seat * 34 + kind`` for per-kind tables).  One flat row makes a hand cheap to copy, compare and
+reset, and lets numba compile every access to a constant offset.
+
+The fields mirror the attributes of :class:`envs.game.Game` of the same meaning; :func:`envs.compiled.mirror.
+state_of_game` fills a row from a ``Game`` (the differential tests compare the two engines field by field).
+Unset seats / tiles are ``-1``.  Money (scores, kong payment records) is kept by the Python ledger
+(:mod:`envs.compiled.ledger`); the kernel only reads ``SCORES``, which the ledger writes back.
+"""
+
+from __future__ import annotations
+
+NP = 4  # seats (the compiled engine plays four-player variants)
+NK = 34  # tile kinds
+NSUITED = 27
+WALL_LEN = 108  # 3 suits x 9 ranks x 4 copies
+MAX_MELDS = 4
+MELD_FIELDS = 3  # (kind, tile, from_seat)
+
+# meld kinds (MELDS[seat, i, 0])
+M_NONE, M_PONG, M_KONG, M_ANKONG, M_BUKONG = 0, 1, 2, 3, 4
+
+# phases: the row order of the observation's ``phase`` planes (envs.observation.PHASES)
+PH_EXCHANGE, PH_DINGQUE, PH_SELF, PH_CLAIM, PH_ROB, PH_DECLARE, PH_END = 0, 1, 2, 3, 4, 5, 6
+
+# claim / rob window options and decisions (bit flags in OPTIONS; DECISION holds one of them, 0 = none yet)
+O_HU, O_PONG, O_KONG, O_PASS = 1, 2, 4, 8
+
+_fields: dict[str, tuple[int, int]] = {}
+_size = 0
+
+
+def _field(name: str, length: int = 1) -> int:
+    global _size
+    start = _size
+    _fields[name] = (start, length)
+    _size += length
+    return start
+
+
+# ---- scalars ------------------------------------------------------------------------------------------------
+PHASE = _field("phase")
+DEALER = _field("dealer")
+CURRENT = _field("current")
+FRONT = _field("front")  # next live-wall index to draw
+BACK = _field("back")  # one past the last live-wall index
+DRAWN = _field("drawn_tile")  # -1: none
+AFTER_PONG = _field("after_pong")
+AFTER_KONG = _field("after_kong")
+DREW_LAST = _field("drew_last")
+KONG_FEEDER = _field("kong_feeder")  # -1: none
+TURN_KONGS = _field("turn_kongs")
+FIRST_ACTION = _field("first_action")
+DIHU_DRAW = _field("dihu_draw")
+MELD_MADE = _field("meld_made")
+DISCARD_COUNT = _field("discard_count")
+CLAIM_TILE = _field("claim_tile")  # -1: none
+CLAIM_FROM = _field("claim_from")  # -1: none
+EX_OFFSET = _field("exchange_offset")  # 换三张 receiver = giver + offset; 0 without 换三张
+EX_DONE = _field("exchange_done")
+VOID_REVEALED = _field("void_revealed")
+OVER = _field("is_over")
+EXHAUSTED = _field("exhausted")
+NUM_WINS = _field("num_wins")
+FIRST_WIN_SEATS = _field("first_win_seats")  # bitmask of the winners of the first win event (next dealer)
+FIRST_WIN_PAYER = _field("first_win_payer")  # -1: a self-draw
+# ---- per seat -----------------------------------------------------------------------------------------------
+VOID = _field("void", NP)  # declared void suit 0-2, -1 before 定缺
+WON = _field("won", NP)
+ACTIVE = _field("active", NP)
+FIRST_DRAW_PENDING = _field("first_draw_pending", NP)
+SCORES = _field("scores", NP)  # written by the ledger
+LAST_DISCARD = _field("last_discard", NP)  # kind, -1: none yet
+NUM_MELDS = _field("num_melds", NP)
+OPTIONS = _field("options", NP)  # claim / rob window: O_* bits of each asked seat (0: not asked)
+DECISION = _field("decision", NP)  # the seat's answer in the open simultaneous decision (0: none yet)
+PENDING = _field("pending", NP)  # 1: the seat's decision is awaited
+PICK_COUNT = _field("pick_count", NP)  # 换三张 picks made so far (0-3); 3 = the seat has answered
+DINGQUE_CHOICE = _field("dingque_choice", NP)  # 定缺 answer before it is revealed, -1: none
+# ---- per seat, per kind -------------------------------------------------------------------------------------
+HANDS = _field("hands", NP * NK)
+DISCARDS = _field("discards", NP * NK)  # discarded copies, claimed ones included
+WIN_TILES = _field("win_tiles", NP * NK)  # wins of the seat on each kind
+HU_LOCK = _field("hu_lock", NP * NK)  # 过胡 same_tile: 1 = declined a win on the kind since the last draw
+PONG_LOCK = _field("pong_lock", NP * NK)  # 过碰: 1 = passed a pong of the kind since the last draw
+# ---- per seat, 3 tiles --------------------------------------------------------------------------------------
+PICKS = _field("picks", NP * 3)  # 换三张 picked kinds in pick order
+GIVEN = _field("given", NP * 3)  # the three tiles passed (after the exchange resolved)
+RECEIVED = _field("received", NP * 3)
+# ---- melds --------------------------------------------------------------------------------------------------
+MELDS = _field("melds", NP * MAX_MELDS * MELD_FIELDS)  # (kind M_*, tile, from_seat or -1) in the order made
+# ---- public extras ------------------------------------------------------------------------------------------
+SHOWN_WIN_TILES = _field("shown_win_tiles", NK)  # self-drawn / robbed winning tiles set aside (seen by everyone)
+# ---- the wall -----------------------------------------------------------------------------------------------
+WALL = _field("wall", WALL_LEN)  # kinds in draw order (the Python engine's seeded shuffle)
+
+STATE_SIZE = _size
+FIELDS: dict[str, tuple[int, int]] = dict(_fields)
+"""name -> (offset, length) of every field, for tests and debugging."""
+
+
+def describe(row) -> dict[str, list[int] | int]:
+    """The fields of one state row by name (a debugging aid: ``describe(state[i])``)."""
+    out: dict[str, list[int] | int] = {}
+    for name, (start, length) in FIELDS.items():
+        vals = [int(v) for v in row[start : start + length]]
+        out[name] = vals[0] if length == 1 else vals
+    return out

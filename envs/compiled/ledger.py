@@ -1,0 +1,233 @@
+"""The compiled engine's money (账本): kong payments, wins and the end of hand, settled in Python.
+
+The kernel records what happened (:mod:`envs.compiled.kernel` ``EV_*`` events); a :class:`Ledger` per hand turns
+each event into transfers with the functions the Python engine calls at the same point
+(:func:`envs.judge.score`, :mod:`envs.settlement`), keeps the kong payment records for 呼叫转移 and 退税, and writes
+the scores back into the state row, where the observation reads them.  Events are rare (a few per hand), so this
+costs little next to the decisions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs import judge
+from envs.compiled import kernel as K
+from envs.compiled.layout import (
+    DEALER,
+    HANDS,
+    MAX_MELDS,
+    MELD_FIELDS,
+    MELDS,
+    NK,
+    NP,
+    NUM_MELDS,
+    SCORES,
+    SHOWN_WIN_TILES,
+    VOID,
+    WIN_TILES,
+    WON,
+)
+from envs.config import RuleConfig
+from envs.melds import Meld, MeldKind
+from envs.settlement import (
+    KONG_REASONS,
+    KongPayment,
+    PlayerEnd,
+    Transfer,
+    call_transfer,
+    is_pig,
+    kong_transfers,
+    paid_as_discard,
+    ready_value,
+    settle_end_of_hand,
+    win_transfers,
+)
+
+_MELD_KIND = {1: MeldKind.PONG, 2: MeldKind.KONG, 3: MeldKind.ANKONG, 4: MeldKind.BUKONG}
+_KONG_TYPE = {2: "zhigang", 3: "angang", 4: "bugang"}
+_KONG_PAY_REASONS = frozenset(KONG_REASONS.values())
+_HOW = {K.HOW_ZIMO: "zimo", K.HOW_DIANPAO: "dianpao", K.HOW_QIANGGANG: "qianggang"}
+
+
+def _seats(mask: int) -> list[int]:
+    return [q for q in range(NP) if mask >> q & 1]
+
+
+def _melds(values) -> tuple[Meld, ...]:
+    """Melds from ``(kind, tile, from_seat)`` triples (``Game`` builds them the same way)."""
+    out = []
+    for i in range(0, len(values), MELD_FIELDS):
+        kind, tile, src = (int(v) for v in values[i : i + MELD_FIELDS])
+        out.append(Meld(_MELD_KIND[kind], tile, from_seat=None if src < 0 else src))
+    return tuple(out)
+
+
+class Ledger:
+    """Scores, transfers and kong payment records of one hand of the compiled engine."""
+
+    __slots__ = ("cfg", "kong_events", "kong_payments", "scores", "table", "transfers")
+
+    def __init__(self, cfg: RuleConfig, table: np.ndarray) -> None:
+        self.cfg = cfg
+        self.table = table  # the kernel's win table (support.win_table)
+        self.scores = [0] * NP
+        self.transfers: list[Transfer] = []
+        self.kong_payments: list[KongPayment] = []
+        self.kong_events: list[list[int]] = []  # per kong event: indices into kong_payments
+
+    def _apply(self, tr: Transfer) -> None:
+        self.transfers.append(tr)
+        self.scores[tr.payer] -= tr.amount
+        self.scores[tr.receiver] += tr.amount
+
+    def settle(self, row: np.ndarray, events: np.ndarray, count: int) -> None:
+        """Settle the first ``count`` events of ``events`` in order and write the scores into ``row``."""
+        for j in range(count):
+            ev = events[j]
+            kind = ev[K.E_TYPE]
+            if kind == K.EV_KONG:
+                self._kong(ev)
+            elif kind == K.EV_WIN:
+                self._win(row, ev)
+            elif kind == K.EV_CALL:
+                self._call(ev)
+            elif kind == K.EV_END and ev[K.E_HOW]:
+                self._exhausted(row)
+        row[SCORES : SCORES + NP] = self.scores
+
+    def _kong(self, ev: np.ndarray) -> None:
+        """``Game._pay_kong``."""
+        feeder = int(ev[K.E_FEEDER])
+        records = []
+        for tr in kong_transfers(
+            self.cfg,
+            int(ev[K.E_SEAT]),
+            _KONG_TYPE[int(ev[K.E_HOW])],
+            active=_seats(int(ev[K.E_ACTIVE])),
+            discarder=None if feeder < 0 else feeder,
+            immediate=bool(ev[K.E_FLAGS]),
+        ):
+            if tr.reason in _KONG_PAY_REASONS:
+                self.kong_payments.append(KongPayment(tr.receiver, tr.payer, tr.amount))
+                records.append(len(self.kong_payments) - 1)
+            self._apply(tr)
+        self.kong_events.append(records)
+
+    def _score(self, ev: np.ndarray, counts: list[int], tile: int, dealer: int):
+        """``Game._score_on`` from the event's snapshot of the winner."""
+        cfg = self.cfg
+        seat, how, flags = int(ev[K.E_SEAT]), int(ev[K.E_HOW]), int(ev[K.E_FLAGS])
+        void = int(ev[K.E_VOID])
+        melds = _melds(ev[K.E_MELDS : K.E_MELDS + MELD_FIELDS * int(ev[K.E_NUM_MELDS])])
+        common = {"void": None if void < 0 else void, "dealer": seat == dealer}
+        if how == K.HOW_QIANGGANG:
+            return judge.score(cfg, counts, melds, tile, self_drawn=False, robbing_kong=True, **common)
+        feeder = int(ev[K.E_FEEDER])
+        return judge.score(
+            cfg,
+            counts,
+            melds,
+            tile,
+            self_drawn=how == K.HOW_ZIMO,
+            robbing_kong=False,
+            after_kong=bool(flags & K.F_AFTER_KONG),
+            last_tile=bool(flags & K.F_LAST_TILE),
+            tianhu=bool(flags & K.F_TIANHU),
+            dihu=bool(flags & K.F_DIHU),
+            paid_as_discard=how == K.HOW_ZIMO and paid_as_discard(cfg, "zimo", None if feeder < 0 else feeder),
+            **common,
+        )
+
+    def _win(self, row: np.ndarray, ev: np.ndarray) -> None:
+        """``Game._settle_self_draw`` / ``Game._discard_wins`` (one winner)."""
+        cfg = self.cfg
+        seat, how, tile = int(ev[K.E_SEAT]), int(ev[K.E_HOW]), int(ev[K.E_TILE])
+        counts = [int(c) for c in ev[K.E_COUNTS : K.E_COUNTS + NK]]
+        dealer = int(row[DEALER])
+        if tile < 0:  # 天胡 without a drawn tile: the best tile of the hand (Game._self_win_choice)
+            best = None
+            for k in range(NK):
+                if counts[k]:
+                    r = self._score(ev, counts, k, dealer)
+                    if r.is_win and (best is None or (r.payment, r.doublings or 0) > best[0]):
+                        best = ((r.payment, r.doublings or 0), k)
+            assert best is not None, "HU was offered without a winning self-draw"
+            tile = best[1]
+            row[HANDS + seat * NK + tile] -= 1
+            row[SHOWN_WIN_TILES + tile] += 1
+            row[WIN_TILES + seat * NK + tile] += 1
+        result = self._score(ev, counts, tile, dealer)
+        assert result.is_win, f"seat {seat}: a win on {tile} that the scorer refuses ({result.reason})"
+        payer = int(ev[K.E_PAYER])
+        if payer >= 0:
+            trs = win_transfers(cfg, seat, _HOW[how], result.payment, discarder=payer)
+        else:
+            feeder = int(ev[K.E_FEEDER])
+            trs = win_transfers(
+                cfg,
+                seat,
+                "zimo",
+                result.payment,
+                active=_seats(int(ev[K.E_ACTIVE])),
+                kong_discarder=None if feeder < 0 else feeder,
+            )
+        for tr in trs:
+            self._apply(tr)
+
+    def _call(self, ev: np.ndarray) -> None:
+        """呼叫转移 of the payer's kongs of that turn (``Game._discard_wins``)."""
+        payer, turn_kongs = int(ev[K.E_PAYER]), int(ev[K.E_COUNT])
+        winners = [(payer + i) % NP for i in range(1, NP) if int(ev[K.E_ACTIVE]) >> ((payer + i) % NP) & 1]
+        indices = [i for rec in self.kong_events[len(self.kong_events) - turn_kongs :] for i in rec]
+        income = [self.kong_payments[i] for i in indices]
+        if not income:
+            return
+        moved = call_transfer(self.cfg, payer, winners, income)
+        for tr in moved:
+            self._apply(tr)
+        if moved:
+            for i in indices:
+                self.kong_payments[i] = self.kong_payments[i].transferred_copy()
+
+    def _exhausted(self, row: np.ndarray) -> None:
+        """查花猪 / 查大叫 / 退税 (``VariantRules.end_transfers``): the standings of the seats that never won by
+        :func:`envs.settlement.is_pig` and :func:`envs.settlement.ready_value`, asked only of the seats the kernel
+        cannot rule out (:func:`kernel.may_be_pig`, :func:`kernel.may_be_ready`), then
+        :func:`envs.settlement.settle_end_of_hand` — what :func:`envs.settlement.end_of_hand_transfers` does."""
+        cfg, table = self.cfg, self.table
+        rest = [q for q in range(NP) if not row[WON + q]]
+        if len(rest) < 2:
+            return
+        pig: dict[int, bool] = {}
+        value: dict[int, int | None] = {}
+        for q in rest:
+            maybe_pig = bool(K.may_be_pig(row, q))
+            if not maybe_pig and not K.may_be_ready(row, q, table):
+                pig[q], value[q] = False, None
+                continue
+            player = self._player_end(row, q)
+            pig[q] = maybe_pig and is_pig(cfg, player)
+            value[q] = None if pig[q] else ready_value(cfg, player)
+        for tr in settle_end_of_hand(cfg, rest, pig, value, self.kong_payments):
+            self._apply(tr)
+
+    @staticmethod
+    def _player_end(row: np.ndarray, q: int) -> PlayerEnd:
+        n = int(row[NUM_MELDS + q])
+        base = MELDS + q * MAX_MELDS * MELD_FIELDS
+        void = int(row[VOID + q])
+        return PlayerEnd(
+            seat=q,
+            won_ever=bool(row[WON + q]),
+            concealed=tuple(int(c) for c in row[HANDS + q * NK : HANDS + (q + 1) * NK]),
+            melds=_melds(row[base : base + n * MELD_FIELDS]),
+            void_suit=None if void < 0 else void,
+            indicator=None,
+        )
+
+    def score_final(self, seat: int, won: np.ndarray) -> bool:
+        """Whether ``seat``, out of the hand, can no longer gain or lose points (``vector_env._score_final``)."""
+        if not self.cfg.refund_kong_if_not_ready:
+            return True
+        return not any(rec.payer == seat and not rec.transferred and not won[rec.owner] for rec in self.kong_payments)

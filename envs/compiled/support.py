@@ -1,0 +1,96 @@
+"""What the compiled engine plays (编译引擎支持的规则), its rule vector and its win table.
+
+The kernel implements the state machine of the core rules (:mod:`envs.variants.base`) for four players with the
+three suits and no wildcards, 血战到底 continuation: the ``chengdu`` preset and any configuration that differs
+from it only in flags the kernel reads from :func:`rule_vector` or that only the scorer and the settlement use
+(fan table, caps, payments, 查花猪 / 查大叫 options ...; those stay in Python, see :mod:`envs.compiled.ledger`).
+:func:`check_supported` names every flag that is out of reach, so a caller can fall back to the Python engine.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs import _suit_tables
+from envs.compiled import kernel as K
+from envs.config import RuleConfig
+from envs.game import UnsupportedRule
+from envs.variants import rules_for
+from envs.variants.base import VariantRules
+
+_REQUIRED: tuple[tuple[str, object, str], ...] = (
+    ("num_players", 4, "four players"),
+    ("suits", "mps", "the three suits"),
+    ("extra_tiles", (), "no honors"),
+    ("hand_size", 13, "13-tile hands"),
+    ("wild", "none", "no wildcards"),
+    ("allow_chi", False, "no 吃"),
+    ("continuation", "xuezhan", "血战到底 continuation"),
+    ("pass_hu_allow_higher", False, "过胡 without the higher-win exception (it needs a score per offer)"),
+    ("allow_pinghu_on_discard", True, "平胡 on a discard (otherwise every offer needs a score)"),
+    ("forced_hu_last_n", 0, "no forced wins"),
+    ("start_points", 0, "no bankruptcy (the play must not depend on the scores)"),
+    ("reveal_concealed_kong", True, "revealed 暗杠"),
+    ("reveal_winner_hand", False, "winners' hands kept hidden"),
+    ("dead_wait_counts_as_ready", True, "查大叫 without counting the unseen copies of a wait"),
+)
+_CHOICES: tuple[tuple[str, tuple[object, ...]], ...] = (
+    ("exchange_mode", ("swap3", "none")),
+    ("pass_hu_lock", ("same_tile", "none")),
+)
+
+
+def unsupported(cfg: RuleConfig) -> list[str]:
+    """The flags of ``cfg`` the compiled engine does not play (empty when it plays them all)."""
+    problems = []
+    if type(rules_for(cfg)) is not VariantRules:
+        problems.append(f"fan_table {cfg.fan_table!r} / wild {cfg.wild!r} need variant hooks")
+    for key, want, what in _REQUIRED:
+        got = getattr(cfg, key)
+        if isinstance(want, tuple):
+            got = tuple(got)
+        if got != want:
+            problems.append(f"{key} = {got!r} (it plays {what}: {want!r})")
+    for key, allowed in _CHOICES:
+        if getattr(cfg, key) not in allowed:
+            problems.append(f"{key} = {getattr(cfg, key)!r} (it plays {', '.join(map(repr, allowed))})")
+    return problems
+
+
+def check_supported(cfg: RuleConfig) -> None:
+    """:class:`~envs.game.UnsupportedRule` naming every flag of ``cfg`` the compiled engine does not play."""
+    problems = unsupported(cfg)
+    if problems:
+        raise UnsupportedRule(
+            f"variant {cfg.name!r}: the compiled engine does not play " + "; ".join(problems) + " — use engine='python'"
+        )
+
+
+def rule_vector(cfg: RuleConfig) -> np.ndarray:
+    """The kernel's rule flags (``kernel.R_*``) of a supported configuration."""
+    check_supported(cfg)
+    r = np.zeros(K.NUM_RULES, dtype=np.int32)
+    r[K.R_EXCHANGE] = cfg.exchange_mode == "swap3"
+    r[K.R_DINGQUE] = bool(cfg.dingque)
+    r[K.R_MUST_VOID_FIRST] = bool(cfg.must_discard_void_first)
+    r[K.R_MULTI_RON] = bool(cfg.multi_ron)
+    r[K.R_KONG_FROM_BACK] = cfg.kong_draw_from == "back"
+    r[K.R_KONG_ON_LAST] = bool(cfg.kong_on_last_tile)
+    r[K.R_CLAIMS_LAST_ALL] = cfg.claims_on_last_discard == "all"
+    r[K.R_HU_LOCK] = cfg.pass_hu_lock == "same_tile"
+    r[K.R_PONG_LOCK] = bool(cfg.pass_pong_lock)
+    r[K.R_AFTER_ROBBED] = cfg.after_rob_next == "after_robbed"
+    r[K.R_DIHU_DISCARD] = cfg.dihu_definition == "include_first_discard"
+    r[K.R_HAND_SIZE] = cfg.hand_size
+    return r
+
+
+_TABLE: np.ndarray | None = None
+
+
+def win_table() -> np.ndarray:
+    """Per suit key (``sum(count[r] * 5**r)``): 1 = sets only, 2 = sets and one pair, 0 = incomplete (uint8)."""
+    global _TABLE
+    if _TABLE is None:
+        _TABLE = np.ascontiguousarray(_suit_tables.load_tables()[2], dtype=np.uint8)
+    return _TABLE

@@ -1,0 +1,240 @@
+"""The compiled engine (envs.compiled) against the Python engine (envs.game.Game), decision by decision.
+
+Differential tests: the same wall, dealer and 换三张 offset are dealt to a :class:`~envs.game.Game` and to a kernel
+row; at every decision both must name the same acting seat and the same legal mask, the same action goes to both,
+the kernel's events are settled by the ledger, and then the whole row must equal the Game mirrored into the layout
+(:func:`envs.compiled.mirror.state_of_game`: hands, melds, discards, locks, windows, wins, scores ...) and the
+compiled observation of the acting seat must equal the Python encoder's.  Games are played by uniformly random and
+by win-seeking policies, on the ``chengdu`` preset and on every rule flag the kernel reads, plus scripted deals for
+the rare paths (天胡 without a drawn tile).  ``tests/test_compiled_vector_env.py`` compares the batched envs.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+
+from envs.actions import DINGQUE_BASE, EXCHANGE_BASE, HU_ID, KONG_BASE, PASS_ID, PONG_ID, decode, exchange
+from envs.compiled import kernel as K
+from envs.compiled import layout as L
+from envs.compiled.encode import encode_row
+from envs.compiled.ledger import Ledger
+from envs.compiled.mirror import state_of_game
+from envs.compiled.support import check_supported, rule_vector, unsupported, win_table
+from envs.config import load_variant
+from envs.game import Game, UnsupportedRule
+from envs.hand import shanten
+from envs.observation import ObservationEncoder, game_mask
+from envs.tiles import parse_counts, parse_tiles
+from envs.view import Phase
+
+CFG = load_variant("chengdu")
+TABLE = win_table()
+Chooser = Callable[[Game, int, np.ndarray, np.random.Generator], int]
+
+
+# ---- policies ---------------------------------------------------------------------------------------------------
+def uniform(game: Game, seat: int, ids: np.ndarray, rng: np.random.Generator) -> int:
+    return int(ids[rng.integers(len(ids))])
+
+
+def win_seeking(game: Game, seat: int, ids: np.ndarray, rng: np.random.Generator) -> int:
+    """HU (80%: the rest passes and locks), kongs (80%), pongs (70%), discards keeping the shanten low (90%)."""
+    legal = set(ids.tolist())
+    if HU_ID in legal and rng.random() < 0.8:
+        return HU_ID
+    kongs = [a for a in ids if KONG_BASE <= a < KONG_BASE + 34]
+    if kongs and rng.random() < 0.8:
+        return int(kongs[rng.integers(len(kongs))])
+    if PONG_ID in legal and rng.random() < 0.7:
+        return PONG_ID
+    discards = [int(a) for a in ids if a < 34]
+    if discards and game.phase is Phase.SELF and rng.random() < 0.9:
+        hand = game.hands[seat]
+        best, best_value = discards[0], float("inf")
+        for k in discards:
+            hand[k] -= 1
+            value = shanten(hand) + 0.5 * rng.random()
+            hand[k] += 1
+            if value < best_value:
+                best, best_value = k, value
+        return best
+    return uniform(game, seat, ids, rng)
+
+
+# ---- the lockstep driver ---------------------------------------------------------------------------------------------
+def _field_diff(want: np.ndarray, got: np.ndarray) -> list[str]:
+    out = []
+    for name, (start, length) in L.FIELDS.items():
+        a, b = want[start : start + length], got[start : start + length]
+        if not np.array_equal(a, b):
+            out.append(f"{name}: python {a.tolist()} compiled {b.tolist()}")
+    return out
+
+
+def lockstep(game: Game, choose: Chooser, rng: np.random.Generator, seen: Counter) -> None:
+    """Play ``game`` to its end with ``choose``, the kernel in step; assert equality after every decision."""
+    cfg = game.cfg
+    rules = rule_vector(cfg)
+    encoder = ObservationEncoder.from_config(cfg)
+    row = np.zeros(L.STATE_SIZE, dtype=np.int32)
+    K.deal(row, np.asarray(game._wall, dtype=np.int32), game.dealer, game.exchange_offset or 0, rules)
+    events, counts = K.empty_events(1)
+    ledger = Ledger(cfg, TABLE)
+    picks: list[list[int]] = [[] for _ in range(L.NP)]
+    mask = np.zeros(183, dtype=np.int8)
+    obs = np.zeros((106, 34), dtype=np.float32)
+    base = float(cfg.base_unit)
+    diff = _field_diff(state_of_game(game, picks), row)
+    assert not diff, f"after the deal: {diff}"
+    step = 0
+    while not game.is_over:
+        seat = game.pending[0]
+        assert K.acting_seat(row) == seat, f"step {step}: acting seat"
+        want = game_mask(game, seat, picks[seat])
+        K.legal_mask(row, seat, rules, TABLE, mask)
+        assert np.array_equal(want, mask), f"step {step}: masks {np.flatnonzero(want)} vs {np.flatnonzero(mask)}"
+        encode_row(row, seat, base, obs)
+        np.testing.assert_array_equal(obs, encoder.encode_game(game, seat, exchange_picks=picks[seat]))
+        a = choose(game, seat, np.flatnonzero(want), rng)
+        seen[f"{game.phase.value}:{_kind(a)}"] += 1
+        if EXCHANGE_BASE <= a < EXCHANGE_BASE + 34:
+            picks[seat].append(a - EXCHANGE_BASE)
+            if len(picks[seat]) == 3:
+                game.step(seat, exchange(picks[seat]))
+                picks[seat] = []
+        else:
+            game.step(seat, decode(a))
+        counts[0] = 0
+        K.apply_action(row, seat, a, rules, TABLE, events[0], counts[0:1])
+        seen.update(f"event:{int(e)}" for e in events[0, : counts[0], K.E_TYPE])
+        ledger.settle(row, events[0], int(counts[0]))
+        step += 1
+        diff = _field_diff(state_of_game(game, picks), row)
+        assert not diff, f"step {step}, seat {seat}, action {a} ({decode(a) if a < EXCHANGE_BASE else a}): {diff}"
+    assert ledger.scores == list(game.scores)
+    seen.update(f"win:{w.how}" for w in game.wins)
+    seen.update(f"transfer:{t.reason}" for t in game.transfers)
+    seen["exhausted" if game.exhausted else "ended_by_wins"] += 1
+
+
+def _kind(a: int) -> str:
+    if a < 34:
+        return "discard"
+    if a < 68:
+        return "kong"
+    return {PONG_ID: "pong", HU_ID: "hu", PASS_ID: "pass"}.get(a, "exchange" if a < DINGQUE_BASE else "dingque")
+
+
+def play_many(cfg, seeds, choose: Chooser) -> Counter:
+    seen: Counter = Counter()
+    for seed in seeds:
+        lockstep(Game(cfg, seed=seed, record_events=False), choose, np.random.default_rng(seed), seen)
+    return seen
+
+
+# ---- the preset --------------------------------------------------------------------------------------------------
+def test_random_play_matches_the_python_engine():
+    seen = play_many(CFG, range(60), uniform)
+    assert seen["exhausted"] > 0 and seen["self:kong"] > 0 and seen["claim:pong"] > 0, dict(seen)
+    assert seen["transfer:tuishui"] > 0 and seen["transfer:huazhu"] + seen["transfer:chadajiao"] > 0, dict(seen)
+
+
+def test_win_seeking_play_matches_the_python_engine():
+    """Wins of every kind, 一炮多响, 呼叫转移, refunds, 查大叫 and the pass locks all happen (asserted)."""
+    seen = play_many(CFG, range(1000, 1240), win_seeking)
+    for name in (
+        "win:zimo", "win:dianpao", "claim:pass", "claim:kong", "self:kong", "transfer:kong_exposed",
+        "transfer:kong_concealed", "transfer:kong_added", "transfer:hujiao_zhuanyi", "transfer:chadajiao",
+        "transfer:tuishui", "exhausted", "ended_by_wins",
+    ):  # fmt: skip
+        assert seen[name] > 0, f"never reached {name}: {dict(seen)}"
+
+
+@pytest.mark.slow
+def test_many_more_games_match_the_python_engine():
+    seen = play_many(CFG, range(5000, 7000), win_seeking)
+    seen += play_many(CFG, range(8000, 9000), uniform)
+    assert seen["win:qianggang"] > 0 and seen["transfer:hujiao_zhuanyi"] > 0, dict(seen)
+
+
+# ---- every flag the kernel reads, and the Python-side options ------------------------------------------------------
+FLAG_SETS = [
+    {"multi_ron": False},
+    {"kong_draw_from": "back", "kong_on_last_tile": True},
+    {"claims_on_last_discard": "all"},
+    {"pass_hu_lock": "none", "pass_pong_lock": False},
+    {"after_rob_next": "after_robbed", "dihu_definition": "include_first_discard", "tiandihu": "cap"},
+    {"exchange_mode": "none", "must_discard_void_first": False},
+    {"dingque": False, "exchange_direction": "next"},
+    {"hujiao_zhuanyi": "split", "dianganghua": "dianpao", "refund_kong_if_not_ready": False},
+    {"huazhu_definition": "three_suits", "chadajiao": "min", "kong_payment": "mahjongsoul", "base_unit": 1000},
+    {"fan_table": "mahjongsoul", "cap_doublings": 5, "zimo_bonus": "jiafan"},
+]
+
+
+@pytest.mark.parametrize("flags", FLAG_SETS, ids=lambda f: ",".join(f))
+def test_rule_flags_match_the_python_engine(flags):
+    cfg = load_variant("chengdu", **flags)
+    assert not unsupported(cfg)
+    play_many(cfg, range(30), win_seeking)
+    play_many(cfg, range(30, 40), uniform)
+
+
+# ---- scripted: 天胡 without a drawn tile ----------------------------------------------------------------------------
+def _wall(hands: dict[int, str]) -> list[int]:
+    """Seats 0-3 dealt ``hands`` (dealer 0: its 14th tile last), the rest of the 108 tiles after them."""
+    rest = [k for k in range(27) for _ in range(4)]
+    wall = []
+    for seat in range(L.NP):
+        tiles = parse_tiles(hands[seat])
+        for k in tiles:
+            rest.remove(k)
+        wall += tiles
+    return wall + rest
+
+
+def test_tianhu_after_the_exchange_took_the_last_dealt_tile():
+    """The dealer passes its 14th dealt tile in 换三张 and receives a complete hand: HU with no drawn tile, valued
+    with its best tile (the ledger chooses it as Game._self_win_choice does)."""
+    cfg = load_variant("chengdu", tiandihu="fixed8")
+    hands = {0: "123m456m789m11p239s", 1: "1114445556667s", 2: "7778888s122356p", 3: "234p567p888p9p999m"}
+    game = Game(cfg, wall=_wall(hands), dealer=0, exchange_offset=1)
+    plan = {0: [2 * 9 + 1, 2 * 9 + 2, 2 * 9 + 8], 3: [10, 11, 12]}  # 2s 3s 9s out; 2p 3p 4p to the dealer
+    tianhu = []
+
+    def scripted(game: Game, seat: int, ids: np.ndarray, rng: np.random.Generator) -> int:
+        if game.phase is Phase.EXCHANGE and seat in plan:
+            return EXCHANGE_BASE + plan[seat].pop(0)
+        if game.phase is Phase.DINGQUE:
+            return DINGQUE_BASE + (2 if seat == 0 else int(ids[0]) - DINGQUE_BASE)
+        if game.phase is Phase.SELF and seat == 0 and HU_ID in ids and game.drawn_tile is None:
+            tianhu.append(game.hand_of(0))
+            return HU_ID
+        return uniform(game, seat, ids, rng)
+
+    seen: Counter = Counter()
+    lockstep(game, scripted, np.random.default_rng(0), seen)
+    assert tianhu == [tuple(parse_counts("123m456m789m11p234p"))]
+    win = game.wins[0]
+    assert (win.seat, win.how, win.from_seat) == (0, "zimo", None)
+
+
+# ---- what it refuses ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("variant", ["xueliu", "hongzhong", "yibin", "duankagen", "chiyu", "two_player", "wuhan"])
+def test_other_presets_are_refused_by_name(variant):
+    cfg = load_variant(variant)
+    problems = unsupported(cfg)
+    assert problems
+    with pytest.raises(UnsupportedRule, match="compiled engine does not play") as err:
+        check_supported(cfg)
+    assert problems[0].split(" ")[0] in str(err.value)
+
+
+def test_supported_flags_are_the_chengdu_family():
+    assert unsupported(CFG) == []
+    assert any("pass_hu_allow_higher" in p for p in unsupported(load_variant("chengdu", pass_hu_allow_higher=True)))
+    assert any("start_points" in p for p in unsupported(load_variant("chengdu", start_points=100)))
