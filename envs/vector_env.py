@@ -81,7 +81,7 @@ try:  # sb3 is an optional dependency (the ``train`` extra): without it the clas
 except ImportError:  # pragma: no cover - exercised only without sb3
     _VecEnvBase = object  # type: ignore[assignment,misc]
 
-__all__ = ["REWARD_MODES", "VectorEnv", "make_vec_env"]
+__all__ = ["ENGINES", "REWARD_MODES", "VectorEnv", "make_vec_env"]
 
 REWARD_MODES = ("delta", "terminal")
 Policy = Callable[[np.ndarray, np.ndarray], int] | Any
@@ -604,6 +604,22 @@ def _check_policy(policy: Any) -> None:
         raise ValueError(f"opponent {policy!r} is neither a callable f(obs, mask) nor has act / act_batch")
 
 
-def make_vec_env(variant: str | RuleConfig = "hongzhong", num_envs: int = 8, **options: Any) -> VectorEnv:
-    """A :class:`VectorEnv` (the batched replacement of ``DummyVecEnv([SingleAgentEnv(...)] * num_envs)``)."""
-    return VectorEnv(variant, num_envs, **options)
+ENGINES = ("python", "compiled")
+
+
+def make_vec_env(
+    variant: str | RuleConfig = "hongzhong", num_envs: int = 8, *, engine: str = "python", **options: Any
+) -> VectorEnv:
+    """A :class:`VectorEnv` (the batched replacement of ``DummyVecEnv([SingleAgentEnv(...)] * num_envs)``).
+
+    ``engine="compiled"`` gives the same environment on the numba engine
+    (:class:`envs.compiled.vector.CompiledVectorEnv`, the ``chengdu`` family of rules only: other variants raise
+    :class:`~envs.game.UnsupportedRule` naming the flags it does not play).
+    """
+    if engine == "python":
+        return VectorEnv(variant, num_envs, **options)
+    if engine == "compiled":
+        from envs.compiled.vector import CompiledVectorEnv  # numba compiles the kernel on first use
+
+        return CompiledVectorEnv(variant, num_envs, **options)
+    raise ValueError(f"engine must be one of {list(ENGINES)}, got {engine!r}")

@@ -254,8 +254,10 @@ def test_maskable_ppo_learns_a_few_hundred_steps_on_the_batched_env():
     assert all(venv.masks[i, a] for i, a in enumerate(actions))
 
 
-def test_training_config_selects_the_batched_env(tmp_path):
-    """``env.vec_env: batched`` in a training config trains through VectorEnv (the make_vec_env seam)."""
+@pytest.mark.parametrize(("variant", "engine"), [("hongzhong", "python"), ("chengdu", "compiled")])
+def test_training_config_selects_the_batched_env(tmp_path, variant, engine):
+    """``env.vec_env: batched`` in a training config trains through VectorEnv (the make_vec_env seam), on the
+    engine ``env.engine`` names (compiled: envs.compiled.vector.CompiledVectorEnv)."""
     pytest.importorskip("sb3_contrib")
     import yaml
 
@@ -265,10 +267,10 @@ def test_training_config_selects_the_batched_env(tmp_path):
 
     data = {
         "name": "tiny",
-        "variant": "hongzhong",
+        "variant": variant,
         "seed": 7,
         "total_steps": 128,
-        "env": {"num_envs": 2, "reward_scale": 0.05, "vec_env": "batched"},
+        "env": {"num_envs": 2, "reward_scale": 0.05, "vec_env": "batched", "engine": engine},
         "ppo": {"n_steps": 32, "batch_size": 32, "n_epochs": 1},
         "net": {
             "features_dim": 32,
@@ -289,6 +291,7 @@ def test_training_config_selects_the_batched_env(tmp_path):
     trainer = Trainer.create(load_train_config(path), tmp_path / "run", progress=False)
     venv = trainer.model.get_env()
     assert isinstance(venv, VectorEnv) and venv.num_envs == 2
+    assert (type(venv).__name__ == "CompiledVectorEnv") == (engine == "compiled")
     assert isinstance(venv._pool, SelfPlayPool)
     trainer.train(progress=False)
     assert trainer.model.num_timesteps == 128

@@ -26,7 +26,7 @@ from stable_baselines3.common.vec_env import VecEnv
 from agents.policy import PolicyAgent
 from agents.registry import make_agent
 from envs.config import load_variant
-from envs.vector_env import VectorEnv
+from envs.vector_env import make_vec_env
 from training.config import TrainConfig
 from training.net_input import NetInputVecEnv
 from training.selfplay import Snapshot, env_options
@@ -156,6 +156,8 @@ def make_batched_vec_env(cfg: TrainConfig) -> VecEnv:
         latest_share=cfg.pool.latest_share,
         deterministic=cfg.pool.deterministic,
     )
-    venv = VectorEnv(variant, cfg.env.num_envs, opponents=pool, seat="random", seed=cfg.seed, **options)
+    venv = make_vec_env(
+        variant, cfg.env.num_envs, engine=cfg.env.engine, opponents=pool, seat="random", seed=cfg.seed, **options
+    )
     net_input = cfg.net.net_input(variant)
     return venv if net_input.bare else NetInputVecEnv(venv, net_input)
