@@ -17,16 +17,23 @@ case                        unit (what one "unit" is)
 ``batched_selfplay/<v>``    decisions of ``envs.vector_env.VectorEnv(self_play=True)``, 64 slots: every decision of
                             every seat, with its observation and mask in the batch arrays
 ``batched_learner/<v>``     learner steps of ``VectorEnv`` (64 slots, random opponents played inside)
+``batched_compiled/<v>``    the ``batched_selfplay`` case on the compiled engine (``envs.compiled.vector.
+                            CompiledVectorEnv``; the variants it plays: ``chengdu``)
+``batched_compiled_learner/<v>``  the ``batched_learner`` case on the compiled engine
+``engine_compiled/<v>``     decisions of the compiled engine without observations: 64 hands, each step the legal
+                            masks, a random legal action per hand, the kernel's step, the money and new deals
 ``scoring/<variant>``       ``envs.scoring.score_win`` calls on complete hands (红中: 1-2 wildcards)
 ``hand/<fn>``               ``envs.hand`` calls (``is_winning`` on 14 tiles, ``shanten`` on 13) and the ``mahjong``
                             package's ``Agari.is_agari`` / ``Shanten.calculate_shanten`` on the same hands
-``train/<vec>``             environment samples per second of ``MaskablePPO.learn`` (rollouts + updates, MlpPolicy
-                            64x64, 8 envs, torch on one thread) with ``VectorEnv`` or ``DummyVecEnv(SingleAgentEnv)``
+``train/<vec>``             environment samples per second of ``MaskablePPO.learn`` on ``chengdu`` (rollouts + updates,
+                            MlpPolicy 64x64, 8 envs, torch on one thread) with ``VectorEnv`` (``batched``), the
+                            compiled ``CompiledVectorEnv`` (``compiled``) or ``DummyVecEnv(SingleAgentEnv)``
 ``rlcard_mahjong``          ``rlcard.make("mahjong")`` steps (each step: one decision and the next state)
 ==========================  =========================================================================================
 
 Goals (ratios of medians, same run): engine decisions/s >= 20x RLCard steps/s; raw AEC >= 4x; wrapped AEC >= 2x;
-batched env (self-play decisions/s) >= 50x.
+batched env (self-play decisions/s) >= 50x — the engine and batched goals for both engines (``engine``,
+``engine_compiled``; ``batched_selfplay``, ``batched_compiled``).
 
 Usage: ``python benchmarks/run_all.py [--repeat 5] [--quick] [--variants ...] [--only engine aec_raw ...]
 [--no-training] [--out benchmarks/RESULTS.md]``.
@@ -55,7 +62,14 @@ from envs.config import ENGINE_PRESETS, load_variant  # noqa: E402
 from envs.game import Game  # noqa: E402
 
 VARIANTS = ENGINE_PRESETS  # every preset the engine plays
-GOALS = {"engine": 20.0, "aec_raw": 4.0, "aec_wrapped": 2.0, "batched_selfplay": 50.0}
+GOALS = {
+    "engine": 20.0,
+    "engine_compiled": 20.0,
+    "aec_raw": 4.0,
+    "aec_wrapped": 2.0,
+    "batched_selfplay": 50.0,
+    "batched_compiled": 50.0,
+}
 
 Case = Callable[[int], tuple[float, float]]  # rep -> (units, cpu seconds)
 
@@ -101,10 +115,10 @@ def _random_legal(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
     return (rng.random(masks.shape) * masks).argmax(axis=1)
 
 
-def batched_case(variant: str, steps: int, self_play: bool, num_envs: int = 64) -> Case:
-    from envs.vector_env import VectorEnv
+def batched_case(variant: str, steps: int, self_play: bool, num_envs: int = 64, engine: str = "python") -> Case:
+    from envs.vector_env import make_vec_env
 
-    venv = VectorEnv(variant, num_envs, seed=0, self_play=self_play)
+    venv = make_vec_env(variant, num_envs, seed=0, self_play=self_play, engine=engine)
     venv.reset()
 
     def run(rep: int) -> tuple[float, float]:
@@ -112,6 +126,34 @@ def batched_case(variant: str, steps: int, self_play: bool, num_envs: int = 64) 
         t0 = time.process_time()
         for _ in range(steps):
             venv.step(_random_legal(rng, venv.masks))
+        return steps * num_envs, time.process_time() - t0
+
+    return run
+
+
+def compiled_engine_case(variant: str, steps: int, num_envs: int = 64) -> Case:
+    """The compiled engine alone: legal masks, a random legal action and one kernel step per hand, the ledger's
+    money and the next deals of the hands that ended (``CompiledVectorEnv``'s own steps without its observations)."""
+    from envs.compiled import batch
+    from envs.compiled.layout import OVER
+    from envs.compiled.vector import CompiledVectorEnv
+
+    venv = CompiledVectorEnv(variant, num_envs, seed=0, self_play=True)
+    venv.reset()
+    rows = np.arange(num_envs, dtype=np.int64)
+    seats = np.zeros(num_envs, dtype=np.int64)
+    masks = np.zeros((num_envs, 183), dtype=np.int8)
+
+    def run(rep: int) -> tuple[float, float]:
+        rng = np.random.default_rng(rep)
+        state = venv.state
+        t0 = time.process_time()
+        for _ in range(steps):
+            batch.acting_seats(state, rows, seats)
+            batch.masks_rows(state, rows, seats, venv._rules, venv._table, masks)
+            venv._apply(rows, seats, _random_legal(rng, masks))
+            for i in np.flatnonzero(state[:, OVER]).tolist():
+                venv._new_hand(i, None)
         return steps * num_envs, time.process_time() - t0
 
     return run
@@ -239,15 +281,16 @@ def training_cases(variant: str, timesteps: int) -> dict[str, Case] | str:
         from stable_baselines3.common.vec_env import DummyVecEnv
     except ImportError:
         return "stable-baselines3 / sb3-contrib are not installed (pip install 'chuanma[train]')"
+    from envs.compiled.support import unsupported
     from envs.single_agent import SingleAgentEnv
-    from envs.vector_env import VectorEnv
+    from envs.vector_env import ENGINES, make_vec_env
 
     torch.set_num_threads(1)
     num_envs = 8
 
     def make(kind: str):
-        if kind == "batched":
-            return VectorEnv(variant, num_envs, seed=0, reward_scale=0.05)
+        if kind in ENGINES:
+            return make_vec_env(variant, num_envs, seed=0, reward_scale=0.05, engine=kind)
         env = DummyVecEnv([lambda: SingleAgentEnv(variant, reward_scale=0.05) for _ in range(num_envs)])
         env.seed(0)
         return env
@@ -270,7 +313,10 @@ def training_cases(variant: str, timesteps: int) -> dict[str, Case] | str:
 
         return run
 
-    return {"train/batched": case("batched"), "train/dummy": case("dummy")}
+    out = {"train/batched": case("python"), "train/dummy": case("dummy")}
+    if not unsupported(load_variant(variant)):
+        out["train/compiled"] = case("compiled")
+    return out
 
 
 # ---- harness --------------------------------------------------------------------------------------------------------
@@ -347,8 +393,11 @@ def build_report(
     for a, b in (("hand/is_winning", "mahjong/is_agari"), ("hand/shanten", "mahjong/calculate_shanten")):
         if a in stats and b in stats:
             extra.setdefault("hand_vs_mahjong", {})[a] = round(stats[a]["median"] / stats[b]["median"], 2)
-    if "train/batched" in stats and "train/dummy" in stats:
-        extra["train_speedup"] = round(stats["train/batched"]["median"] / stats["train/dummy"]["median"], 2)
+    for kind in ("batched", "compiled"):
+        if f"train/{kind}" in stats and "train/dummy" in stats:
+            extra.setdefault("train_speedup", {})[kind] = round(
+                stats[f"train/{kind}"]["median"] / stats["train/dummy"]["median"], 2
+            )
     return {
         "benchmark": "run_all",
         "repeat": args.repeat,
@@ -382,6 +431,9 @@ def markdown(report: dict) -> str:
         "aec_wrapped": "decisions",
         "batched_selfplay": "decisions",
         "batched_learner": "learner steps",
+        "batched_compiled": "decisions",
+        "batched_compiled_learner": "learner steps",
+        "engine_compiled": "decisions",
         "scoring": "score_win calls",
         "hand": "calls",
         "mahjong": "calls",
@@ -410,7 +462,11 @@ def markdown(report: dict) -> str:
     if "hand_vs_mahjong" in derived:
         lines += ["", f"envs.hand vs the mahjong package (speed ratio): {derived['hand_vs_mahjong']}"]
     if "train_speedup" in derived:
-        lines += ["", f"MaskablePPO samples/s, VectorEnv over DummyVecEnv: {derived['train_speedup']}x"]
+        lines += [
+            "",
+            f"MaskablePPO samples/s over DummyVecEnv (batched: VectorEnv, compiled: CompiledVectorEnv): "
+            f"{derived['train_speedup']}",
+        ]
     if report["skipped"]:
         lines += ["", "Skipped: " + "; ".join(f"{k}: {v}" for k, v in report["skipped"].items())]
     met = [n for n, r in ratios.items() if r["met"]]
@@ -457,6 +513,16 @@ def main(argv: list[str] | None = None) -> dict:
             cases[f"batched_selfplay/{v}"] = batched_case(v, 8 if q else 40, self_play=True)
         if want(f"batched_learner/{v}"):
             cases[f"batched_learner/{v}"] = batched_case(v, 4 if q else 20, self_play=False)
+    compiled = [v for v in args.variants if not _compiled_unsupported(v)]
+    for v in compiled:
+        if want(f"engine_compiled/{v}"):
+            cases[f"engine_compiled/{v}"] = compiled_engine_case(v, 40 if q else 400)
+        if want(f"batched_compiled/{v}"):
+            cases[f"batched_compiled/{v}"] = batched_case(v, 40 if q else 400, self_play=True, engine="compiled")
+        if want(f"batched_compiled_learner/{v}"):
+            cases[f"batched_compiled_learner/{v}"] = batched_case(
+                v, 20 if q else 200, self_play=False, engine="compiled"
+            )
     for v in ("chengdu", "hongzhong"):
         if want(f"scoring/{v}"):
             cases[f"scoring/{v}"] = scoring_case(v, 300 if q else 1500)
@@ -468,10 +534,13 @@ def main(argv: list[str] | None = None) -> dict:
             skipped["rlcard_mahjong"] = rl
         else:
             cases["rlcard_mahjong"] = rl
+    from envs.hand import shanten
+
+    shanten([1] * 13 + [0] * 21)  # build the shared hand tables now, not inside the first case that needs them
     log(f"{len(cases)} cases x {args.repeat} rounds")
     rates = run_rounds(cases, args.repeat, log)
     if not args.no_training and want("train"):
-        train = training_cases("hongzhong", 512 if q else 2048)
+        train = training_cases("chengdu", 512 if q else 2048)
         if isinstance(train, str):
             skipped["train"] = train
         else:
@@ -494,6 +563,14 @@ def main(argv: list[str] | None = None) -> dict:
         out.with_suffix(".json").write_text(json.dumps(report, indent=2) + "\n")
         log(f"wrote {out} and {out.with_suffix('.json')}")
     return report
+
+
+def _compiled_unsupported(variant: str) -> bool:
+    try:
+        from envs.compiled.support import unsupported
+    except ImportError:  # numba is not installed
+        return True
+    return bool(unsupported(load_variant(variant)))
 
 
 def _decisions_per_hand(variant: str, hands: int) -> float:
