@@ -154,10 +154,20 @@ def test_win_seeking_play_matches_the_python_engine():
         assert seen[name] > 0, f"never reached {name}: {dict(seen)}"
 
 
+def test_xueliu_matches_the_python_engine():
+    """血流成河: winners play on with frozen, revealed hands (kongs only when they keep the waits) until exhaustion."""
+    seen = play_many(load_variant("xueliu"), range(2000, 2120), win_seeking)
+    seen += play_many(load_variant("xueliu"), range(2200, 2230), uniform)
+    for name in ("win:zimo", "win:dianpao", "self:kong", "claim:kong", "transfer:chadajiao", "exhausted"):
+        assert seen[name] > 0, f"never reached {name}: {dict(seen)}"
+    assert seen["ended_by_wins"] == 0
+
+
 @pytest.mark.slow
 def test_many_more_games_match_the_python_engine():
     seen = play_many(CFG, range(5000, 7000), win_seeking)
     seen += play_many(CFG, range(8000, 9000), uniform)
+    seen += play_many(load_variant("xueliu"), range(9000, 10000), win_seeking)
     assert seen["win:qianggang"] > 0 and seen["transfer:hujiao_zhuanyi"] > 0, dict(seen)
 
 
@@ -173,6 +183,8 @@ FLAG_SETS = [
     {"hujiao_zhuanyi": "split", "dianganghua": "dianpao", "refund_kong_if_not_ready": False},
     {"huazhu_definition": "three_suits", "chadajiao": "min", "kong_payment": "mahjongsoul", "base_unit": 1000},
     {"fan_table": "mahjongsoul", "cap_doublings": 5, "zimo_bonus": "jiafan"},
+    {"reveal_winner_hand": True},
+    {"continuation": "xueliu", "xueliu_kong_requires_same_waits": False, "kong_draw_from": "back"},
 ]
 
 
@@ -224,7 +236,7 @@ def test_tianhu_after_the_exchange_took_the_last_dealt_tile():
 
 
 # ---- what it refuses ---------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("variant", ["xueliu", "hongzhong", "yibin", "duankagen", "chiyu", "two_player", "wuhan"])
+@pytest.mark.parametrize("variant", ["hongzhong", "yibin", "duankagen", "chiyu", "two_player", "wuhan"])
 def test_other_presets_are_refused_by_name(variant):
     cfg = load_variant(variant)
     problems = unsupported(cfg)

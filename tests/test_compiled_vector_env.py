@@ -30,10 +30,18 @@ def _same_info(a: dict, b: dict, where: str) -> None:
             assert value == other, f"{where}: {key}"
 
 
-def _compare(steps: int, n: int = 6, seed: int = 11, python_opponents=None, compiled_opponents=None, **options) -> int:
+def _compare(
+    steps: int,
+    n: int = 6,
+    seed: int = 11,
+    python_opponents=None,
+    compiled_opponents=None,
+    variant: str = "chengdu",
+    **options,
+) -> int:
     """Step both envs with the same random legal actions; returns the number of episodes that ended."""
-    ref = VectorEnv("chengdu", n, seed=seed, opponents=python_opponents, **options)
-    fast = CompiledVectorEnv("chengdu", n, seed=seed, opponents=compiled_opponents, **options)
+    ref = VectorEnv(variant, n, seed=seed, opponents=python_opponents, **options)
+    fast = CompiledVectorEnv(variant, n, seed=seed, opponents=compiled_opponents, **options)
     np.testing.assert_array_equal(ref.reset(), fast.reset())
     assert ref.reset_infos == fast.reset_infos
     rng = np.random.default_rng(seed)
@@ -59,6 +67,11 @@ def test_self_play_equals_the_python_batched_env(reward_mode):
 
 def test_learner_mode_with_random_opponents_equals_the_python_batched_env():
     assert _compare(250, seat="random", reward_scale=0.1) >= 6
+
+
+@pytest.mark.parametrize("self_play", [True, False])
+def test_xueliu_equals_the_python_batched_env(self_play):
+    assert _compare(300 if self_play else 150, n=4, variant="xueliu", self_play=self_play) >= 2
 
 
 def test_learner_mode_fixed_seat_terminal_rewards_points_scale():
@@ -119,8 +132,8 @@ def test_sb3_api_errors_and_refused_variants():
     with pytest.raises(AttributeError, match="no envs.game.Game"):
         venv.get_attr("game")
     venv.step(venv.sample_actions())  # still usable after the refused steps
-    with pytest.raises(UnsupportedRule, match="continuation = 'xueliu'"):
-        CompiledVectorEnv("xueliu", 2)
+    with pytest.raises(UnsupportedRule, match="num_players = 2"):
+        CompiledVectorEnv("two_player", 2)
     with pytest.raises(UnsupportedRule, match="wild = 'hongzhong'"):
         make_vec_env("hongzhong", 2, engine="compiled")
     with pytest.raises(ValueError, match="engine"):
@@ -132,7 +145,7 @@ def test_sb3_api_errors_and_refused_variants():
     ("env", "message"),
     [
         ({"vec_env": "dummy", "engine": "compiled"}, "needs env.vec_env: batched"),
-        ({"vec_env": "batched", "engine": "compiled", "rules": {"continuation": "xueliu"}}, "continuation"),
+        ({"vec_env": "batched", "engine": "compiled", "rules": {"continuation": "single"}}, "continuation"),
         ({"vec_env": "batched", "engine": "cuda"}, "engine"),
     ],
 )

@@ -55,6 +55,7 @@ R_DISCARDS = SLICES["discards"].start
 R_LAST = SLICES["last_discard"].start
 R_VISIBLE = SLICES["visible"].start
 R_VOID = SLICES["void_suits"].start
+R_REVEALED = SLICES["revealed_hands"].start
 R_WON = SLICES["won"].start
 R_WIN_TILES = SLICES["win_tiles"].start
 R_ACTIVE = SLICES["active"].start
@@ -80,7 +81,7 @@ VOID, WON, ACTIVE, SCORES, LAST_DISCARD = L.VOID, L.WON, L.ACTIVE, L.SCORES, L.L
 NUM_MELDS, PENDING, PICK_COUNT, DINGQUE_CHOICE = L.NUM_MELDS, L.PENDING, L.PICK_COUNT, L.DINGQUE_CHOICE
 HANDS, DISCARDS, WIN_TILES, HU_LOCK, PONG_LOCK = L.HANDS, L.DISCARDS, L.WIN_TILES, L.HU_LOCK, L.PONG_LOCK
 PICKS, GIVEN, RECEIVED, MELDS, SHOWN = L.PICKS, L.GIVEN, L.RECEIVED, L.MELDS, L.SHOWN_WIN_TILES
-MAX_MELDS, MELD_FIELDS = L.MAX_MELDS, L.MELD_FIELDS
+MAX_MELDS, MELD_FIELDS, REVEAL = L.MAX_MELDS, L.MELD_FIELDS, L.REVEAL
 M_PONG, M_KONG, M_ANKONG, M_BUKONG = L.M_PONG, L.M_KONG, L.M_ANKONG, L.M_BUKONG
 PH_EXCHANGE, PH_DINGQUE, PH_SELF, PH_CLAIM, PH_ROB = L.PH_EXCHANGE, L.PH_DINGQUE, L.PH_SELF, L.PH_CLAIM, L.PH_ROB
 
@@ -188,6 +189,13 @@ def _encode_seat(row, me, r, base_unit, out):
     if void >= 0:
         for k in range(9 * void, 9 * void + 9):
             out[R_VOID + r, k] = 1.0
+    if s != me and row[WON + s] and row[REVEAL]:  # a winner's revealed hand (血流), less its private draw
+        drawn = row[DRAWN] if (s == row[CURRENT] and row[PHASE] == PH_SELF) else -1
+        for k in range(NK):
+            c = row[HANDS + s * NK + k] - (1 if k == drawn else 0)
+            if c:
+                out[R_REVEALED + r, k] = c
+                out[R_VISIBLE, k] += c
     if row[WON + s]:
         _fill_row(out, R_WON + r, 1.0)
     if row[ACTIVE + s]:

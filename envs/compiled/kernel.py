@@ -51,6 +51,7 @@ from envs.compiled.layout import (
     M_ANKONG,
     M_BUKONG,
     M_KONG,
+    M_NONE,
     M_PONG,
     MAX_MELDS,
     MELD_FIELDS,
@@ -79,6 +80,7 @@ from envs.compiled.layout import (
     PICKS,
     PONG_LOCK,
     RECEIVED,
+    REVEAL,
     SHOWN_WIN_TILES,
     TURN_KONGS,
     VOID,
@@ -87,6 +89,7 @@ from envs.compiled.layout import (
     WALL_LEN,
     WIN_TILES,
     WON,
+    XUELIU,
 )
 
 # ---- flat action ids (envs.actions) ------------------------------------------------------------------------------
@@ -112,7 +115,10 @@ R_PONG_LOCK = 8
 R_AFTER_ROBBED = 9  # after_rob_next = after_robbed
 R_DIHU_DISCARD = 10  # dihu_definition = include_first_discard
 R_HAND_SIZE = 11
-NUM_RULES = 12
+R_XUELIU = 12  # continuation = xueliu
+R_SAME_WAITS = 13  # xueliu_kong_requires_same_waits
+R_REVEAL = 14  # reveal_winner_hand or 血流: winners' hands are shown
+NUM_RULES = 15
 
 # ---- events ------------------------------------------------------------------------------------------------------
 EV_KONG = 1  # a kong took effect: seat, tile, meld kind, feeder, immediate, active seats
@@ -241,6 +247,66 @@ def wins_on(s, seat, k, table):
     ok = is_win(s, seat, table)
     s[HANDS + seat * NK + k] -= 1
     return ok
+
+
+@njit(cache=True)
+def waits_mask(s, seat, table):
+    """``judge.waits_mask`` (no wildcards): bit ``k`` set when ``k`` completes the seat's 3k+1 hand's shape; kinds of
+    the void suit and kinds the seat holds four times (hand and melds) are never waits."""
+    v = s[VOID + seat]
+    h = HANDS + seat * NK
+    mask = 0
+    for k in range(NSUITED):
+        if (v >= 0 and k // 9 == v) or s[h + k] + meld_copies(s, seat, k) >= 4:
+            continue
+        s[h + k] += 1
+        if is_win(s, seat, table):
+            mask |= 1 << k
+        s[h + k] -= 1
+    return mask
+
+
+@njit(cache=True)
+def frozen(s, seat):
+    """血流: the seat has won and plays on with a frozen hand."""
+    return s[XUELIU] == 1 and s[WON + seat] == 1
+
+
+@njit(cache=True)
+def frozen_kong_ok(s, seat, k, claim, rules, table):
+    """``Game._frozen_kong_ok``: may frozen ``seat`` kong ``k`` (its drawn tile, or a discard when ``claim``)
+    keeping its waits?"""
+    if kind_blocked(s, seat, k):
+        return False
+    h = HANDS + seat * NK + k
+    if claim:
+        if s[h] != 3:
+            return False
+        if not rules[R_SAME_WAITS]:
+            return True
+        before = waits_mask(s, seat, table)
+        s[h] -= 3
+        add_meld(s, seat, M_KONG, k, -1)
+        after = waits_mask(s, seat, table)
+        drop_last_meld(s, seat)
+        s[h] += 3
+        return after == before
+    base = MELDS + seat * MAX_MELDS * MELD_FIELDS
+    for i in range(s[NUM_MELDS + seat]):
+        if s[base + i * MELD_FIELDS] == M_PONG and s[base + i * MELD_FIELDS + 1] == k:
+            return True  # 补杠 of the drawn tile: the frozen concealed hand itself is unchanged
+    if s[h] != 4:
+        return False
+    if not rules[R_SAME_WAITS]:
+        return True
+    s[h] -= 1
+    before = waits_mask(s, seat, table)
+    s[h] -= 3
+    add_meld(s, seat, M_ANKONG, k, -1)
+    after = waits_mask(s, seat, table)
+    drop_last_meld(s, seat)
+    s[h] += 4
+    return after == before
 
 
 @njit(cache=True)
@@ -379,6 +445,8 @@ def deal(s, wall, dealer, offset, rules):
     s[DEALER] = dealer
     s[CURRENT] = dealer
     s[FIRST_ACTION] = 1
+    s[REVEAL] = rules[R_REVEAL]
+    s[XUELIU] = rules[R_XUELIU]
     s[EX_OFFSET] = offset
     size = rules[R_HAND_SIZE]
     pos = 0
@@ -535,6 +603,17 @@ def add_meld(s, seat, kind, k, from_seat):
 
 
 @njit(cache=True)
+def drop_last_meld(s, seat):
+    """Undo :func:`add_meld` (a meld tried out): the slot is unused again, ``(M_NONE, -1, -1)``."""
+    i = s[NUM_MELDS + seat] - 1
+    m = MELDS + seat * MAX_MELDS * MELD_FIELDS + i * MELD_FIELDS
+    s[m] = M_NONE
+    s[m + 1] = -1
+    s[m + 2] = -1
+    s[NUM_MELDS + seat] = i
+
+
+@njit(cache=True)
 def pay_kong(s, ev, nev, owner, kind, tile, feeder, immediate):
     """``Game._pay_kong``: count the turn's kong; the ledger pays it."""
     s[TURN_KONGS] += 1
@@ -625,10 +704,14 @@ def discard(s, seat, k, rules, table, ev, nev):
             opts |= O_HU
         if claims_open and not kind_blocked(s, q, k):
             c = s[HANDS + q * NK + k]
-            if kong_ok and c == 3:
-                opts |= O_KONG
-            if c >= 2 and not s[PONG_LOCK + q * NK + k]:
-                opts |= O_PONG
+            if frozen(s, q):
+                if kong_ok and c == 3 and frozen_kong_ok(s, q, k, True, rules, table):
+                    opts |= O_KONG
+            else:
+                if kong_ok and c == 3:
+                    opts |= O_KONG
+                if c >= 2 and not s[PONG_LOCK + q * NK + k]:
+                    opts |= O_PONG
         if opts:
             s[OPTIONS + q] = opts | O_PASS
             any_option = True
@@ -640,12 +723,16 @@ def discard(s, seat, k, rules, table, ev, nev):
 
 @njit(cache=True)
 def mark_won(s, seat):
+    """``Game._mark_won``: a 血战 winner leaves the hand, a 血流 winner plays on frozen."""
     s[WON + seat] = 1
-    s[ACTIVE + seat] = 0
+    if not s[XUELIU]:
+        s[ACTIVE + seat] = 0
 
 
 @njit(cache=True)
 def finished_by_wins(s):
+    if s[XUELIU]:
+        return False
     n = 0
     for q in range(NP):
         n += s[WON + q]
@@ -906,6 +993,12 @@ def self_mask(s, seat, rules, table, out):
     h = HANDS + seat * NK
     if can_self_win(s, seat, table):
         out[A_HU] = 1
+    if frozen(s, seat):  # only the drawn tile moves: a kong keeping the waits, or its discard
+        t = s[DRAWN]
+        if kong_possible(s, rules) and frozen_kong_ok(s, seat, t, False, rules, table):
+            out[A_KONG + t] = 1
+        out[A_DISCARD + t] = 1
+        return
     if not s[AFTER_PONG] and kong_possible(s, rules):
         base = MELDS + seat * MAX_MELDS * MELD_FIELDS
         for k in range(NK):

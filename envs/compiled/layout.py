@@ -67,6 +67,8 @@ EXHAUSTED = _field("exhausted")
 NUM_WINS = _field("num_wins")
 FIRST_WIN_SEATS = _field("first_win_seats")  # bitmask of the winners of the first win event (next dealer)
 FIRST_WIN_PAYER = _field("first_win_payer")  # -1: a self-draw
+REVEAL = _field("reveal_hands")  # 1: winners' concealed hands are shown (血流 frozen hands, reveal_winner_hand)
+XUELIU = _field("xueliu")  # 1: 血流成河 continuation (winners stay, frozen); 0: 血战到底 (winners leave)
 # ---- per seat -----------------------------------------------------------------------------------------------
 VOID = _field("void", NP)  # declared void suit 0-2, -1 before 定缺
 WON = _field("won", NP)

@@ -129,6 +129,8 @@ def _fill_scalars(row: np.ndarray, game) -> None:
     row[L.OVER] = game.is_over
     row[L.EXHAUSTED] = game.exhausted
     row[L.NUM_WINS] = len(game.wins)
+    row[L.REVEAL] = game._reveals_hand()
+    row[L.XUELIU] = game.cfg.continuation == "xueliu"
     first = game._first_win_event
     if first is not None:
         winners, payer = first

@@ -1,7 +1,8 @@
 """What the compiled engine plays (编译引擎支持的规则), its rule vector and its win table.
 
 The kernel implements the state machine of the core rules (:mod:`envs.variants.base`) for four players with the
-three suits and no wildcards, 血战到底 continuation: the ``chengdu`` preset and any configuration that differs
+three suits and no wildcards, 血战到底 or 血流成河 continuation: the ``chengdu`` and ``xueliu`` presets and any
+configuration that differs
 from it only in flags the kernel reads from :func:`rule_vector` or that only the scorer and the settlement use
 (fan table, caps, payments, 查花猪 / 查大叫 options ...; those stay in Python, see :mod:`envs.compiled.ledger`).
 :func:`check_supported` names every flag that is out of reach, so a caller can fall back to the Python engine.
@@ -25,18 +26,17 @@ _REQUIRED: tuple[tuple[str, object, str], ...] = (
     ("hand_size", 13, "13-tile hands"),
     ("wild", "none", "no wildcards"),
     ("allow_chi", False, "no 吃"),
-    ("continuation", "xuezhan", "血战到底 continuation"),
     ("pass_hu_allow_higher", False, "过胡 without the higher-win exception (it needs a score per offer)"),
     ("allow_pinghu_on_discard", True, "平胡 on a discard (otherwise every offer needs a score)"),
     ("forced_hu_last_n", 0, "no forced wins"),
     ("start_points", 0, "no bankruptcy (the play must not depend on the scores)"),
     ("reveal_concealed_kong", True, "revealed 暗杠"),
-    ("reveal_winner_hand", False, "winners' hands kept hidden"),
     ("dead_wait_counts_as_ready", True, "查大叫 without counting the unseen copies of a wait"),
 )
 _CHOICES: tuple[tuple[str, tuple[object, ...]], ...] = (
     ("exchange_mode", ("swap3", "none")),
     ("pass_hu_lock", ("same_tile", "none")),
+    ("continuation", ("xuezhan", "xueliu")),
 )
 
 
@@ -82,6 +82,9 @@ def rule_vector(cfg: RuleConfig) -> np.ndarray:
     r[K.R_AFTER_ROBBED] = cfg.after_rob_next == "after_robbed"
     r[K.R_DIHU_DISCARD] = cfg.dihu_definition == "include_first_discard"
     r[K.R_HAND_SIZE] = cfg.hand_size
+    r[K.R_XUELIU] = cfg.continuation == "xueliu"
+    r[K.R_SAME_WAITS] = bool(cfg.xueliu_kong_requires_same_waits)
+    r[K.R_REVEAL] = bool(cfg.reveal_winner_hand) or cfg.continuation == "xueliu"
     return r
 
 
