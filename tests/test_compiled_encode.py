@@ -242,8 +242,8 @@ def test_state_of_game_fields():
     row = state_of_game(g)
     assert row.dtype == np.int32 and row.shape == (L.STATE_SIZE,)
     assert row[L.PHASE] == L.PH_EXCHANGE and row[L.DEALER] == dealer and row[L.CURRENT] == dealer
-    assert row[L.FRONT] == 53 and row[L.BACK] == L.WALL_LEN and row[L.DRAWN] == -1
-    assert row[L.WALL : L.WALL + L.WALL_LEN].tolist() == g._wall
+    assert row[L.FRONT] == 53 and row[L.BACK] == 108 and row[L.DRAWN] == -1 and row[L.WILD] == -1
+    assert row[L.WALL : L.WALL + len(g._wall)].tolist() == g._wall
     hands = row[L.HANDS : L.HANDS + L.NP * L.NK].reshape(L.NP, L.NK)
     assert hands.tolist() == g.hands and hands.sum(1).tolist() == [14 if s == dealer else 13 for s in range(4)]
     assert row[L.PENDING : L.PENDING + 4].tolist() == [1, 1, 1, 1]
@@ -306,5 +306,5 @@ def test_state_of_game_melds_and_locks():
 
 
 def test_state_of_game_rejects_other_variants():
-    with pytest.raises(ValueError, match="compiled engine does not play .*wild = 'hongzhong'"):
-        state_of_game(Game("hongzhong", seed=1, record_events=False))
+    with pytest.raises(ValueError, match="compiled engine does not play .*wild = 'tingyong'"):
+        state_of_game(Game("yibin", seed=1, record_events=False))

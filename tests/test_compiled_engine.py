@@ -81,9 +81,11 @@ def lockstep(game: Game, choose: Chooser, rng: np.random.Generator, seen: Counte
     rules = rule_vector(cfg)
     encoder = ObservationEncoder.from_config(cfg)
     row = np.zeros(L.STATE_SIZE, dtype=np.int32)
-    K.deal(row, np.asarray(game._wall, dtype=np.int32), game.dealer, game.exchange_offset or 0, rules)
     events, counts = K.empty_events(1)
+    wall = np.asarray(game._wall, dtype=np.int32)
+    K.deal(row, wall, game.dealer, game.exchange_offset or 0, rules, events[0], counts[0:1])
     ledger = Ledger(cfg, TABLE)
+    ledger.settle(row, events[0], int(counts[0]))
     picks: list[list[int]] = [[] for _ in range(L.NP)]
     mask = np.zeros(183, dtype=np.int8)
     obs = np.zeros((106, 34), dtype=np.float32)
@@ -163,11 +165,66 @@ def test_xueliu_matches_the_python_engine():
     assert seen["ended_by_wins"] == 0
 
 
+def test_hongzhong_matches_the_python_engine():
+    """红中: four wildcards (wins, waits and pig checks through them), dead 红中 discards, no pong / kong of 红中."""
+    cfg = load_variant("hongzhong")
+    seen = play_many(cfg, range(3000, 3150), win_seeking)
+    seen += play_many(cfg, range(3200, 3240), uniform)
+    for name in ("win:zimo", "win:dianpao", "claim:pass", "self:kong", "transfer:chadajiao", "exhausted"):
+        assert seen[name] > 0, f"never reached {name}: {dict(seen)}"
+
+
+def _dealt(cfg, hands: dict[int, str], first_draws: str = "") -> list[int]:
+    """A wall dealing ``hands`` (dealer 0; each seat topped up from the unused tiles in kind order) whose first
+    draws after the deal are ``first_draws``."""
+    rest = [k for k in range(27) for _ in range(4)] + list(cfg.extra_tiles)
+    given = {q: parse_tiles(h) for q, h in hands.items()}
+    for k in [k for tiles in given.values() for k in tiles] + parse_tiles(first_draws):
+        rest.remove(k)
+    wall = []
+    for q in range(L.NP):
+        own = given.get(q, [])
+        size = cfg.hand_size + (1 if q == 0 else 0)
+        wall += own + [rest.pop(0) for _ in range(size - len(own))]
+    return wall + parse_tiles(first_draws) + rest
+
+
+def passive(game: Game, seat: int, ids: np.ndarray, rng: np.random.Generator) -> int:
+    """Pass every claim, never win: discards and picks at random."""
+    if PASS_ID in ids:
+        return PASS_ID
+    playable = [a for a in ids if a != HU_ID and not KONG_BASE <= a < KONG_BASE + 34]
+    return int(playable[rng.integers(len(playable))])
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [{}, {"hz_four_red_ends_hand": True}, {"exchange_mode": "none", "dingque": False}, {"hz_four_red_instant": False}],
+    ids=["instant", "ends_hand", "at_the_deal", "no_instant"],
+)
+def test_four_red_dragons(flags):
+    """Four 红中 win at once (how ``instant``): dealt to the dealer (before its first action; at the deal itself
+    without 换三张 / 定缺), or completed by a seat's draw; plain hands without the rule."""
+    cfg = load_variant("hongzhong", **flags)
+    instant = cfg.hz_four_red_instant
+    exchange = 1 if cfg.exchange_mode == "swap3" else None
+    seen: Counter = Counter()
+    game = Game(cfg, wall=_dealt(cfg, {0: "5555z"}), dealer=0, exchange_offset=exchange)
+    lockstep(game, win_seeking, np.random.default_rng(1), seen)
+    assert (game.wins[0].how == "instant" and game.wins[0].seat == 0) == instant
+    if instant and cfg.hz_four_red_ends_hand:
+        assert len(game.wins) == 1 and not game.exhausted
+    game = Game(cfg, wall=_dealt(cfg, {1: "555z"}, first_draws="5z"), dealer=0, exchange_offset=exchange)
+    lockstep(game, passive, np.random.default_rng(2), seen)
+    assert (seen["win:instant"] == 2) == instant, dict(seen)
+
+
 @pytest.mark.slow
 def test_many_more_games_match_the_python_engine():
     seen = play_many(CFG, range(5000, 7000), win_seeking)
     seen += play_many(CFG, range(8000, 9000), uniform)
     seen += play_many(load_variant("xueliu"), range(9000, 10000), win_seeking)
+    seen += play_many(load_variant("hongzhong"), range(10000, 11500), win_seeking)
     assert seen["win:qianggang"] > 0 and seen["transfer:hujiao_zhuanyi"] > 0, dict(seen)
 
 
@@ -236,7 +293,7 @@ def test_tianhu_after_the_exchange_took_the_last_dealt_tile():
 
 
 # ---- what it refuses ---------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("variant", ["hongzhong", "yibin", "duankagen", "chiyu", "two_player", "wuhan"])
+@pytest.mark.parametrize("variant", ["yibin", "duankagen", "chiyu", "two_player", "wuhan"])
 def test_other_presets_are_refused_by_name(variant):
     cfg = load_variant(variant)
     problems = unsupported(cfg)

@@ -69,9 +69,18 @@ def test_learner_mode_with_random_opponents_equals_the_python_batched_env():
     assert _compare(250, seat="random", reward_scale=0.1) >= 6
 
 
+@pytest.mark.parametrize("variant", ["xueliu", "hongzhong"])
 @pytest.mark.parametrize("self_play", [True, False])
-def test_xueliu_equals_the_python_batched_env(self_play):
-    assert _compare(300 if self_play else 150, n=4, variant="xueliu", self_play=self_play) >= 2
+def test_other_presets_equal_the_python_batched_env(variant, self_play):
+    assert _compare(300 if self_play else 150, n=4, variant=variant, self_play=self_play) >= 2
+
+
+def test_hands_won_at_the_deal_are_skipped_like_the_python_batched_env():
+    """Without 换三张 / 定缺 and with hz_four_red_ends_hand, four 红中 dealt to the dealer end the hand at the deal:
+    the slot deals its next hand (skipped_hands), as VectorEnv does; the rewards of such hands match too."""
+    rules = {"exchange_mode": "none", "dingque": False, "hz_four_red_ends_hand": True}
+    for self_play in (True, False):
+        _compare(40, n=3, variant="hongzhong", self_play=self_play, rules=rules)
 
 
 def test_learner_mode_fixed_seat_terminal_rewards_points_scale():
@@ -134,8 +143,8 @@ def test_sb3_api_errors_and_refused_variants():
     venv.step(venv.sample_actions())  # still usable after the refused steps
     with pytest.raises(UnsupportedRule, match="num_players = 2"):
         CompiledVectorEnv("two_player", 2)
-    with pytest.raises(UnsupportedRule, match="wild = 'hongzhong'"):
-        make_vec_env("hongzhong", 2, engine="compiled")
+    with pytest.raises(UnsupportedRule, match="wild = 'laizi'"):
+        make_vec_env("wuhan", 2, engine="compiled")
     with pytest.raises(ValueError, match="engine"):
         make_vec_env("chengdu", 2, engine="numba")
     assert type(make_vec_env("chengdu", 2)) is VectorEnv

@@ -9,7 +9,8 @@
 * :mod:`envs.compiled.vector` — :class:`CompiledVectorEnv`, the batched environment on it.
 
 numba comes with the ``env`` extra (``pip install 'chuanma[env]'``); the first use compiles the kernel (about half a
-minute; numba caches it on disk, next to the sources or in its user cache directory, for later processes).
+minute; numba caches it on disk for later processes, stamped with all of this package's sources:
+:mod:`envs.compiled._cache`).
 """
 
 try:
@@ -18,3 +19,7 @@ except ImportError as exc:  # pragma: no cover - numba is installed with the env
     raise ImportError(
         "the compiled engine (envs.compiled) needs numba: pip install 'chuanma[env]' (or use engine='python')"
     ) from exc
+
+from envs.compiled._cache import install as _install_cache
+
+_install_cache()  # before the kernel modules define their functions

@@ -56,6 +56,7 @@ R_LAST = SLICES["last_discard"].start
 R_VISIBLE = SLICES["visible"].start
 R_VOID = SLICES["void_suits"].start
 R_REVEALED = SLICES["revealed_hands"].start
+R_WILD = SLICES["wild_kinds"].start
 R_WON = SLICES["won"].start
 R_WIN_TILES = SLICES["win_tiles"].start
 R_ACTIVE = SLICES["active"].start
@@ -81,7 +82,7 @@ VOID, WON, ACTIVE, SCORES, LAST_DISCARD = L.VOID, L.WON, L.ACTIVE, L.SCORES, L.L
 NUM_MELDS, PENDING, PICK_COUNT, DINGQUE_CHOICE = L.NUM_MELDS, L.PENDING, L.PICK_COUNT, L.DINGQUE_CHOICE
 HANDS, DISCARDS, WIN_TILES, HU_LOCK, PONG_LOCK = L.HANDS, L.DISCARDS, L.WIN_TILES, L.HU_LOCK, L.PONG_LOCK
 PICKS, GIVEN, RECEIVED, MELDS, SHOWN = L.PICKS, L.GIVEN, L.RECEIVED, L.MELDS, L.SHOWN_WIN_TILES
-MAX_MELDS, MELD_FIELDS, REVEAL = L.MAX_MELDS, L.MELD_FIELDS, L.REVEAL
+MAX_MELDS, MELD_FIELDS, REVEAL, WILD = L.MAX_MELDS, L.MELD_FIELDS, L.REVEAL, L.WILD
 M_PONG, M_KONG, M_ANKONG, M_BUKONG = L.M_PONG, L.M_KONG, L.M_ANKONG, L.M_BUKONG
 PH_EXCHANGE, PH_DINGQUE, PH_SELF, PH_CLAIM, PH_ROB = L.PH_EXCHANGE, L.PH_DINGQUE, L.PH_SELF, L.PH_CLAIM, L.PH_ROB
 
@@ -241,6 +242,8 @@ def encode_row(row: np.ndarray, seat: int, base_unit: float, out: np.ndarray) ->
         _encode_seat(row, seat, r, base_unit, out)
     for k in range(NK):  # winning tiles set aside face up (自摸, 抢杠)
         out[R_VISIBLE, k] += row[SHOWN + k]
+    if row[WILD] >= 0:
+        out[R_WILD, row[WILD]] = 1.0
     _encode_table(row, seat, out)
 
 

@@ -87,6 +87,7 @@ from envs.compiled.layout import (
     VOID_REVEALED,
     WALL,
     WALL_LEN,
+    WILD,
     WIN_TILES,
     WON,
     XUELIU,
@@ -118,14 +119,18 @@ R_HAND_SIZE = 11
 R_XUELIU = 12  # continuation = xueliu
 R_SAME_WAITS = 13  # xueliu_kong_requires_same_waits
 R_REVEAL = 14  # reveal_winner_hand or 血流: winners' hands are shown
-NUM_RULES = 15
+R_NUM_TILES = 15  # tiles in the wall
+R_WILD = 16  # the wildcard kind (红中 31), -1: none
+R_FOUR_RED = 17  # hz_four_red_instant: four 红中 in hand win at once
+R_FOUR_RED_ENDS = 18  # hz_four_red_ends_hand
+NUM_RULES = 19
 
 # ---- events ------------------------------------------------------------------------------------------------------
 EV_KONG = 1  # a kong took effect: seat, tile, meld kind, feeder, immediate, active seats
 EV_WIN = 2  # a win: seat, tile (-1: the engine's choice of a 天胡 without a drawn tile), how, payer, ...
 EV_CALL = 3  # 呼叫转移: the kong player (payer), the winners, the kongs of that turn
 EV_END = 4  # the hand ended (exhausted or not)
-HOW_ZIMO, HOW_DIANPAO, HOW_QIANGGANG = 0, 1, 2
+HOW_ZIMO, HOW_DIANPAO, HOW_QIANGGANG, HOW_INSTANT = 0, 1, 2, 3
 F_AFTER_KONG, F_LAST_TILE, F_TIANHU, F_DIHU = 1, 2, 4, 8
 # event fields
 E_TYPE = 0
@@ -184,9 +189,9 @@ def holds_void(s, seat):
 
 @njit(cache=True)
 def kind_blocked(s, seat, k):
-    """``Game._kind_blocked``: the seat may never pong or kong ``k`` (its void suit)."""
+    """``Game._kind_blocked``: the seat may never pong or kong ``k`` (its void suit, the wildcard)."""
     v = s[VOID + seat]
-    return v >= 0 and k < NSUITED and k // 9 == v
+    return k == s[WILD] or (v >= 0 and k < NSUITED and k // 9 == v)
 
 
 @njit(cache=True)
@@ -201,10 +206,25 @@ def meld_copies(s, seat, k):
     return n
 
 
+P5 = np.array([5**r for r in range(10)], dtype=np.int64)  # suit key digits
+
+
+@njit(cache=True)
+def suit_key(s, h, suit):
+    key = 0
+    for r in range(9):
+        key += s[h + suit * 9 + r] * P5[r]
+    return key
+
+
 @njit(cache=True)
 def is_win(s, seat, table):
-    """``hand.is_winning`` of the seat's concealed tiles (3k+2, no wildcards): four sets and a pair, or 七对."""
+    """``judge.is_win``: the seat's concealed tiles (3k+2) form four sets and a pair, or 七对 — with its 红中
+    wildcards standing for suited kinds outside its void suit, no kind past four copies counting its melds."""
     h = HANDS + seat * NK
+    wild = s[WILD]
+    if wild >= 0 and s[h + wild]:
+        return wild_win(s, seat, s[h + wild], table)
     total = 0
     odd = 0
     for k in range(NSUITED):
@@ -215,15 +235,8 @@ def is_win(s, seat, table):
         return True
     pairs = 0
     for suit in range(3):
-        key = 0
-        mult = 1
-        n = 0
-        for r in range(9):
-            c = s[h + suit * 9 + r]
-            key += c * mult
-            mult *= 5
-            n += c
-        if n == 0:
+        key = suit_key(s, h, suit)
+        if key == 0:
             continue
         code = table[key]
         if code == 0:
@@ -234,12 +247,103 @@ def is_win(s, seat, table):
 
 
 @njit(cache=True)
+def room(s, seat, k):
+    """Copies of ``k`` a wildcard may still stand for: four less the seat's natural copies in hand and melds."""
+    return 4 - s[HANDS + seat * NK + k] - meld_copies(s, seat, k)
+
+
+@njit(cache=True)
+def suit_completes(s, seat, suit, added, table):
+    """Some ``added`` (0-4) wildcards standing for kinds of ``suit`` (within :func:`room`) complete the suit's tiles
+    (sets, or sets and a pair): every multiset of ranks is tried against the suit table."""
+    key = suit_key(s, HANDS + seat * NK, suit)
+    if added == 0:
+        return table[key] != 0
+    base = suit * 9
+    for r1 in range(9):
+        if room(s, seat, base + r1) < 1:
+            continue
+        k1 = key + P5[r1]
+        if added == 1:
+            if table[k1]:
+                return True
+            continue
+        for r2 in range(r1, 9):
+            if room(s, seat, base + r2) < 1 + (r2 == r1):
+                continue
+            k2 = k1 + P5[r2]
+            if added == 2:
+                if table[k2]:
+                    return True
+                continue
+            for r3 in range(r2, 9):
+                if room(s, seat, base + r3) < 1 + (r3 == r2) + (r3 == r1):
+                    continue
+                k3 = k2 + P5[r3]
+                if added == 3:
+                    if table[k3]:
+                        return True
+                    continue
+                for r4 in range(r3, 9):
+                    if room(s, seat, base + r4) < 1 + (r4 == r3) + (r4 == r2) + (r4 == r1):
+                        continue
+                    if table[k3 + P5[r4]]:
+                        return True
+    return False
+
+
+@njit(cache=True)
+def wild_win(s, seat, w, table):
+    """:func:`is_win` of a hand holding ``w`` wildcards (``hand.is_winning`` with ``allowed_mask`` = the suited
+    kinds outside the void suit and the melds' copy caps)."""
+    h = HANDS + seat * NK
+    v = s[VOID + seat]
+    n = np.zeros(3, dtype=np.int64)
+    for suit in range(3):
+        for r in range(9):
+            n[suit] += s[h + suit * 9 + r]
+    if s[NUM_MELDS + seat] == 0 and n[0] + n[1] + n[2] + w == 14:  # 七对: every odd kind gets a wildcard
+        odd = 0
+        ok = True
+        for k in range(NSUITED):
+            if s[h + k] & 1:
+                odd += 1
+                if v >= 0 and k // 9 == v:
+                    ok = False
+        if ok and odd <= w and (w - odd) % 2 == 0:
+            return True
+    known = np.zeros((3, 5), dtype=np.int64)  # 0: not computed, 1: completes, 2: does not
+    for a0 in range(w + 1):
+        for a1 in range(w - a0 + 1):
+            a2 = w - a0 - a1
+            pairs = 0
+            fits = True
+            for suit, a in ((0, a0), (1, a1), (2, a2)):
+                r = (n[suit] + a) % 3
+                if r == 1 or (a > 0 and suit == v):
+                    fits = False
+                    break
+                pairs += r == 2
+            if not fits or pairs != 1:
+                continue
+            for suit, a in ((0, a0), (1, a1), (2, a2)):
+                if known[suit, a] == 0:
+                    known[suit, a] = 1 if suit_completes(s, seat, suit, a, table) else 2
+                if known[suit, a] == 2:
+                    fits = False
+                    break
+            if fits:
+                return True
+    return False
+
+
+@njit(cache=True)
 def wins_on(s, seat, k, table):
     """Whether ``k`` completes the seat's 3k+1 hand (``Game._seat_waits`` bit ``k``)."""
     if holds_void(s, seat):
         return False
     v = s[VOID + seat]
-    if k >= NSUITED or (v >= 0 and k // 9 == v):
+    if k >= NSUITED or (v >= 0 and k // 9 == v):  # the wildcard (红中) is never a wait
         return False
     if s[HANDS + seat * NK + k] + meld_copies(s, seat, k) >= 4:
         return False
@@ -421,11 +525,13 @@ def emit_win(s, ev, nev, seat, tile, how, payer, feeder, flags, claimed):
 
 # ---- dealing -----------------------------------------------------------------------------------------------------
 @njit(cache=True)
-def deal(s, wall, dealer, offset, rules):
-    """``Game.__init__`` + ``Game._deal``: a fresh hand from ``wall`` (kinds in draw order)."""
+def deal(s, wall, dealer, offset, rules, ev, nev):
+    """``Game.__init__`` + ``Game._deal``: a fresh hand from ``wall`` (kinds in draw order); without 换三张 and
+    定缺 play starts at once (four 红中 may win there: events)."""
     s[:] = 0
+    n_tiles = rules[R_NUM_TILES]
     for j in range(WALL_LEN):
-        s[WALL + j] = wall[j]
+        s[WALL + j] = wall[j] if j < n_tiles else -1
     for name in (DRAWN, KONG_FEEDER, CLAIM_TILE, CLAIM_FROM, FIRST_WIN_PAYER):
         s[name] = -1
     for q in range(NP):
@@ -447,6 +553,7 @@ def deal(s, wall, dealer, offset, rules):
     s[FIRST_ACTION] = 1
     s[REVEAL] = rules[R_REVEAL]
     s[XUELIU] = rules[R_XUELIU]
+    s[WILD] = rules[R_WILD]
     s[EX_OFFSET] = offset
     size = rules[R_HAND_SIZE]
     pos = 0
@@ -457,39 +564,47 @@ def deal(s, wall, dealer, offset, rules):
             s[HANDS + seat * NK + wall[j]] += 1
         pos += n
     s[FRONT] = pos
-    s[BACK] = WALL_LEN
+    s[BACK] = n_tiles
     if rules[R_EXCHANGE]:
         s[PHASE] = PH_EXCHANGE
         for q in range(NP):
             s[PENDING + q] = 1
     else:
         s[EX_DONE] = 1
-        after_exchange(s, rules)
+        after_exchange(s, rules, ev, nev)
 
 
 @njit(cache=True)
-def after_exchange(s, rules):
+def after_exchange(s, rules, ev, nev):
     if rules[R_DINGQUE]:
         s[PHASE] = PH_DINGQUE
         for q in range(NP):
             s[PENDING + q] = 1
             s[DECISION + q] = 0
     else:
-        start_play(s, rules)
+        start_play(s, rules, ev, nev)
 
 
 @njit(cache=True)
-def start_play(s, rules):
+def four_red(s, seat, rules):
+    """``Game._four_red``: the seat holds the four 红中 (an instant win with ``hz_four_red_instant``)."""
+    return rules[R_FOUR_RED] == 1 and s[HANDS + seat * NK + s[WILD]] == 4
+
+
+@njit(cache=True)
+def start_play(s, rules, ev, nev):
     """``Game._start_play``: the dealer's first turn (its 14th dealt tile plays the part of a drawn tile)."""
     dealer = s[DEALER]
     reset_turn(s, dealer)
     last = s[WALL + rules[R_HAND_SIZE]]
     s[DRAWN] = last if s[HANDS + dealer * NK + last] else -1
     enter_self(s, dealer)
+    if four_red(s, dealer, rules):
+        after_instant(s, settle_self_draw(s, dealer, s[WILD], HOW_INSTANT, rules, ev, nev), rules, ev, nev)
 
 
 @njit(cache=True)
-def resolve_exchange(s, rules):
+def resolve_exchange(s, rules, ev, nev):
     """``Game._resolve_exchange``: every seat passes its three tiles to seat + offset."""
     off = s[EX_OFFSET]
     for q in range(NP):
@@ -507,11 +622,11 @@ def resolve_exchange(s, rules):
         for j in range(3):
             s[PICKS + q * 3 + j] = -1
     s[EX_DONE] = 1
-    after_exchange(s, rules)
+    after_exchange(s, rules, ev, nev)
 
 
 @njit(cache=True)
-def resolve_dingque(s, rules):
+def resolve_dingque(s, rules, ev, nev):
     """``Game._resolve_dingque``."""
     for q in range(NP):
         s[VOID + q] = s[DINGQUE_CHOICE + q]
@@ -519,7 +634,7 @@ def resolve_dingque(s, rules):
         s[DECISION + q] = 0
         s[PENDING + q] = 0
     s[VOID_REVEALED] = 1
-    start_play(s, rules)
+    start_play(s, rules, ev, nev)
 
 
 # ---- turns -------------------------------------------------------------------------------------------------------
@@ -565,18 +680,37 @@ def end_hand(s, ev, nev, exhausted):
 
 @njit(cache=True)
 def next_turn(s, seat, rules, ev, nev):
-    """``Game._next_turn`` + ``Game._begin_draw``."""
-    s[CLAIM_TILE] = -1
-    s[CLAIM_FROM] = -1
-    if wall_remaining(s) == 0:
-        end_hand(s, ev, nev, True)
-        return
-    reset_turn(s, seat)
-    first = s[FIRST_DRAW_PENDING + seat]
-    s[FIRST_DRAW_PENDING + seat] = 0
-    s[DIHU_DRAW] = 1 if (first and not s[MELD_MADE]) else 0
-    draw_tile(s, seat, False, rules)
-    enter_self(s, seat)
+    """``Game._next_turn`` + ``Game._begin_draw``; a draw completing four 红中 wins at once and the next seat
+    draws (a loop rather than recursion)."""
+    while seat >= 0:
+        s[CLAIM_TILE] = -1
+        s[CLAIM_FROM] = -1
+        if wall_remaining(s) == 0:
+            end_hand(s, ev, nev, True)
+            return
+        reset_turn(s, seat)
+        first = s[FIRST_DRAW_PENDING + seat]
+        s[FIRST_DRAW_PENDING + seat] = 0
+        s[DIHU_DRAW] = 1 if (first and not s[MELD_MADE]) else 0
+        t = draw_tile(s, seat, False, rules)
+        enter_self(s, seat)
+        if not four_red(s, seat, rules):
+            return
+        seat = instant_next(s, settle_self_draw(s, seat, t, HOW_INSTANT, rules, ev, nev), rules, ev, nev)
+
+
+@njit(cache=True)
+def instant_next(s, nxt, rules, ev, nev):
+    """After a four-红中 win: the hand ends with ``hz_four_red_ends_hand``, else seat ``nxt`` draws (-1: over)."""
+    if nxt >= 0 and rules[R_FOUR_RED_ENDS]:
+        end_hand(s, ev, nev, False)
+        return -1
+    return nxt
+
+
+@njit(cache=True)
+def after_instant(s, nxt, rules, ev, nev):
+    next_turn(s, instant_next(s, nxt, rules, ev, nev), rules, ev, nev)
 
 
 @njit(cache=True)
@@ -587,9 +721,11 @@ def replacement_draw(s, seat, rules, ev, nev):
         return
     s[DIHU_DRAW] = 0
     s[AFTER_PONG] = 0
-    draw_tile(s, seat, True, rules)
+    t = draw_tile(s, seat, True, rules)
     s[AFTER_KONG] = 1
     enter_self(s, seat)
+    if four_red(s, seat, rules):
+        after_instant(s, settle_self_draw(s, seat, t, HOW_INSTANT, rules, ev, nev), rules, ev, nev)
 
 
 @njit(cache=True)
@@ -697,7 +833,7 @@ def discard(s, seat, k, rules, table, ev, nev):
     any_option = False
     for q in range(NP):
         s[OPTIONS + q] = 0
-        if q == seat or not s[ACTIVE + q]:
+        if q == seat or not s[ACTIVE + q] or k == s[WILD]:  # a discarded 红中 is dead (AMB-68)
             continue
         opts = 0
         if hu_offered(s, q, k, rules, table):
@@ -740,9 +876,10 @@ def finished_by_wins(s):
 
 
 @njit(cache=True)
-def self_win(s, seat, rules, ev, nev):
-    """``Game._self_win`` / ``_settle_self_draw`` (how zimo)."""
-    t = s[DRAWN]
+def settle_self_draw(s, seat, t, how, rules, ev, nev):
+    """``Game._settle_self_draw`` of a 自摸 (``t``: the drawn tile, -1 for a 天胡 without one: the ledger picks the
+    tile) or a four-红中 win (``t`` the tile just drawn).  Returns the seat that draws next, -1 when the hand
+    ended."""
     first_win = not s[WON + seat]
     tianhu = seat == s[DEALER] and s[FIRST_ACTION] == 1 and first_win
     dihu = (not tianhu) and s[DIHU_DRAW] == 1 and first_win
@@ -755,8 +892,8 @@ def self_win(s, seat, rules, ev, nev):
         flags |= F_TIANHU
     if dihu:
         flags |= F_DIHU
-    feeder = s[KONG_FEEDER] if s[AFTER_KONG] else -1
-    emit_win(s, ev, nev, seat, t, HOW_ZIMO, -1, feeder, flags, -1)
+    feeder = s[KONG_FEEDER] if (how == HOW_ZIMO and s[AFTER_KONG]) else -1
+    emit_win(s, ev, nev, seat, t, how, -1, feeder, flags, -1)
     if t >= 0:  # without a drawn tile (天胡 after 换三张) the ledger chooses the tile and updates the row
         s[HANDS + seat * NK + t] -= 1
         s[SHOWN_WIN_TILES + t] += 1
@@ -769,8 +906,8 @@ def self_win(s, seat, rules, ev, nev):
     mark_won(s, seat)
     if finished_by_wins(s):
         end_hand(s, ev, nev, False)
-        return
-    next_turn(s, next_active(s, seat), rules, ev, nev)
+        return -1
+    return next_active(s, seat)
 
 
 @njit(cache=True)
@@ -1077,7 +1214,7 @@ def apply_action(s, seat, a, rules, table, ev, nev):
     ph = s[PHASE]
     if ph == PH_SELF:
         if a == A_HU:
-            self_win(s, seat, rules, ev, nev)
+            next_turn(s, settle_self_draw(s, seat, s[DRAWN], HOW_ZIMO, rules, ev, nev), rules, ev, nev)
         elif a >= A_KONG and a < A_KONG + NK:
             k = a - A_KONG
             s[FIRST_ACTION] = 0
@@ -1097,13 +1234,13 @@ def apply_action(s, seat, a, rules, table, ev, nev):
         sort3(s, PICKS + seat * 3)  # the engine's triple is sorted
         s[PENDING + seat] = 0
         if all_answered(s):
-            resolve_exchange(s, rules)
+            resolve_exchange(s, rules, ev, nev)
         return True
     if ph == PH_DINGQUE:
         s[DINGQUE_CHOICE + seat] = a - A_DINGQUE
         s[PENDING + seat] = 0
         if all_answered(s):
-            resolve_dingque(s, rules)
+            resolve_dingque(s, rules, ev, nev)
         return True
     # claim / rob window
     if a == A_HU:

@@ -16,7 +16,7 @@ from __future__ import annotations
 NP = 4  # seats (the compiled engine plays four-player variants)
 NK = 34  # tile kinds
 NSUITED = 27
-WALL_LEN = 108  # 3 suits x 9 ranks x 4 copies
+WALL_LEN = 112  # wall capacity: 3 suits x 9 ranks x 4 copies, plus four 红中 (unused cells -1)
 MAX_MELDS = 4
 MELD_FIELDS = 3  # (kind, tile, from_seat)
 
@@ -68,6 +68,7 @@ NUM_WINS = _field("num_wins")
 FIRST_WIN_SEATS = _field("first_win_seats")  # bitmask of the winners of the first win event (next dealer)
 FIRST_WIN_PAYER = _field("first_win_payer")  # -1: a self-draw
 REVEAL = _field("reveal_hands")  # 1: winners' concealed hands are shown (血流 frozen hands, reveal_winner_hand)
+WILD = _field("wild")  # the wildcard kind (红中 31), -1 without wildcards
 XUELIU = _field("xueliu")  # 1: 血流成河 continuation (winners stay, frozen); 0: 血战到底 (winners leave)
 # ---- per seat -----------------------------------------------------------------------------------------------
 VOID = _field("void", NP)  # declared void suit 0-2, -1 before 定缺

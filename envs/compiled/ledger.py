@@ -47,7 +47,7 @@ from envs.settlement import (
 _MELD_KIND = {1: MeldKind.PONG, 2: MeldKind.KONG, 3: MeldKind.ANKONG, 4: MeldKind.BUKONG}
 _KONG_TYPE = {2: "zhigang", 3: "angang", 4: "bugang"}
 _KONG_PAY_REASONS = frozenset(KONG_REASONS.values())
-_HOW = {K.HOW_ZIMO: "zimo", K.HOW_DIANPAO: "dianpao", K.HOW_QIANGGANG: "qianggang"}
+_HOW = {K.HOW_ZIMO: "zimo", K.HOW_DIANPAO: "dianpao", K.HOW_QIANGGANG: "qianggang", K.HOW_INSTANT: "instant"}
 
 
 def _seats(mask: int) -> list[int]:
@@ -129,7 +129,7 @@ class Ledger:
             counts,
             melds,
             tile,
-            self_drawn=how == K.HOW_ZIMO,
+            self_drawn=how in (K.HOW_ZIMO, K.HOW_INSTANT),
             robbing_kong=False,
             after_kong=bool(flags & K.F_AFTER_KONG),
             last_tile=bool(flags & K.F_LAST_TILE),
@@ -140,7 +140,7 @@ class Ledger:
         )
 
     def _win(self, row: np.ndarray, ev: np.ndarray) -> None:
-        """``Game._settle_self_draw`` / ``Game._discard_wins`` (one winner)."""
+        """``Game._settle_self_draw`` (自摸, four 红中) / ``Game._discard_wins`` (one winner)."""
         cfg = self.cfg
         seat, how, tile = int(ev[K.E_SEAT]), int(ev[K.E_HOW]), int(ev[K.E_TILE])
         counts = [int(c) for c in ev[K.E_COUNTS : K.E_COUNTS + NK]]
@@ -167,7 +167,7 @@ class Ledger:
             trs = win_transfers(
                 cfg,
                 seat,
-                "zimo",
+                _HOW[how],
                 result.payment,
                 active=_seats(int(ev[K.E_ACTIVE])),
                 kong_discarder=None if feeder < 0 else feeder,

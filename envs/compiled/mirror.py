@@ -131,6 +131,7 @@ def _fill_scalars(row: np.ndarray, game) -> None:
     row[L.NUM_WINS] = len(game.wins)
     row[L.REVEAL] = game._reveals_hand()
     row[L.XUELIU] = game.cfg.continuation == "xueliu"
+    row[L.WILD] = game.wild_kinds[0] if game.wild_kinds else -1
     first = game._first_win_event
     if first is not None:
         winners, payer = first
@@ -225,7 +226,7 @@ def state_of_game(game, picks: Sequence[Sequence[int]] | None = None, out: np.nd
     when given.  See the module docstring for the conventions.
     """
     check_supported(game.cfg)
-    if len(game._wall) != L.WALL_LEN:
+    if len(game._wall) > L.WALL_LEN:
         raise ValueError(f"the layout holds a wall of {L.WALL_LEN} tiles, the game has {len(game._wall)}")
     if out is None:
         out = np.zeros(L.STATE_SIZE, dtype=np.int32)
@@ -242,5 +243,6 @@ def state_of_game(game, picks: Sequence[Sequence[int]] | None = None, out: np.nd
         _fill_seat(out, game, s)
     _fill_decisions(out, game, picks)
     _fill_wins(out, game)
-    out[L.WALL : L.WALL + L.WALL_LEN] = game._wall
+    out[L.WALL : L.WALL + L.WALL_LEN] = -1
+    out[L.WALL : L.WALL + len(game._wall)] = game._wall
     return out

@@ -1,8 +1,8 @@
 """What the compiled engine plays (编译引擎支持的规则), its rule vector and its win table.
 
 The kernel implements the state machine of the core rules (:mod:`envs.variants.base`) for four players with the
-three suits and no wildcards, 血战到底 or 血流成河 continuation: the ``chengdu`` and ``xueliu`` presets and any
-configuration that differs
+three suits, no wildcards or the four 红中 wildcards, 血战到底 or 血流成河 continuation: the ``chengdu``,
+``xueliu`` and ``hongzhong`` presets and any configuration that differs
 from it only in flags the kernel reads from :func:`rule_vector` or that only the scorer and the settlement use
 (fan table, caps, payments, 查花猪 / 查大叫 options ...; those stay in Python, see :mod:`envs.compiled.ledger`).
 :func:`check_supported` names every flag that is out of reach, so a caller can fall back to the Python engine.
@@ -16,15 +16,17 @@ from envs import _suit_tables
 from envs.compiled import kernel as K
 from envs.config import RuleConfig
 from envs.game import UnsupportedRule
+from envs.tiles import RED
 from envs.variants import rules_for
 from envs.variants.base import VariantRules
 
 _REQUIRED: tuple[tuple[str, object, str], ...] = (
     ("num_players", 4, "four players"),
     ("suits", "mps", "the three suits"),
-    ("extra_tiles", (), "no honors"),
     ("hand_size", 13, "13-tile hands"),
-    ("wild", "none", "no wildcards"),
+    ("hz_red_discard_claimable", False, "dead 红中 discards"),
+    ("wild_in_melds", False, "no wildcards in melds"),
+    ("wild_ignores_four_copy_limit", False, "wildcards within the four-copy limit"),
     ("allow_chi", False, "no 吃"),
     ("pass_hu_allow_higher", False, "过胡 without the higher-win exception (it needs a score per offer)"),
     ("allow_pinghu_on_discard", True, "平胡 on a discard (otherwise every offer needs a score)"),
@@ -37,7 +39,9 @@ _CHOICES: tuple[tuple[str, tuple[object, ...]], ...] = (
     ("exchange_mode", ("swap3", "none")),
     ("pass_hu_lock", ("same_tile", "none")),
     ("continuation", ("xuezhan", "xueliu")),
+    ("wild", ("none", "hongzhong")),
 )
+_EXTRA_TILES = {"none": (), "hongzhong": (31, 31, 31, 31)}  # no honors; the four 红中 wildcards
 
 
 def unsupported(cfg: RuleConfig) -> list[str]:
@@ -54,6 +58,9 @@ def unsupported(cfg: RuleConfig) -> list[str]:
     for key, allowed in _CHOICES:
         if getattr(cfg, key) not in allowed:
             problems.append(f"{key} = {getattr(cfg, key)!r} (it plays {', '.join(map(repr, allowed))})")
+    extra = _EXTRA_TILES.get(cfg.wild)
+    if extra is not None and tuple(cfg.extra_tiles) != extra:
+        problems.append(f"extra_tiles = {list(cfg.extra_tiles)!r} (with wild {cfg.wild!r} it plays {list(extra)!r})")
     return problems
 
 
@@ -85,6 +92,11 @@ def rule_vector(cfg: RuleConfig) -> np.ndarray:
     r[K.R_XUELIU] = cfg.continuation == "xueliu"
     r[K.R_SAME_WAITS] = bool(cfg.xueliu_kong_requires_same_waits)
     r[K.R_REVEAL] = bool(cfg.reveal_winner_hand) or cfg.continuation == "xueliu"
+    r[K.R_NUM_TILES] = cfg.num_tiles
+    hongzhong = cfg.wild == "hongzhong"
+    r[K.R_WILD] = RED if hongzhong else -1
+    r[K.R_FOUR_RED] = hongzhong and cfg.hz_four_red_instant
+    r[K.R_FOUR_RED_ENDS] = hongzhong and cfg.hz_four_red_ends_hand
     return r
 
 

@@ -56,6 +56,7 @@ class CompiledVectorEnv(VectorEnv):
         self._wall = np.zeros(WALL_LEN, dtype=np.int32)
         self._base_unit = float(cfg.base_unit)
         self._ep_len = np.zeros(num_envs, dtype=np.int64)  # self-play: decisions of each slot's hand so far
+        self._pending: set[int] = set()  # self-play: slots with a reward from the deal, paid with their next step
 
     # ---- hands ---------------------------------------------------------------------------------------------------
     def _new_hand(self, i: int, seed: int | None) -> None:
@@ -71,17 +72,29 @@ class CompiledVectorEnv(VectorEnv):
             hand = s.seed if s.hand_index == 0 else hand_seed(s.seed, s.hand_index)
         cfg = self.cfg
         n = self.num_players
-        self._wall[:] = shuffled_wall(cfg, hand)
+        wall = self._wall[: cfg.num_tiles]
+        wall[:] = shuffled_wall(cfg, hand)
         dealer = SeedStream(hand, DOMAIN_DEALER).randbelow(n)
         offset = draw_exchange_offset(cfg, hand) if cfg.exchange_mode == "swap3" else 0
-        K.deal(self.state[i], self._wall, dealer, offset, self._rules)
-        self._ledgers[i] = Ledger(cfg, self._table)
-        s.scores = [0] * n
+        counts = self._num_events
+        counts[i] = 0
+        K.deal(
+            self.state[i], self._wall[: cfg.num_tiles], dealer, offset, self._rules, self._events[i], counts[i : i + 1]
+        )
+        ledger = self._ledgers[i] = Ledger(cfg, self._table)
+        if counts[i]:  # without 换三张 and 定缺, four 红中 can win at the deal
+            ledger.settle(self.state[i], self._events[i], int(counts[i]))
+            counts[i] = 0
+        s.scores = [int(v) for v in self.state[i, SCORES : SCORES + n]]
         s.alive = [True] * n
         s.ep_return = 0.0
         s.ep_len = 0
         if self.self_play:
             self._ep_len[i] = 0
+            s.pending = np.zeros(n, dtype=np.float32)
+            self._pay(i, s.pending)  # a seat may leave at the deal (VectorEnv._new_hand)
+            if s.pending.any():
+                self._pending.add(i)
             return
         s.seat = int(s.rng.integers(n)) if self.seat_option == "random" else self.seat_option
         if self._pool is not None:
@@ -96,7 +109,7 @@ class CompiledVectorEnv(VectorEnv):
         for r, policy in enumerate(s.policies, start=1):
             if policy is not None and hasattr(policy, "reset"):
                 policy.reset((s.seat + r) % n, cfg)
-        s.score = 0
+        s.score = int(self.state[i, SCORES + s.seat])
         s.pending = 0.0
 
     def _over(self, i: int) -> bool:
@@ -113,30 +126,36 @@ class CompiledVectorEnv(VectorEnv):
         counts[moved] = 0
         return moved
 
-    def _pay_rows(self, rows: Sequence[int], rewards: np.ndarray) -> None:
-        """Self-play: every seat's reward of the last step (``VectorEnv._pay``) in the listed slots (the others'
-        scores, seats and hands did not change)."""
+    def _pay(self, i: int, row: np.ndarray) -> None:
+        """Self-play: add every seat's reward of slot ``i``'s last step to ``row`` (``VectorEnv._pay``)."""
+        s = self._slots[i]
+        n = self.num_players
+        st = self.state[i]
+        scores = [int(v) for v in st[SCORES : SCORES + n]]
+        over = bool(st[OVER])
+        ledger = self._ledgers[i]
         delta = self.reward_mode == "delta"
         f = self._factor
-        n = self.num_players
-        for i in rows:
-            s = self._slots[i]
-            row = rewards[i]
-            st = self.state[i]
-            scores = [int(v) for v in st[SCORES : SCORES + n]]
-            over = bool(st[OVER])
-            ledger = self._ledgers[i]
-            for q in range(n):
-                if not s.alive[q]:
-                    continue
-                leaving = over or (not st[ACTIVE + q] and ledger.score_final(q, st[WON : WON + n]))
-                if delta:
-                    row[q] += (scores[q] - s.scores[q]) * f
-                elif leaving:
-                    row[q] += scores[q] * f
-                if leaving:
-                    s.alive[q] = False
-            s.scores = scores
+        for q in range(n):
+            if not s.alive[q]:
+                continue
+            leaving = over or (not st[ACTIVE + q] and ledger.score_final(q, st[WON : WON + n]))
+            if delta:
+                row[q] += (scores[q] - s.scores[q]) * f
+            elif leaving:
+                row[q] += scores[q] * f
+            if leaving:
+                s.alive[q] = False
+        s.scores = scores
+
+    def _deal_next(self, i: int) -> None:
+        """Self-play: slot ``i``'s next hand, skipping hands that end at the deal (nobody decides in them)."""
+        s = self._slots[i]
+        s.skipped = 0
+        self._new_hand(i, None)
+        while self.state[i, OVER]:
+            s.skipped += 1
+            self._new_hand(i, None)
 
     # ---- stepping ------------------------------------------------------------------------------------------------
     def _check_actions(self, acts: np.ndarray) -> None:
@@ -170,8 +189,12 @@ class CompiledVectorEnv(VectorEnv):
         # the slots whose hand ended, one kernel call for every next decision
         n = self.num_players
         rewards = np.zeros((N, n), dtype=np.float32)
+        for i in self._pending:
+            rewards[i] += self._slots[i].pending
+        self._pending.clear()
         moved = self._apply(self._all, self.acting_seats, acts)
-        self._pay_rows(moved, rewards)
+        for i in moved.tolist():  # the other slots' scores, seats and hands did not change
+            self._pay(i, rewards[i])
         self._ep_len += 1
         over = self.state[:, OVER] == 1
         ended = np.flatnonzero(over).tolist()
@@ -179,8 +202,7 @@ class CompiledVectorEnv(VectorEnv):
         for i in ended:
             scores = [int(v) for v in self.state[i, SCORES : SCORES + n]]
             finals.append({"final_scores": scores, "episode": {"l": int(self._ep_len[i]), "t": self._elapsed()}})
-            self._slots[i].skipped = 0
-            self._new_hand(i, None)
+            self._deal_next(i)
         self._encode_rows(self._all)
         infos = [{"seat": q} for q in self.acting_seats.tolist()]
         for i, final in zip(ended, finals):
@@ -200,6 +222,10 @@ class CompiledVectorEnv(VectorEnv):
         to anyone's), the opponents deciding in rounds, then encode the observations and masks of those rows."""
         rows = np.asarray(todo, dtype=np.int64)
         if self.self_play:
+            for i in rows.tolist():
+                while self.state[i, OVER]:  # a hand over at the deal: nobody decides, deal the next one
+                    self._slots[i].skipped += 1
+                    self._new_hand(i, None)
             self._encode_rows(rows)
             return
         slots = self._slots
