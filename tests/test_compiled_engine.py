@@ -307,3 +307,78 @@ def test_supported_flags_are_the_chengdu_family():
     assert unsupported(CFG) == []
     assert any("pass_hu_allow_higher" in p for p in unsupported(load_variant("chengdu", pass_hu_allow_higher=True)))
     assert any("start_points" in p for p in unsupported(load_variant("chengdu", start_points=100)))
+
+
+# ---- the wildcard win check against the Python judge ------------------------------------------------------------------
+def _row_with(counts: list[int], melds: list[tuple[int, int]], void: int, wild: int) -> np.ndarray:
+    row = np.zeros(L.STATE_SIZE, dtype=np.int32)
+    row[L.HANDS : L.HANDS + L.NK] = counts
+    row[L.VOID] = void
+    row[L.WILD] = wild
+    for i, (kind, tile) in enumerate(melds):
+        at = L.MELDS + i * L.MELD_FIELDS
+        row[at : at + 3] = (kind, tile, -1)
+    row[L.NUM_MELDS] = len(melds)
+    return row
+
+
+def test_wildcard_wins_and_waits_equal_the_judge():
+    """Near-complete 红中 hands with 1-4 wildcards, pongs and kongs, a void suit: ``kernel.is_win`` equals
+    ``judge.is_win`` and ``kernel.wins_on`` equals ``judge.waits_mask``, hand by hand (thousands of hands, both
+    answers common)."""
+    from envs import judge
+    from envs.melds import Meld, MeldKind
+
+    cfg = load_variant("hongzhong")
+    rng = np.random.default_rng(7)
+    kinds = {L.M_PONG: MeldKind.PONG, L.M_KONG: MeldKind.KONG}
+    answers: Counter = Counter()
+    for _ in range(4000):
+        n_melds = int(rng.integers(0, 3))
+        void = int(rng.integers(-1, 3))
+        suits = [s for s in range(3) if s != void]
+        melds, counts = [], [0] * 34
+        for _ in range(n_melds):
+            kind = L.M_PONG if rng.random() < 0.7 else L.M_KONG
+            tile = int(rng.choice(suits)) * 9 + int(rng.integers(9))
+            if any(t == tile for _, t in melds):
+                continue
+            melds.append((kind, tile))
+        size = 14 - 3 * len(melds)
+
+        def copies(k: int, counts=counts, melds=melds) -> int:
+            return counts[k] + sum(4 if m == L.M_KONG else 3 for m, t in melds if t == k)
+
+        wilds = int(rng.integers(1, 5))
+        counts[31] = wilds
+        while sum(counts) < size:  # runs and pairs of mostly two suits, so that many hands win
+            s = int(rng.choice(suits))
+            r = int(rng.integers(9))
+            for k in [s * 9 + r] * 2 if rng.random() < 0.4 else [s * 9 + min(r, 6) + d for d in range(3)]:
+                if sum(counts) < size and copies(k) < 4:
+                    counts[k] += 1
+        for _ in range(int(rng.integers(0, 3))):  # noise: a natural tile replaced by a random kind with room
+            held = np.flatnonzero(counts[:27])
+            if held.size:
+                counts[int(rng.choice(held))] -= 1
+                room = [
+                    k for k in range(27) if counts[k] + sum(4 if m == L.M_KONG else 3 for m, t in melds if t == k) < 4
+                ]
+                counts[int(rng.choice(room))] += 1
+        if rng.random() < 0.5:  # one tile less: a 3k+1 hand for the waits
+            k = int(rng.choice(np.flatnonzero(counts[:27]))) if any(counts[:27]) else 31
+            counts[k] -= 1
+        row = _row_with(counts, melds, void, 31)
+        meld_objs = [Meld(kinds[m], t) for m, t in melds]
+        v = None if void < 0 else void
+        if sum(counts) % 3 == 2:
+            want = judge.is_win(cfg, counts, meld_objs, v)
+            assert K.is_win(row, 0, TABLE) == want, (counts, melds, void)
+            answers[f"win:{want}"] += 1
+        else:
+            mask = judge.waits_mask(cfg, list(counts), meld_objs, v)
+            held_void = v is not None and any(counts[v * 9 : v * 9 + 9])
+            got = sum(1 << k for k in range(34) if K.wins_on(row, 0, k, TABLE))
+            assert got == (0 if held_void else mask), (counts, melds, void)
+            answers[f"waits:{bool(mask)}"] += 1
+    assert len(answers) == 4 and min(answers.values()) > 300, dict(answers)
