@@ -309,7 +309,7 @@ def test_supported_flags_are_the_chengdu_family():
     assert any("start_points" in p for p in unsupported(load_variant("chengdu", start_points=100)))
 
 
-# ---- the wildcard win check against the Python judge ------------------------------------------------------------------
+# ---- the wildcard win check against the Python judge -----------------------------------------------------------
 def _row_with(counts: list[int], melds: list[tuple[int, int]], void: int, wild: int) -> np.ndarray:
     row = np.zeros(L.STATE_SIZE, dtype=np.int32)
     row[L.HANDS : L.HANDS + L.NK] = counts
