@@ -52,6 +52,13 @@ With sb3 installed the class is an sb3 ``VecEnv`` (``step_async``/``step_wait``,
 helper), called once, with the result repeated per slot; a pool with a ``seed(seed)`` method is reseeded by
 :meth:`VectorEnv.seed` (so that shared opponents' generators restart with the environment).
 
+Compiled engine
+---------------
+:func:`make_vec_env` with ``engine="compiled"`` returns :class:`envs.compiled.vector.CompiledVectorEnv`: this
+environment (same constructor, modes, observations, masks, rewards and infos, checked step by step by
+``tests/test_compiled_vector_env.py``) on the numba engine of :mod:`envs.compiled`, for the variants it plays
+(``chengdu``, ``xueliu``, ``hongzhong`` and their scoring options).
+
 >>> from envs.vector_env import VectorEnv
 >>> venv = VectorEnv("hongzhong", num_envs=4, seed=0)
 >>> obs = venv.reset()
