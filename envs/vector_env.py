@@ -250,17 +250,15 @@ class VectorEnv(_VecEnvBase):
         else:
             s.hand_index += 1
             hand = s.seed if s.hand_index == 0 else hand_seed(s.seed, s.hand_index)
-        g = s.game = Game(self.cfg, seed=hand, record_events=False)
-        s.observer = GameObserver(self._encoder, g)
+        self._deal(i, hand)
         n = self.num_players
-        s.picks = [[] for _ in range(n)]
-        s.scores = list(g.scores)
+        s.scores = self._scores_of(i)
         s.alive = [True] * n
         s.ep_return = 0.0
         s.ep_len = 0
         if self.self_play:
             s.pending = np.zeros(n, dtype=np.float32)
-            self._pay(s, s.pending)  # a seat may leave at the deal (four 红中 at once)
+            self._pay(i, s.pending)  # a seat may leave at the deal (four 红中 at once)
             return
         s.seat = int(s.rng.integers(n)) if self.seat_option == "random" else self.seat_option
         if self._pool is not None:
@@ -274,9 +272,44 @@ class VectorEnv(_VecEnvBase):
             s.policies = self._fixed
         for r, policy in enumerate(s.policies, start=1):
             if policy is not None and hasattr(policy, "reset"):
-                policy.reset((s.seat + r) % n, g.cfg)
-        s.score = g.scores[s.seat]
+                policy.reset((s.seat + r) % n, self.cfg)
+        s.score = s.scores[s.seat]
         s.pending = 0.0
+
+    # ---- the engine of the slots (CompiledVectorEnv overrides these) ----------------------------------------------
+    def _deal(self, i: int, hand: Any) -> None:
+        """Start hand seed ``hand`` in slot ``i``."""
+        s = self._slots[i]
+        g = s.game = Game(self.cfg, seed=hand, record_events=False)
+        s.observer = GameObserver(self._encoder, g)
+        s.picks = [[] for _ in range(self.num_players)]
+
+    def _scores_of(self, i: int) -> list[int]:
+        """The hand scores of slot ``i`` (a fresh list)."""
+        return list(self._slots[i].game.scores)
+
+    def _leaves(self, i: int, seat: int) -> bool:
+        """Whether ``seat``'s score in slot ``i`` is final: the hand is over, or the seat left it (血战 winner) and
+        can no longer gain or lose points (the AEC env's rule, see :func:`_score_final`)."""
+        g = self._slots[i].game
+        return g.is_over or (not g.active[seat] and _score_final(g, seat))
+
+    def _observe_into(self, pairs: list[tuple[int, int]], obs: np.ndarray, masks: np.ndarray) -> None:
+        """The observation and mask of each ``(slot, seat)`` into row ``slot`` of ``obs`` and ``masks``."""
+        for i, seat in pairs:
+            s = self._slots[i]
+            s.observer.encode(seat, obs[i], exchange_picks=s.picks[seat])
+            game_mask(s.game, seat, s.picks[seat], masks[i])
+
+    def _play_all(self, pairs: list[tuple[int, int]], actions: list[int]) -> None:
+        """Apply ``actions[j]`` of the seat of ``pairs[j]`` in its slot."""
+        for (i, seat), a in zip(pairs, actions):
+            self._play(self._slots[i], seat, a)
+
+    def _terminal_observation(self, i: int) -> np.ndarray:
+        """The last observation of slot ``i``'s learner (a new array)."""
+        s = self._slots[i]
+        return s.observer.encode(s.seat)
 
     def _deal_all(self, indices: Sequence[int], seeds: Sequence[Any], infos: list[dict[str, Any]]) -> None:
         """Deal hands until every listed slot awaits a decision; fill the observations and masks of those rows."""
@@ -324,7 +357,7 @@ class VectorEnv(_VecEnvBase):
                 row += s.pending
                 s.pending = 0.0
                 if self._play(s, s.seat, int(acts[i])):
-                    self._pay(s, row)
+                    self._pay(i, row)
                 s.ep_len += 1
                 if s.game.is_over:
                     dones[i] = True
@@ -357,28 +390,23 @@ class VectorEnv(_VecEnvBase):
             s.game.step(seat, decode(a))
         return True
 
-    def _pay(self, s: _Slot, row: np.ndarray) -> None:
-        """Self-play: add every seat's reward of the last engine step to ``row`` (the AEC env's rule)."""
-        g = s.game
-        scores = g.scores
-        over = g.is_over
+    def _pay(self, i: int, row: np.ndarray) -> None:
+        """Self-play: add every seat's reward of slot ``i``'s last engine step to ``row`` (the AEC env's rule)."""
+        s = self._slots[i]
+        scores = self._scores_of(i)
         delta = self.reward_mode == "delta"
         f = self._factor
         for q in range(self.num_players):
             if not s.alive[q]:
                 continue
-            leaving = over or (not g.active[q] and _score_final(g, q))
+            leaving = self._leaves(i, q)
             if delta:
                 row[q] += (scores[q] - s.scores[q]) * f
             elif leaving:
                 row[q] += scores[q] * f
             if leaving:
                 s.alive[q] = False
-        s.scores = list(scores)
-
-    def _learner_leaves(self, s: _Slot) -> bool:
-        g = s.game
-        return g.is_over or (not g.active[s.seat] and _score_final(g, s.seat))
+        s.scores = scores
 
     def _settle(
         self,
@@ -413,13 +441,13 @@ class VectorEnv(_VecEnvBase):
             nxt = []
             for i in active:
                 s = slots[i]
-                if self._learner_leaves(s):
-                    self._finish(i, s, infos, rewards, dones, fresh)
+                if self._leaves(i, s.seat):
+                    self._finish(i, infos, rewards, dones, fresh)
                     nxt.append(i)
                     continue
                 seat = s.game.pending[0]
                 if seat == s.seat:
-                    self._first_decision(i, s, rewards, fresh)
+                    self._first_decision(i, rewards, fresh)
                     continue
                 policy = s.policies[(seat - s.seat) % self.num_players - 1]
                 if policy is None:  # uniform over the legal ids: SingleAgentEnv's rng.choice(flatnonzero(mask))
@@ -436,12 +464,8 @@ class VectorEnv(_VecEnvBase):
 
     def _ask(self, policy: Any, rows: list[tuple[int, int]]) -> None:
         """One decision of ``policy`` in each listed ``(slot, seat)``, batched when it has ``act_batch``."""
-        slots = self._slots
         obs, masks = self._scratch_obs, self._scratch_masks
-        for i, seat in rows:
-            s = slots[i]
-            s.observer.encode(seat, obs[i], exchange_picks=s.picks[seat])
-            game_mask(s.game, seat, s.picks[seat], masks[i])
+        self._observe_into(rows, obs, masks)
         if hasattr(policy, "act_batch") and len(rows) > 1:
             idx = [i for i, _ in rows]
             chosen = [int(a) for a in policy.act_batch(obs[idx], masks[idx])]
@@ -452,23 +476,24 @@ class VectorEnv(_VecEnvBase):
         else:
             chosen = [int(policy(obs[i], masks[i])) for i, _ in rows]
         for (i, seat), a in zip(rows, chosen):
-            s = slots[i]
             if not (0 <= a < ACTION_SPACE_SIZE and masks[i, a]):
                 raise ValueError(f"opponent {policy!r} chose illegal action {a} in slot {i} (seat {seat})")
-            self._play(s, seat, a)
+        self._play_all(rows, chosen)
 
-    def _learner_reward(self, s: _Slot) -> float:
-        score = s.game.scores[s.seat]
+    def _learner_reward(self, i: int) -> float:
+        s = self._slots[i]
+        score = self._scores_of(i)[s.seat]
         if self.reward_mode == "delta":
             r = (score - s.score) * self._factor
         else:
-            r = score * self._factor if self._learner_leaves(s) else 0.0
+            r = score * self._factor if self._leaves(i, s.seat) else 0.0
         s.score = score
         return float(r)
 
-    def _first_decision(self, i: int, s: _Slot, rewards: np.ndarray | None, fresh: set[int]) -> None:
+    def _first_decision(self, i: int, rewards: np.ndarray | None, fresh: set[int]) -> None:
         """The learner of slot ``i`` must decide: pay the reward since its last decision."""
-        r = self._learner_reward(s)
+        s = self._slots[i]
+        r = self._learner_reward(i)
         if i in fresh:  # dealt by this call: paid with the first step
             s.pending += r
             return
@@ -482,31 +507,30 @@ class VectorEnv(_VecEnvBase):
     def _finish(
         self,
         i: int,
-        s: _Slot,
         infos: list[dict[str, Any]],
         rewards: np.ndarray | None,
         dones: np.ndarray | None,
         fresh: set[int],
     ) -> None:
         """The learner's episode in slot ``i`` ended (or its hand ended before its first decision): next hand."""
+        s = self._slots[i]
         if i in fresh:  # the hand ended before the learner ever decided: skip it (SingleAgentEnv.reset)
             s.skipped += 1
             infos[i]["skipped_hands"] = s.skipped
             self._new_hand(i, None)
             return
-        r = self._learner_reward(s) + s.pending
+        r = self._learner_reward(i) + s.pending
         s.pending = 0.0
         s.ep_len += 1
         s.ep_return += r
         if rewards is not None and dones is not None:
             rewards[i] = r
             dones[i] = True
-        terminal = s.observer.encode(s.seat)
         info = infos[i]
-        info["terminal_observation"] = terminal
+        info["terminal_observation"] = self._terminal_observation(i)
         info["TimeLimit.truncated"] = False
         info["episode"] = {"r": s.ep_return, "l": s.ep_len, "t": self._elapsed()}
-        info["scores"] = list(s.game.scores)
+        info["scores"] = self._scores_of(i)
         info["seat"] = s.seat
         fresh.add(i)
         s.skipped = 0

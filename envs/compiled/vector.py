@@ -4,8 +4,13 @@ The same environment as :class:`envs.vector_env.VectorEnv` — same constructor,
 observations, masks, rewards, episode ends, seeds, opponents and sb3 ``VecEnv`` API — with the hands played by the
 numba kernel (:mod:`envs.compiled.kernel`) instead of :class:`envs.game.Game`: the state of all hands lives in one
 ``int32`` array, one call applies a decision in every slot, and the observations and masks of the next decisions
-are written by compiled code.  Only the variants of :mod:`envs.compiled.support` are played (the ``chengdu``
-preset and its scoring / settlement options); others raise :class:`~envs.game.UnsupportedRule` naming the flags.
+are written by compiled code.  Only the variants of :mod:`envs.compiled.support` are played (the ``chengdu``,
+``xueliu`` and ``hongzhong`` presets and their scoring / settlement options); others raise
+:class:`~envs.game.UnsupportedRule` naming the flags.
+
+It overrides :class:`~envs.vector_env.VectorEnv`'s engine hooks (``_deal``, ``_scores_of``, ``_leaves``,
+``_observe_into``, ``_play_all``, ``_terminal_observation``) and, for speed, its step and settle loops (one kernel
+call for every slot's decision, one for every next observation and mask, random opponents drawn in batches).
 
 The wall, the dealer and the 换三张 direction of every hand come from the Python engine's seeded generators
 (:func:`envs.wall.shuffled_wall`, ...), and money from its scorer and settlement functions
@@ -34,8 +39,8 @@ from envs.compiled.ledger import Ledger
 from envs.compiled.support import check_supported, rule_vector, win_table
 from envs.config import RuleConfig, load_variant
 from envs.game import draw_exchange_offset
-from envs.vector_env import _POOL_SALT, VectorEnv, _check_policy
-from envs.wall import DOMAIN_DEALER, SeedStream, hand_seed, shuffled_wall
+from envs.vector_env import VectorEnv
+from envs.wall import DOMAIN_DEALER, SeedStream, shuffled_wall
 
 __all__ = ["CompiledVectorEnv"]
 
@@ -58,62 +63,53 @@ class CompiledVectorEnv(VectorEnv):
         self._ep_len = np.zeros(num_envs, dtype=np.int64)  # self-play: decisions of each slot's hand so far
         self._pending: set[int] = set()  # self-play: slots with a reward from the deal, paid with their next step
 
-    # ---- hands ---------------------------------------------------------------------------------------------------
-    def _new_hand(self, i: int, seed: int | None) -> None:
-        """Deal slot ``i`` its next hand: the wall, dealer and 换三张 offset ``Game(cfg, seed=hand)`` would have."""
-        s = self._slots[i]
-        if seed is not None:
-            s.seed, s.hand_index = seed, 0
-            s.rng = np.random.default_rng(seed)
-            s.pool_rng = np.random.default_rng([seed, _POOL_SALT])
-            hand = seed
-        else:
-            s.hand_index += 1
-            hand = s.seed if s.hand_index == 0 else hand_seed(s.seed, s.hand_index)
+    # ---- the engine of the slots (VectorEnv's hooks) ------------------------------------------------------------
+    def _deal(self, i: int, hand: Any) -> None:
+        """Deal hand seed ``hand`` in slot ``i``: the wall, dealer and 换三张 offset ``Game(cfg, seed=hand)`` has."""
         cfg = self.cfg
-        n = self.num_players
         wall = self._wall[: cfg.num_tiles]
         wall[:] = shuffled_wall(cfg, hand)
-        dealer = SeedStream(hand, DOMAIN_DEALER).randbelow(n)
+        dealer = SeedStream(hand, DOMAIN_DEALER).randbelow(self.num_players)
         offset = draw_exchange_offset(cfg, hand) if cfg.exchange_mode == "swap3" else 0
         counts = self._num_events
         counts[i] = 0
-        K.deal(
-            self.state[i], self._wall[: cfg.num_tiles], dealer, offset, self._rules, self._events[i], counts[i : i + 1]
-        )
+        K.deal(self.state[i], wall, dealer, offset, self._rules, self._events[i], counts[i : i + 1])
         ledger = self._ledgers[i] = Ledger(cfg, self._table)
         if counts[i]:  # without 换三张 and 定缺, four 红中 can win at the deal
             ledger.settle(self.state[i], self._events[i], int(counts[i]))
             counts[i] = 0
-        s.scores = [int(v) for v in self.state[i, SCORES : SCORES + n]]
-        s.alive = [True] * n
-        s.ep_return = 0.0
-        s.ep_len = 0
+
+    def _new_hand(self, i: int, seed: int | None) -> None:
+        super()._new_hand(i, seed)
         if self.self_play:
             self._ep_len[i] = 0
-            s.pending = np.zeros(n, dtype=np.float32)
-            self._pay(i, s.pending)  # a seat may leave at the deal (VectorEnv._new_hand)
-            if s.pending.any():
+            if self._slots[i].pending.any():
                 self._pending.add(i)
-            return
-        s.seat = int(s.rng.integers(n)) if self.seat_option == "random" else self.seat_option
-        if self._pool is not None:
-            policies = list(self._pool.opponents_for(i, s.pool_rng))
-            if len(policies) != n - 1:
-                raise ValueError(f"the opponent pool returned {len(policies)} policies, expected {n - 1}")
-            for policy in policies:
-                _check_policy(policy)
-            s.policies = policies
-        else:
-            s.policies = self._fixed
-        for r, policy in enumerate(s.policies, start=1):
-            if policy is not None and hasattr(policy, "reset"):
-                policy.reset((s.seat + r) % n, cfg)
-        s.score = int(self.state[i, SCORES + s.seat])
-        s.pending = 0.0
 
-    def _over(self, i: int) -> bool:
-        return bool(self.state[i, OVER])
+    def _scores_of(self, i: int) -> list[int]:
+        return self.state[i, SCORES : SCORES + self.num_players].tolist()
+
+    def _leaves(self, i: int, seat: int) -> bool:
+        st = self.state[i]
+        if st[OVER]:
+            return True
+        return not st[ACTIVE + seat] and self._ledgers[i].score_final(seat, st[WON : WON + self.num_players])
+
+    def _observe_into(self, pairs: list[tuple[int, int]], obs: np.ndarray, masks: np.ndarray) -> None:
+        rows = np.asarray([i for i, _ in pairs], dtype=np.int64)
+        seats = np.asarray([q for _, q in pairs], dtype=np.int64)
+        encode_rows(self.state, rows, seats, self._base_unit, obs)
+        batch.masks_rows(self.state, rows, seats, self._rules, self._table, masks)
+
+    def _play_all(self, pairs: list[tuple[int, int]], actions: list[int]) -> None:
+        rows = np.asarray([i for i, _ in pairs], dtype=np.int64)
+        seats = np.asarray([q for _, q in pairs], dtype=np.int64)
+        self._apply(rows, seats, np.asarray(actions, dtype=np.int64))
+
+    def _terminal_observation(self, i: int) -> np.ndarray:
+        out = np.empty(self.obs.shape[1:], dtype=np.float32)
+        encode_row(self.state[i], self._slots[i].seat, self._base_unit, out)
+        return out
 
     def _apply(self, rows: np.ndarray, seats: np.ndarray, actions: np.ndarray) -> np.ndarray:
         """One decision of ``seats[j]`` in each slot ``rows[j]``; settles the money of what happened and returns the
@@ -125,37 +121,6 @@ class CompiledVectorEnv(VectorEnv):
             self._ledgers[i].settle(self.state[i], self._events[i], int(counts[i]))
         counts[moved] = 0
         return moved
-
-    def _pay(self, i: int, row: np.ndarray) -> None:
-        """Self-play: add every seat's reward of slot ``i``'s last step to ``row`` (``VectorEnv._pay``)."""
-        s = self._slots[i]
-        n = self.num_players
-        st = self.state[i]
-        scores = [int(v) for v in st[SCORES : SCORES + n]]
-        over = bool(st[OVER])
-        ledger = self._ledgers[i]
-        delta = self.reward_mode == "delta"
-        f = self._factor
-        for q in range(n):
-            if not s.alive[q]:
-                continue
-            leaving = over or (not st[ACTIVE + q] and ledger.score_final(q, st[WON : WON + n]))
-            if delta:
-                row[q] += (scores[q] - s.scores[q]) * f
-            elif leaving:
-                row[q] += scores[q] * f
-            if leaving:
-                s.alive[q] = False
-        s.scores = scores
-
-    def _deal_next(self, i: int) -> None:
-        """Self-play: slot ``i``'s next hand, skipping hands that end at the deal (nobody decides in them)."""
-        s = self._slots[i]
-        s.skipped = 0
-        self._new_hand(i, None)
-        while self.state[i, OVER]:
-            s.skipped += 1
-            self._new_hand(i, None)
 
     # ---- stepping ------------------------------------------------------------------------------------------------
     def _check_actions(self, acts: np.ndarray) -> None:
@@ -200,9 +165,11 @@ class CompiledVectorEnv(VectorEnv):
         ended = np.flatnonzero(over).tolist()
         finals = []
         for i in ended:
-            scores = [int(v) for v in self.state[i, SCORES : SCORES + n]]
-            finals.append({"final_scores": scores, "episode": {"l": int(self._ep_len[i]), "t": self._elapsed()}})
-            self._deal_next(i)
+            episode = {"l": int(self._ep_len[i]), "t": self._elapsed()}
+            finals.append({"final_scores": self._scores_of(i), "episode": episode})
+            self._slots[i].skipped = 0
+            self._new_hand(i, None)
+        self._skip_hands_over(ended)
         self._encode_rows(self._all)
         infos = [{"seat": q} for q in self.acting_seats.tolist()]
         for i, final in zip(ended, finals):
@@ -222,31 +189,27 @@ class CompiledVectorEnv(VectorEnv):
         to anyone's), the opponents deciding in rounds, then encode the observations and masks of those rows."""
         rows = np.asarray(todo, dtype=np.int64)
         if self.self_play:
-            for i in rows.tolist():
-                while self.state[i, OVER]:  # a hand over at the deal: nobody decides, deal the next one
-                    self._slots[i].skipped += 1
-                    self._new_hand(i, None)
+            self._skip_hands_over(rows.tolist())
             self._encode_rows(rows)
             return
         slots = self._slots
         n = self.num_players
         active = rows
-        state = self.state
         seats = np.zeros(self.num_envs, dtype=np.int64)
         while active.size:
-            batch.acting_seats(state, active, seats[: active.size])
+            batch.acting_seats(self.state, active, seats[: active.size])
             nxt, random_rows, random_seats = [], [], []
             waiting: dict[int, list[tuple[int, int]]] = {}  # id(policy) -> [(slot, seat)]
             policy_of: dict[int, Any] = {}
             for j, i in enumerate(active.tolist()):
                 s = slots[i]
-                if self._learner_leaves(s, i):
-                    self._finish(i, s, infos, rewards, dones, fresh)
+                if self._leaves(i, s.seat):
+                    self._finish(i, infos, rewards, dones, fresh)
                     nxt.append(i)
                     continue
                 seat = int(seats[j])
                 if seat == s.seat:
-                    self._first_decision(i, s, rewards, fresh)
+                    self._first_decision(i, rewards, fresh)
                     continue
                 policy = s.policies[(seat - s.seat) % n - 1]
                 if policy is None:
@@ -263,6 +226,13 @@ class CompiledVectorEnv(VectorEnv):
             active = np.asarray(nxt, dtype=np.int64)
         self._encode_rows(rows)
 
+    def _skip_hands_over(self, rows: list[int]) -> None:
+        """Self-play: a hand over at the deal (four 红中 ending it) has no decision: deal the next one."""
+        for i in rows:
+            while self.state[i, OVER]:
+                self._slots[i].skipped += 1
+                self._new_hand(i, None)
+
     def _play_random(self, rows: np.ndarray, seats: np.ndarray) -> None:
         """Uniformly random legal actions drawn from each slot's generator (``SingleAgentEnv``'s opponents)."""
         masks = self._scratch_masks
@@ -272,87 +242,6 @@ class CompiledVectorEnv(VectorEnv):
             ids = np.flatnonzero(masks[i])
             actions[j] = ids[int(self._slots[i].rng.integers(len(ids)))]
         self._apply(rows, seats, actions)
-
-    def _ask(self, policy: Any, pairs: list[tuple[int, int]]) -> None:
-        """One decision of ``policy`` in each listed ``(slot, seat)``, batched when it has ``act_batch``."""
-        obs, masks = self._scratch_obs, self._scratch_masks
-        rows = np.asarray([i for i, _ in pairs], dtype=np.int64)
-        seats = np.asarray([q for _, q in pairs], dtype=np.int64)
-        encode_rows(self.state, rows, seats, self._base_unit, obs)
-        batch.masks_rows(self.state, rows, seats, self._rules, self._table, masks)
-        if hasattr(policy, "act_batch") and len(rows) > 1:
-            chosen = [int(a) for a in policy.act_batch(obs[rows], masks[rows])]
-        elif hasattr(policy, "act"):
-            chosen = [int(policy.act(obs[i], masks[i])) for i in rows]
-        elif hasattr(policy, "act_batch"):
-            chosen = [int(a) for a in policy.act_batch(obs[rows[:1]], masks[rows[:1]])]
-        else:
-            chosen = [int(policy(obs[i], masks[i])) for i in rows]
-        for (i, seat), a in zip(pairs, chosen):
-            if not (0 <= a < ACTION_SPACE_SIZE and masks[i, a]):
-                raise ValueError(f"opponent {policy!r} chose illegal action {a} in slot {i} (seat {seat})")
-        self._apply(rows, seats, np.asarray(chosen, dtype=np.int64))
-
-    # ---- learner bookkeeping -------------------------------------------------------------------------------------
-    def _learner_leaves(self, s: Any, i: int) -> bool:  # type: ignore[override]
-        st = self.state[i]
-        if st[OVER]:
-            return True
-        return not st[ACTIVE + s.seat] and self._ledgers[i].score_final(s.seat, st[WON : WON + self.num_players])
-
-    def _learner_reward(self, s: Any, i: int) -> float:  # type: ignore[override]
-        score = int(self.state[i, SCORES + s.seat])
-        if self.reward_mode == "delta":
-            r = (score - s.score) * self._factor
-        else:
-            r = score * self._factor if self._learner_leaves(s, i) else 0.0
-        s.score = score
-        return float(r)
-
-    def _first_decision(self, i: int, s: Any, rewards: np.ndarray | None, fresh: set[int]) -> None:
-        r = self._learner_reward(s, i)
-        if i in fresh:
-            s.pending += r
-            return
-        r += s.pending
-        s.pending = 0.0
-        s.ep_len += 1
-        s.ep_return += r
-        if rewards is not None:
-            rewards[i] = r
-
-    def _finish(
-        self,
-        i: int,
-        s: Any,
-        infos: list[dict[str, Any]],
-        rewards: np.ndarray | None,
-        dones: np.ndarray | None,
-        fresh: set[int],
-    ) -> None:
-        if i in fresh:  # the hand ended before the learner ever decided: skip it
-            s.skipped += 1
-            infos[i]["skipped_hands"] = s.skipped
-            self._new_hand(i, None)
-            return
-        r = self._learner_reward(s, i) + s.pending
-        s.pending = 0.0
-        s.ep_len += 1
-        s.ep_return += r
-        if rewards is not None and dones is not None:
-            rewards[i] = r
-            dones[i] = True
-        terminal = np.empty(self.obs.shape[1:], dtype=np.float32)
-        encode_row(self.state[i], s.seat, self._base_unit, terminal)
-        info = infos[i]
-        info["terminal_observation"] = terminal
-        info["TimeLimit.truncated"] = False
-        info["episode"] = {"r": s.ep_return, "l": s.ep_len, "t": self._elapsed()}
-        info["scores"] = [int(v) for v in self.state[i, SCORES : SCORES + self.num_players]]
-        info["seat"] = s.seat
-        fresh.add(i)
-        s.skipped = 0
-        self._new_hand(i, None)
 
     def _encode_rows(self, rows: Sequence[int] | np.ndarray) -> None:
         """Observations, masks and (self-play) acting seats of the listed slots' next decisions."""
