@@ -18,7 +18,7 @@ case                        unit (what one "unit" is)
                             every seat, with its observation and mask in the batch arrays
 ``batched_learner/<v>``     learner steps of ``VectorEnv`` (64 slots, random opponents played inside)
 ``batched_compiled/<v>``    the ``batched_selfplay`` case on the compiled engine (``envs.compiled.vector.
-                            CompiledVectorEnv``; the variants it plays: ``chengdu``)
+                            CompiledVectorEnv``; the variants it plays: chengdu, xueliu, hongzhong, chiyu)
 ``batched_compiled_learner/<v>``  the ``batched_learner`` case on the compiled engine
 ``engine_compiled/<v>``     decisions of the compiled engine without observations: 64 hands, each step the legal
                             masks, a random legal action per hand, the kernel's step, the money and new deals

@@ -57,7 +57,7 @@ Compiled engine
 :func:`make_vec_env` with ``engine="compiled"`` returns :class:`envs.compiled.vector.CompiledVectorEnv`: this
 environment (same constructor, modes, observations, masks, rewards and infos, checked step by step by
 ``tests/test_compiled_vector_env.py``) on the numba engine of :mod:`envs.compiled`, for the variants it plays
-(``chengdu``, ``xueliu``, ``hongzhong`` and their scoring options).
+(``chengdu``, ``xueliu``, ``hongzhong``, ``chiyu`` and their scoring options).
 
 >>> from envs.vector_env import VectorEnv
 >>> venv = VectorEnv("hongzhong", num_envs=4, seed=0)

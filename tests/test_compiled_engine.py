@@ -85,7 +85,7 @@ def lockstep(game: Game, choose: Chooser, rng: np.random.Generator, seen: Counte
     wall = np.asarray(game._wall, dtype=np.int32)
     K.deal(row, wall, game.dealer, game.exchange_offset or 0, rules, events[0], counts[0:1])
     ledger = Ledger(cfg, TABLE)
-    ledger.settle(row, events[0], int(counts[0]))
+    ledger.settle_all(row, events[0], counts[0:1], rules)
     picks: list[list[int]] = [[] for _ in range(L.NP)]
     mask = np.zeros(183, dtype=np.int8)
     obs = np.zeros((106, 34), dtype=np.float32)
@@ -113,7 +113,7 @@ def lockstep(game: Game, choose: Chooser, rng: np.random.Generator, seen: Counte
         counts[0] = 0
         K.apply_action(row, seat, a, rules, TABLE, events[0], counts[0:1])
         seen.update(f"event:{int(e)}" for e in events[0, : counts[0], K.E_TYPE])
-        ledger.settle(row, events[0], int(counts[0]))
+        ledger.settle_all(row, events[0], counts[0:1], rules)
         step += 1
         diff = _field_diff(state_of_game(game, picks), row)
         assert not diff, f"step {step}, seat {seat}, action {a} ({decode(a) if a < EXCHANGE_BASE else a}): {diff}"
@@ -163,6 +163,23 @@ def test_xueliu_matches_the_python_engine():
     for name in ("win:zimo", "win:dianpao", "self:kong", "claim:kong", "transfer:chadajiao", "exhausted"):
         assert seen[name] > 0, f"never reached {name}: {dict(seen)}"
     assert seen["ended_by_wins"] == 0
+
+
+def test_chiyu_and_bankruptcies_match_the_python_engine():
+    """赤羽之战 (points from 50000, a bankrupt seat ends the hand) and 成都 from 4 points, where payments often
+    bankrupt a seat mid-hand: the kernel stops after each payment, the ledger ends the hand or lets it go on."""
+    seen = play_many(load_variant("chiyu"), range(4000, 4060), win_seeking)
+    low = load_variant("chengdu", start_points=4)
+    bankrupt = 0
+    for seed in range(4100, 4180):
+        game = Game(low, seed=seed, record_events=False)
+        lockstep(game, win_seeking, np.random.default_rng(seed), seen)
+        bankrupt += game.bankrupt and not finished_by_wins(game)
+    assert bankrupt >= 10 and seen["win:zimo"] and seen["win:dianpao"], (bankrupt, dict(seen))
+
+
+def finished_by_wins(game: Game) -> bool:
+    return sum(game.won) >= game.n - 1
 
 
 def test_hongzhong_matches_the_python_engine():
@@ -293,7 +310,7 @@ def test_tianhu_after_the_exchange_took_the_last_dealt_tile():
 
 
 # ---- what it refuses ---------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("variant", ["yibin", "duankagen", "chiyu", "two_player", "wuhan"])
+@pytest.mark.parametrize("variant", ["yibin", "duankagen", "two_player", "wuhan"])
 def test_other_presets_are_refused_by_name(variant):
     cfg = load_variant(variant)
     problems = unsupported(cfg)
@@ -306,7 +323,7 @@ def test_other_presets_are_refused_by_name(variant):
 def test_supported_flags_are_the_chengdu_family():
     assert unsupported(CFG) == []
     assert any("pass_hu_allow_higher" in p for p in unsupported(load_variant("chengdu", pass_hu_allow_higher=True)))
-    assert any("start_points" in p for p in unsupported(load_variant("chengdu", start_points=100)))
+    assert any("forced_hu_last_n" in p for p in unsupported(load_variant("chengdu", forced_hu_last_n=2)))
 
 
 # ---- the wildcard win check against the Python judge -----------------------------------------------------------

@@ -9,8 +9,10 @@ Money stays in Python: a kong that pays, a win and the end of an exhausted hand 
 event buffer (``EV_*`` below, with everything the scorer needs: the winner's counts and melds, the situation
 flags, the seats still in the hand); :class:`envs.compiled.ledger.Ledger` turns the events into transfers with the
 same functions the Python engine calls (``judge.score``, ``envs.settlement``) and writes the scores back.  The play
-never depends on the scores (the compiled engine refuses variants with bankruptcy), so the events can be settled
-after the kernel returns.
+depends on the scores only through bankruptcy (``start_points > 0``): there the kernel stops after every payment
+with what comes next stored in the row (``CONT``, :func:`stop`), and the ledger either ends the hand
+(:func:`end_bankrupt`) or lets it go on (:func:`resume`); otherwise the events are settled after the kernel
+returns.
 """
 
 # ruff: noqa: SIM103, SIM109, SIM110 - plain loops and comparisons compile best in numba (no generators)
@@ -26,6 +28,9 @@ from envs.compiled.layout import (
     BACK,
     CLAIM_FROM,
     CLAIM_TILE,
+    CONT,
+    CONT_ARG,
+    CONT_SEAT,
     CURRENT,
     DEALER,
     DECISION,
@@ -123,7 +128,11 @@ R_NUM_TILES = 15  # tiles in the wall
 R_WILD = 16  # the wildcard kind (红中 31), -1: none
 R_FOUR_RED = 17  # hz_four_red_instant: four 红中 in hand win at once
 R_FOUR_RED_ENDS = 18  # hz_four_red_ends_hand
-NUM_RULES = 19
+R_BANKRUPTCY = 19  # start_points > 0: a payment can end the hand, so the kernel stops after each one
+NUM_RULES = 20
+
+# ---- continuations (CONT): what the hand does after a payment ----------------------------------------------------
+C_NONE, C_DRAW, C_REPLACEMENT, C_END = 0, 1, 2, 3
 
 # ---- events ------------------------------------------------------------------------------------------------------
 EV_KONG = 1  # a kong took effect: seat, tile, meld kind, feeder, immediate, active seats
@@ -696,21 +705,78 @@ def next_turn(s, seat, rules, ev, nev):
         enter_self(s, seat)
         if not four_red(s, seat, rules):
             return
-        seat = instant_next(s, settle_self_draw(s, seat, t, HOW_INSTANT, rules, ev, nev), rules, ev, nev)
-
-
-@njit(cache=True)
-def instant_next(s, nxt, rules, ev, nev):
-    """After a four-红中 win: the hand ends with ``hz_four_red_ends_hand``, else seat ``nxt`` draws (-1: over)."""
-    if nxt >= 0 and rules[R_FOUR_RED_ENDS]:
-        end_hand(s, ev, nev, False)
-        return -1
-    return nxt
+        nxt = settle_self_draw(s, seat, t, HOW_INSTANT, rules, ev, nev)
+        if nxt < 0:
+            return
+        code = C_END if rules[R_FOUR_RED_ENDS] else C_DRAW
+        if rules[R_BANKRUPTCY]:
+            stop(s, code, nxt, -1)
+            return
+        if code == C_END:
+            end_hand(s, ev, nev, False)
+            return
+        seat = nxt
 
 
 @njit(cache=True)
 def after_instant(s, nxt, rules, ev, nev):
-    next_turn(s, instant_next(s, nxt, rules, ev, nev), rules, ev, nev)
+    """After a four-红中 win outside a turn's draw (``nxt``: the next seat, -1 when the wins ended the hand): the
+    hand ends with ``hz_four_red_ends_hand``, else ``nxt`` draws — or the kernel stops for the ledger first."""
+    if nxt < 0:
+        return
+    code = C_END if rules[R_FOUR_RED_ENDS] else C_DRAW
+    if rules[R_BANKRUPTCY]:
+        stop(s, code, nxt, -1)
+    elif code == C_END:
+        end_hand(s, ev, nev, False)
+    else:
+        next_turn(s, nxt, rules, ev, nev)
+
+
+@njit(cache=True)
+def stop(s, code, seat, arg):
+    """Store what the hand does next and return: the ledger settles the payments first (a seat may go bankrupt,
+    ``Game._check_bankrupt``), then calls :func:`resume` or :func:`end_bankrupt`."""
+    s[CONT] = code
+    s[CONT_SEAT] = seat
+    s[CONT_ARG] = arg
+
+
+@njit(cache=True)
+def proceed(s, code, seat, arg, rules, ev, nev):
+    """Go on after a payment (``code``: a ``C_*`` continuation of ``seat``), or stop for the ledger when payments can
+    bankrupt a seat."""
+    if rules[R_BANKRUPTCY]:
+        stop(s, code, seat, arg)
+    else:
+        go_on(s, code, seat, arg, rules, ev, nev)
+
+
+@njit(cache=True)
+def go_on(s, code, seat, arg, rules, ev, nev):
+    if code == C_DRAW:
+        next_turn(s, seat, rules, ev, nev)
+    elif code == C_REPLACEMENT:
+        if arg >= 0:
+            s[KONG_FEEDER] = arg  # a claimed kong's discarder (杠上花 / 点杠花)
+        replacement_draw(s, seat, rules, ev, nev)
+    elif code == C_END:
+        end_hand(s, ev, nev, False)
+
+
+@njit(cache=True)
+def resume(s, rules, ev, nev):
+    """The ledger found nobody bankrupt: do what the stored continuation says."""
+    code, seat, arg = s[CONT], s[CONT_SEAT], s[CONT_ARG]
+    stop(s, C_NONE, 0, 0)
+    go_on(s, code, seat, arg, rules, ev, nev)
+
+
+@njit(cache=True)
+def end_bankrupt(s, ev, nev):
+    """The ledger found a seat below zero: the hand ends at once (``Game._check_bankrupt``)."""
+    stop(s, C_NONE, 0, 0)
+    end_hand(s, ev, nev, False)
 
 
 @njit(cache=True)
@@ -763,7 +829,7 @@ def concealed_kong(s, seat, k, rules, ev, nev):
     s[MELD_MADE] = 1
     s[KONG_FEEDER] = -1
     pay_kong(s, ev, nev, seat, M_ANKONG, k, -1, True)
-    replacement_draw(s, seat, rules, ev, nev)
+    proceed(s, C_REPLACEMENT, seat, -1, rules, ev, nev)
 
 
 @njit(cache=True)
@@ -780,7 +846,7 @@ def complete_added_kong(s, seat, k, rules, ev, nev):
     s[MELD_MADE] = 1
     s[KONG_FEEDER] = -1
     pay_kong(s, ev, nev, seat, M_BUKONG, k, -1, immediate)
-    replacement_draw(s, seat, rules, ev, nev)
+    proceed(s, C_REPLACEMENT, seat, -1, rules, ev, nev)
 
 
 @njit(cache=True)
@@ -961,10 +1027,8 @@ def discard_wins(s, winners, payer, k, robbing, rules, ev, nev):
     if finished_by_wins(s):
         end_hand(s, ev, nev, False)
         return
-    if robbing and rules[R_AFTER_ROBBED]:
-        next_turn(s, next_active(s, payer), rules, ev, nev)
-    else:
-        next_turn(s, next_active(s, order_last), rules, ev, nev)
+    nxt = next_active(s, payer) if robbing and rules[R_AFTER_ROBBED] else next_active(s, order_last)
+    proceed(s, C_DRAW, nxt, -1, rules, ev, nev)
 
 
 @njit(cache=True)
@@ -1035,8 +1099,7 @@ def resolve_claims(s, rules, ev, nev):
         s[HANDS + q * NK + k] -= 3
         add_meld(s, q, M_KONG, k, p)
         pay_kong(s, ev, nev, q, M_KONG, k, p, True)
-        s[KONG_FEEDER] = p
-        replacement_draw(s, q, rules, ev, nev)
+        proceed(s, C_REPLACEMENT, q, p, rules, ev, nev)
     else:
         s[HANDS + q * NK + k] -= 2
         add_meld(s, q, M_PONG, k, p)
@@ -1214,7 +1277,9 @@ def apply_action(s, seat, a, rules, table, ev, nev):
     ph = s[PHASE]
     if ph == PH_SELF:
         if a == A_HU:
-            next_turn(s, settle_self_draw(s, seat, s[DRAWN], HOW_ZIMO, rules, ev, nev), rules, ev, nev)
+            nxt = settle_self_draw(s, seat, s[DRAWN], HOW_ZIMO, rules, ev, nev)
+            if nxt >= 0:
+                proceed(s, C_DRAW, nxt, -1, rules, ev, nev)
         elif a >= A_KONG and a < A_KONG + NK:
             k = a - A_KONG
             s[FIRST_ACTION] = 0

@@ -68,6 +68,9 @@ NUM_WINS = _field("num_wins")
 FIRST_WIN_SEATS = _field("first_win_seats")  # bitmask of the winners of the first win event (next dealer)
 FIRST_WIN_PAYER = _field("first_win_payer")  # -1: a self-draw
 REVEAL = _field("reveal_hands")  # 1: winners' concealed hands are shown (血流 frozen hands, reveal_winner_hand)
+CONT = _field("continuation")  # C_*: what the hand does next, stored while the ledger checks for a bankruptcy
+CONT_SEAT = _field("continuation_seat")
+CONT_ARG = _field("continuation_arg")  # the discarder of a claimed kong (its replacement draw sets KONG_FEEDER)
 WILD = _field("wild")  # the wildcard kind (红中 31), -1 without wildcards
 XUELIU = _field("xueliu")  # 1: 血流成河 continuation (winners stay, frozen); 0: 血战到底 (winners leave)
 # ---- per seat -----------------------------------------------------------------------------------------------

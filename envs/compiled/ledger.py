@@ -14,6 +14,7 @@ import numpy as np
 from envs import judge
 from envs.compiled import kernel as K
 from envs.compiled.layout import (
+    CONT,
     DEALER,
     HANDS,
     MAX_MELDS,
@@ -95,6 +96,27 @@ class Ledger:
             elif kind == K.EV_END and ev[K.E_HOW]:
                 self._exhausted(row)
         row[SCORES : SCORES + NP] = self.scores
+
+    def settle_all(self, row: np.ndarray, events: np.ndarray, counts: np.ndarray, rules: np.ndarray) -> None:
+        """Settle the ``counts[0]`` events the kernel recorded for ``row``; where it stopped after a payment
+        (``start_points > 0``: ``kernel.stop``), end the hand if a seat went bankrupt, else let the kernel go on —
+        until it stops no more (``counts`` is the one-element count of the row's event buffer ``events``)."""
+        while True:
+            n = int(counts[0])
+            counts[0] = 0
+            if n:
+                self.settle(row, events, n)
+            if not row[CONT]:
+                return
+            if self.bankrupt():
+                K.end_bankrupt(row, events, counts)
+            else:
+                K.resume(row, rules, events, counts)
+
+    def bankrupt(self) -> bool:
+        """``Game._check_bankrupt``: some seat's points (``start_points`` plus this hand's score) fell below zero."""
+        start = self.cfg.start_points
+        return start > 0 and any(start + score < 0 for score in self.scores)
 
     def _kong(self, ev: np.ndarray) -> None:
         """``Game._pay_kong``."""

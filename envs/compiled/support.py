@@ -1,9 +1,9 @@
 """What the compiled engine plays (编译引擎支持的规则), its rule vector and its win table.
 
 The kernel implements the state machine of the core rules (:mod:`envs.variants.base`) for four players with the
-three suits, no wildcards or the four 红中 wildcards, 血战到底 or 血流成河 continuation: the ``chengdu``,
-``xueliu`` and ``hongzhong`` presets and any configuration that differs
-from it only in flags the kernel reads from :func:`rule_vector` or that only the scorer and the settlement use
+three suits, no wildcards or the four 红中 wildcards, 血战到底 or 血流成河 continuation, with or without
+bankruptcy: the ``chengdu``, ``xueliu``, ``hongzhong`` and ``chiyu`` presets and any configuration that differs
+from them only in flags the kernel reads from :func:`rule_vector` or that only the scorer and the settlement use
 (fan table, caps, payments, 查花猪 / 查大叫 options ...; those stay in Python, see :mod:`envs.compiled.ledger`).
 :func:`check_supported` names every flag that is out of reach, so a caller can fall back to the Python engine.
 """
@@ -31,7 +31,6 @@ _REQUIRED: tuple[tuple[str, object, str], ...] = (
     ("pass_hu_allow_higher", False, "过胡 without the higher-win exception (it needs a score per offer)"),
     ("allow_pinghu_on_discard", True, "平胡 on a discard (otherwise every offer needs a score)"),
     ("forced_hu_last_n", 0, "no forced wins"),
-    ("start_points", 0, "no bankruptcy (the play must not depend on the scores)"),
     ("reveal_concealed_kong", True, "revealed 暗杠"),
     ("dead_wait_counts_as_ready", True, "查大叫 without counting the unseen copies of a wait"),
 )
@@ -97,6 +96,7 @@ def rule_vector(cfg: RuleConfig) -> np.ndarray:
     r[K.R_WILD] = RED if hongzhong else -1
     r[K.R_FOUR_RED] = hongzhong and cfg.hz_four_red_instant
     r[K.R_FOUR_RED_ENDS] = hongzhong and cfg.hz_four_red_ends_hand
+    r[K.R_BANKRUPTCY] = cfg.start_points > 0
     return r
 
 

@@ -5,7 +5,7 @@ observations, masks, rewards, episode ends, seeds, opponents and sb3 ``VecEnv`` 
 numba kernel (:mod:`envs.compiled.kernel`) instead of :class:`envs.game.Game`: the state of all hands lives in one
 ``int32`` array, one call applies a decision in every slot, and the observations and masks of the next decisions
 are written by compiled code.  Only the variants of :mod:`envs.compiled.support` are played (the ``chengdu``,
-``xueliu`` and ``hongzhong`` presets and their scoring / settlement options); others raise
+``xueliu``, ``hongzhong`` and ``chiyu`` presets and their scoring / settlement options); others raise
 :class:`~envs.game.UnsupportedRule` naming the flags.
 
 It overrides :class:`~envs.vector_env.VectorEnv`'s engine hooks (``_deal``, ``_scores_of``, ``_leaves``,
@@ -71,13 +71,12 @@ class CompiledVectorEnv(VectorEnv):
         wall[:] = shuffled_wall(cfg, hand)
         dealer = SeedStream(hand, DOMAIN_DEALER).randbelow(self.num_players)
         offset = draw_exchange_offset(cfg, hand) if cfg.exchange_mode == "swap3" else 0
-        counts = self._num_events
-        counts[i] = 0
-        K.deal(self.state[i], wall, dealer, offset, self._rules, self._events[i], counts[i : i + 1])
+        count = self._num_events[i : i + 1]
+        count[0] = 0
+        K.deal(self.state[i], wall, dealer, offset, self._rules, self._events[i], count)
         ledger = self._ledgers[i] = Ledger(cfg, self._table)
-        if counts[i]:  # without 换三张 and 定缺, four 红中 can win at the deal
-            ledger.settle(self.state[i], self._events[i], int(counts[i]))
-            counts[i] = 0
+        if count[0]:  # without 换三张 and 定缺, four 红中 can win at the deal
+            ledger.settle_all(self.state[i], self._events[i], count, self._rules)
 
     def _new_hand(self, i: int, seed: int | None) -> None:
         super()._new_hand(i, seed)
@@ -118,8 +117,7 @@ class CompiledVectorEnv(VectorEnv):
         batch.step_rows(self.state, rows, seats, actions, self._rules, self._table, self._events, counts)
         moved = np.flatnonzero(counts)
         for i in moved:
-            self._ledgers[i].settle(self.state[i], self._events[i], int(counts[i]))
-        counts[moved] = 0
+            self._ledgers[i].settle_all(self.state[i], self._events[i], counts[i : i + 1], self._rules)
         return moved
 
     # ---- stepping ------------------------------------------------------------------------------------------------
