@@ -242,6 +242,8 @@ def test_many_more_games_match_the_python_engine():
     seen += play_many(CFG, range(8000, 9000), uniform)
     seen += play_many(load_variant("xueliu"), range(9000, 10000), win_seeking)
     seen += play_many(load_variant("hongzhong"), range(10000, 11500), win_seeking)
+    seen += play_many(load_variant("chiyu"), range(12000, 12500), win_seeking)
+    seen += play_many(load_variant("chengdu", start_points=6), range(13000, 13500), win_seeking)
     assert seen["win:qianggang"] > 0 and seen["transfer:hujiao_zhuanyi"] > 0, dict(seen)
 
 
