@@ -85,7 +85,7 @@ def lockstep(game: Game, choose: Chooser, rng: np.random.Generator, seen: Counte
     wall = np.asarray(game._wall, dtype=np.int32)
     K.deal(row, wall, game.dealer, game.exchange_offset or 0, rules, events[0], counts[0:1])
     ledger = Ledger(cfg, TABLE)
-    ledger.settle_all(row, events[0], counts[0:1], rules)
+    ledger.settle(row, events[0], counts[0:1], rules)
     picks: list[list[int]] = [[] for _ in range(L.NP)]
     mask = np.zeros(183, dtype=np.int8)
     obs = np.zeros((106, 34), dtype=np.float32)
@@ -113,7 +113,7 @@ def lockstep(game: Game, choose: Chooser, rng: np.random.Generator, seen: Counte
         counts[0] = 0
         K.apply_action(row, seat, a, rules, TABLE, events[0], counts[0:1])
         seen.update(f"event:{int(e)}" for e in events[0, : counts[0], K.E_TYPE])
-        ledger.settle_all(row, events[0], counts[0:1], rules)
+        ledger.settle(row, events[0], counts[0:1], rules)
         step += 1
         diff = _field_diff(state_of_game(game, picks), row)
         assert not diff, f"step {step}, seat {seat}, action {a} ({decode(a) if a < EXCHANGE_BASE else a}): {diff}"

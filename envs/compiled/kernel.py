@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from envs.actions import DINGQUE_BASE, DISCARD_BASE, EXCHANGE_BASE, HU_ID, KONG_BASE, PASS_ID, PONG_ID
 from envs.compiled.layout import (
     ACTIVE,
     AFTER_KONG,
@@ -99,14 +100,13 @@ from envs.compiled.layout import (
 )
 
 # ---- flat action ids (envs.actions) ------------------------------------------------------------------------------
-A_DISCARD = 0
-A_KONG = 34
-A_PONG = 68
-A_HU = 69
-A_PASS = 70
-A_EXCHANGE = 71
-A_DINGQUE = 105
-NUM_ACTIONS = 183
+A_DISCARD = DISCARD_BASE
+A_KONG = KONG_BASE
+A_PONG = PONG_ID
+A_HU = HU_ID
+A_PASS = PASS_ID
+A_EXCHANGE = EXCHANGE_BASE
+A_DINGQUE = DINGQUE_BASE
 
 # ---- rule flags (envs.compiled.support.rule_vector) --------------------------------------------------------------
 R_EXCHANGE = 0  # 换三张 swap3
@@ -149,7 +149,7 @@ E_HOW = 3  # EV_WIN how / EV_KONG meld kind / EV_END exhausted
 E_PAYER = 4
 E_FEEDER = 5  # EV_WIN feeder of a 杠上花 / EV_KONG discarder of a 直杠 (-1: none)
 E_FLAGS = 6  # EV_WIN F_* / EV_KONG immediate
-E_ACTIVE = 7  # bitmask of the seats still in the hand
+E_ACTIVE = 7  # bitmask of the seats still in the hand (EV_CALL: of the winners)
 E_VOID = 8
 E_COUNT = 9  # EV_CALL: the number of kongs of that turn
 E_NUM_MELDS = 10
@@ -488,6 +488,8 @@ def acting_seat(s):
 @njit(cache=True)
 def new_event(ev, nev, kind):
     i = nev[0]
+    if i >= ev.shape[0]:  # one decision records at most a few events (a 一炮多响 with 呼叫转移 and the end: 5)
+        raise IndexError("envs.compiled: event buffer full")
     nev[0] = i + 1
     row = ev[i]
     for j in range(EV_SIZE):

@@ -82,7 +82,7 @@ class Ledger:
         self.scores[tr.payer] -= tr.amount
         self.scores[tr.receiver] += tr.amount
 
-    def settle(self, row: np.ndarray, events: np.ndarray, count: int) -> None:
+    def _settle_events(self, row: np.ndarray, events: np.ndarray, count: int) -> None:
         """Settle the first ``count`` events of ``events`` in order and write the scores into ``row``."""
         for j in range(count):
             ev = events[j]
@@ -97,7 +97,7 @@ class Ledger:
                 self._exhausted(row)
         row[SCORES : SCORES + NP] = self.scores
 
-    def settle_all(self, row: np.ndarray, events: np.ndarray, counts: np.ndarray, rules: np.ndarray) -> None:
+    def settle(self, row: np.ndarray, events: np.ndarray, counts: np.ndarray, rules: np.ndarray) -> None:
         """Settle the ``counts[0]`` events the kernel recorded for ``row``; where it stopped after a payment
         (``start_points > 0``: ``kernel.stop``), end the hand if a seat went bankrupt, else let the kernel go on —
         until it stops no more (``counts`` is the one-element count of the row's event buffer ``events``)."""
@@ -105,7 +105,7 @@ class Ledger:
             n = int(counts[0])
             counts[0] = 0
             if n:
-                self.settle(row, events, n)
+                self._settle_events(row, events, n)
             if not row[CONT]:
                 return
             if self.bankrupt():

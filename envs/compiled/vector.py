@@ -76,7 +76,7 @@ class CompiledVectorEnv(VectorEnv):
         K.deal(self.state[i], wall, dealer, offset, self._rules, self._events[i], count)
         ledger = self._ledgers[i] = Ledger(cfg, self._table)
         if count[0]:  # without 换三张 and 定缺, four 红中 can win at the deal
-            ledger.settle_all(self.state[i], self._events[i], count, self._rules)
+            ledger.settle(self.state[i], self._events[i], count, self._rules)
 
     def _new_hand(self, i: int, seed: int | None) -> None:
         super()._new_hand(i, seed)
@@ -117,7 +117,7 @@ class CompiledVectorEnv(VectorEnv):
         batch.step_rows(self.state, rows, seats, actions, self._rules, self._table, self._events, counts)
         moved = np.flatnonzero(counts)
         for i in moved:
-            self._ledgers[i].settle_all(self.state[i], self._events[i], counts[i : i + 1], self._rules)
+            self._ledgers[i].settle(self.state[i], self._events[i], counts[i : i + 1], self._rules)
         return moved
 
     # ---- stepping ------------------------------------------------------------------------------------------------
