@@ -3,10 +3,14 @@
 * :mod:`envs.compiled.layout` — one ``int32`` row per hand, named offsets;
 * :mod:`envs.compiled.kernel` — the state machine (deal, legal masks, one decision) on such rows;
 * :mod:`envs.compiled.encode` — the observation tensor of a seat, written from a row;
+* :mod:`envs.compiled.batch` — the loops over many rows (one numba call per batched step and phase);
 * :mod:`envs.compiled.ledger` — money (kongs, wins, the end of hand) with the Python scorer and settlement;
 * :mod:`envs.compiled.support` — which configurations it plays;
 * :mod:`envs.compiled.mirror` — a row from an :class:`envs.game.Game` (tests, debugging);
 * :mod:`envs.compiled.vector` — :class:`CompiledVectorEnv`, the batched environment on it.
+
+It plays the ``chengdu``, ``xueliu``, ``hongzhong`` and ``chiyu`` presets (and their scoring / settlement options);
+``tests/test_compiled_engine.py`` proves it equal to :class:`envs.game.Game` decision by decision.
 
 numba comes with the ``env`` extra (``pip install 'chuanma[env]'``); the first use compiles the kernel (about half a
 minute; numba caches it on disk for later processes, stamped with all of this package's sources:
