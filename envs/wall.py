@@ -162,15 +162,36 @@ class SeedStream:
             items[i], items[j] = items[j], items[i]
         self._words = stream[pos:][::-1]
 
+    def word_bytes(self, words: int) -> bytes:
+        """The stream's next ``words`` 64-bit words (whole blocks: at least ``words``) as big-endian bytes, consumed;
+        for a compiled reader of the same draws (``envs.compiled.batch.shuffle``).  Only on a fresh stream."""
+        if self._words or self._counter:
+            raise ValueError("word_bytes reads whole blocks from the start of a fresh stream")
+        blocks = -(-words // 4)
+        self._counter = blocks
+        sha, key = hashlib.sha256, self._key
+        return b"".join([sha(key + c).digest() for c in _counter_bytes(blocks)])
+
     def _extend(self, stream: list[int], words: int) -> None:
         """Append at least ``words`` words of the next blocks to ``stream`` (whole blocks of four)."""
         if words <= 0:
             return
         blocks = -(-words // 4)
         key, counter = self._key, self._counter
-        data = b"".join(hashlib.sha256(key + (counter + b).to_bytes(8, "big")).digest() for b in range(blocks))
+        sha = hashlib.sha256
+        data = b"".join([sha(key + c).digest() for c in _counter_bytes(blocks, counter)])
         self._counter = counter + blocks
         stream.extend(struct.unpack(f">{4 * blocks}Q", data))
+
+
+_COUNTERS = tuple(c.to_bytes(8, "big") for c in range(64))  # the block counters of one wall, encoded
+
+
+def _counter_bytes(blocks: int, start: int = 0) -> Sequence[bytes]:
+    """The big-endian 8-byte counters ``start .. start + blocks - 1`` (the common ones precomputed)."""
+    if start + blocks <= len(_COUNTERS):
+        return _COUNTERS[start : start + blocks]
+    return [c.to_bytes(8, "big") for c in range(start, start + blocks)]
 
 
 _NUM_LIMITS = 256

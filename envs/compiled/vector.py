@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.actions import ACTION_SPACE_SIZE, action_name
+from envs.actions import action_name
 from envs.compiled import batch
 from envs.compiled import kernel as K
 from envs.compiled.encode import encode_row, encode_rows
@@ -40,7 +40,7 @@ from envs.compiled.support import check_supported, rule_vector, win_table
 from envs.config import RuleConfig, load_variant
 from envs.game import draw_exchange_offset
 from envs.vector_env import VectorEnv
-from envs.wall import DOMAIN_DEALER, SeedStream, shuffled_wall
+from envs.wall import DOMAIN_DEALER, DOMAIN_WALL, SeedStream, shuffled_wall, tile_multiset
 
 __all__ = ["CompiledVectorEnv"]
 
@@ -59,6 +59,7 @@ class CompiledVectorEnv(VectorEnv):
         self._ledgers = [Ledger(cfg, self._table) for _ in range(num_envs)]
         self._all = np.arange(num_envs, dtype=np.int64)
         self._wall = np.zeros(WALL_LEN, dtype=np.int32)
+        self._tiles = np.asarray(tile_multiset(cfg), dtype=np.int32)
         self._base_unit = float(cfg.base_unit)
         self._ep_len = np.zeros(num_envs, dtype=np.int64)  # self-play: decisions of each slot's hand so far
         self._pending: set[int] = set()  # self-play: slots with a reward from the deal, paid with their next step
@@ -68,7 +69,10 @@ class CompiledVectorEnv(VectorEnv):
         """Deal hand seed ``hand`` in slot ``i``: the wall, dealer and 换三张 offset ``Game(cfg, seed=hand)`` has."""
         cfg = self.cfg
         wall = self._wall[: cfg.num_tiles]
-        wall[:] = shuffled_wall(cfg, hand)
+        wall[:] = self._tiles  # the variant's tiles in ascending order, shuffled by the hand's wall stream
+        data = SeedStream(hand, DOMAIN_WALL).word_bytes(cfg.num_tiles - 1)
+        if batch.shuffle(wall, np.frombuffer(data, dtype=">u8").astype(np.uint64)) < 0:
+            wall[:] = shuffled_wall(cfg, hand)
         dealer = SeedStream(hand, DOMAIN_DEALER).randbelow(self.num_players)
         offset = draw_exchange_offset(cfg, hand) if cfg.exchange_mode == "swap3" else 0
         count = self._num_events[i : i + 1]
@@ -125,11 +129,9 @@ class CompiledVectorEnv(VectorEnv):
         N = self.num_envs
         if acts.shape[0] != N:
             raise ValueError(f"expected {N} actions (one per slot), got shape {acts.shape}")
-        if acts.min() >= 0 and acts.max() < ACTION_SPACE_SIZE and self.masks[self._all, acts].all():
+        i = batch.first_illegal(self.masks, acts)
+        if i < 0:
             return
-        ok = (acts >= 0) & (acts < ACTION_SPACE_SIZE)
-        ok[ok] = self.masks[self._all[ok], acts[ok]] == 1
-        i = int(np.flatnonzero(~ok)[0])
         legal = ", ".join(f"{j} ({action_name(j)})" for j in np.flatnonzero(self.masks[i]))
         seat = int(self.acting_seats[i])
         raise ValueError(f"illegal action {int(acts[i])} in slot {i} (seat {seat}); legal: {legal}")
