@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 from envs.actions import DINGQUE_BASE, EXCHANGE_BASE, HU_ID, KONG_BASE, PASS_ID, PONG_ID, decode, exchange
+from envs.compiled import hand as H
 from envs.compiled import kernel as K
 from envs.compiled import layout as L
 from envs.compiled.encode import encode_row
@@ -392,18 +393,18 @@ def test_wildcard_wins_and_waits_equal_the_judge():
         v = None if void < 0 else void
         if sum(counts) % 3 == 2:
             want = judge.is_win(cfg, counts, meld_objs, v)
-            assert K.is_win(row, 0, TABLE) == want, (counts, melds, void)
+            assert H.is_win(row, 0, TABLE) == want, (counts, melds, void)
             answers[f"win:{want}"] += 1
         else:
             mask = judge.waits_mask(cfg, list(counts), meld_objs, v)
             held_void = v is not None and any(counts[v * 9 : v * 9 + 9])
-            got = sum(1 << k for k in range(34) if K.wins_on(row, 0, k, TABLE))
+            got = sum(1 << k for k in range(34) if H.wins_on(row, 0, k, TABLE))
             assert got == (0 if held_void else mask), (counts, melds, void)
             answers[f"waits:{bool(mask)}"] += 1
     assert len(answers) == 4 and min(answers.values()) > 300, dict(answers)
 
 
-# ---- the wall ---------------------------------------------------------------------------------------------------------
+# ---- the wall ------------------------------------------------------------------------------------------------------
 def test_compiled_shuffle_deals_the_walls_of_the_python_engine():
     """``batch.shuffle`` over ``SeedStream.word_bytes`` gives ``envs.wall.shuffled_wall`` for every seed form; with
     too few words it says so (-1) instead of guessing; ``word_bytes`` reads only a fresh stream."""

@@ -1,6 +1,7 @@
 """The compiled engine (编译引擎): the rules state machine of the core variants in numba, for the batched environment.
 
 * :mod:`envs.compiled.layout` — one ``int32`` row per hand, named offsets;
+* :mod:`envs.compiled.hand` — win checks and waits on a row (红中 wildcards included);
 * :mod:`envs.compiled.kernel` — the state machine (deal, legal masks, one decision) on such rows;
 * :mod:`envs.compiled.encode` — the observation tensor of a seat, written from a row;
 * :mod:`envs.compiled.batch` — the loops over many rows (one numba call per batched step and phase);

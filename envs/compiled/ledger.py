@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs import judge
+from envs.compiled import hand as H
 from envs.compiled import kernel as K
 from envs.compiled.layout import (
     CONT,
@@ -215,7 +216,7 @@ class Ledger:
     def _exhausted(self, row: np.ndarray) -> None:
         """查花猪 / 查大叫 / 退税 (``VariantRules.end_transfers``): the standings of the seats that never won by
         :func:`envs.settlement.is_pig` and :func:`envs.settlement.ready_value`, asked only of the seats the kernel
-        cannot rule out (:func:`kernel.may_be_pig`, :func:`kernel.may_be_ready`), then
+        cannot rule out (:func:`hand.may_be_pig`, :func:`hand.may_be_ready`), then
         :func:`envs.settlement.settle_end_of_hand` — what :func:`envs.settlement.end_of_hand_transfers` does."""
         cfg, table = self.cfg, self.table
         rest = [q for q in range(NP) if not row[WON + q]]
@@ -224,8 +225,8 @@ class Ledger:
         pig: dict[int, bool] = {}
         value: dict[int, int | None] = {}
         for q in rest:
-            maybe_pig = bool(K.may_be_pig(row, q))
-            if not maybe_pig and not K.may_be_ready(row, q, table):
+            maybe_pig = bool(H.may_be_pig(row, q))
+            if not maybe_pig and not H.may_be_ready(row, q, table):
                 pig[q], value[q] = False, None
                 continue
             player = self._player_end(row, q)
