@@ -83,11 +83,18 @@ NUM_MELDS, PENDING, PICK_COUNT, DINGQUE_CHOICE = L.NUM_MELDS, L.PENDING, L.PICK_
 HANDS, DISCARDS, WIN_TILES, HU_LOCK, PONG_LOCK = L.HANDS, L.DISCARDS, L.WIN_TILES, L.HU_LOCK, L.PONG_LOCK
 PICKS, GIVEN, RECEIVED, MELDS, SHOWN = L.PICKS, L.GIVEN, L.RECEIVED, L.MELDS, L.SHOWN_WIN_TILES
 MAX_MELDS, MELD_FIELDS, REVEAL, WILD = L.MAX_MELDS, L.MELD_FIELDS, L.REVEAL, L.WILD
-M_PONG, M_KONG, M_ANKONG, M_BUKONG = L.M_PONG, L.M_KONG, L.M_ANKONG, L.M_BUKONG
 PH_EXCHANGE, PH_DINGQUE, PH_SELF, PH_CLAIM, PH_ROB = L.PH_EXCHANGE, L.PH_DINGQUE, L.PH_SELF, L.PH_CLAIM, L.PH_ROB
 
-# visible copies a meld shows beyond the discards (envs.observation._VISIBLE_WEIGHTS: a claimed copy is a discard)
-W_PONG, W_KONG, W_ANKONG, W_BUKONG = 2.0, 3.0, 4.0, 3.0
+# per meld kind M_*: its first plane, and the visible copies it shows beyond the discards
+# (envs.observation._VISIBLE_WEIGHTS: one copy of a claimed meld is counted among the discards)
+_MELD_PLANES = {
+    L.M_PONG: (R_PONGS, 2.0),
+    L.M_KONG: (R_EXPOSED, 3.0),
+    L.M_ANKONG: (R_CONCEALED, 4.0),
+    L.M_BUKONG: (R_ADDED, 3.0),
+}
+MELD_ROW = np.array([_MELD_PLANES.get(m, (0, 0.0))[0] for m in range(5)], dtype=np.int64)
+MELD_VISIBLE = np.array([_MELD_PLANES.get(m, (0, 0.0))[1] for m in range(5)], dtype=np.float32)
 
 
 @njit(cache=True)
@@ -157,18 +164,8 @@ def _encode_seat(row, me, r, base_unit, out):
         at = MELDS + (s * MAX_MELDS + i) * MELD_FIELDS
         kind = row[at]
         k = row[at + 1]
-        if kind == M_PONG:
-            out[R_PONGS + r, k] += 1.0
-            out[R_VISIBLE, k] += W_PONG
-        elif kind == M_KONG:
-            out[R_EXPOSED + r, k] += 1.0
-            out[R_VISIBLE, k] += W_KONG
-        elif kind == M_ANKONG:
-            out[R_CONCEALED + r, k] += 1.0
-            out[R_VISIBLE, k] += W_ANKONG
-        elif kind == M_BUKONG:
-            out[R_ADDED + r, k] += 1.0
-            out[R_VISIBLE, k] += W_BUKONG
+        out[MELD_ROW[kind] + r, k] += 1.0
+        out[R_VISIBLE, k] += MELD_VISIBLE[kind]
     for k in range(NK):
         c = row[DISCARDS + s * NK + k]
         if c:

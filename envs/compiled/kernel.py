@@ -167,12 +167,18 @@ def wall_remaining(s):
 
 
 @njit(cache=True)
-def next_active(s, seat):
+def first_after(s, field, seat):
+    """The first seat after ``seat`` in turn order (``seat`` itself last) whose per-seat ``field`` is set; -1."""
     for i in range(1, NP + 1):
         q = (seat + i) % NP
-        if s[ACTIVE + q]:
+        if s[field + q]:
             return q
     return -1
+
+
+@njit(cache=True)
+def next_active(s, seat):
+    return first_after(s, ACTIVE, seat)
 
 
 @njit(cache=True)
@@ -289,11 +295,7 @@ def acting_seat(s):
         start = s[DEALER] - 1
     else:
         start = s[CURRENT] - 1
-    for i in range(1, NP + 1):
-        q = (start + i) % NP
-        if s[PENDING + q]:
-            return q
-    return -1
+    return first_after(s, PENDING, start)
 
 
 # ---- events ------------------------------------------------------------------------------------------------------
