@@ -323,8 +323,9 @@ def test_other_presets_are_refused_by_name(variant):
     assert problems[0].split(" ")[0] in str(err.value)
 
 
-def test_supported_flags_are_the_chengdu_family():
-    assert unsupported(CFG) == []
+def test_the_supported_presets_and_refused_flags():
+    for variant in ("chengdu", "xueliu", "hongzhong", "chiyu"):
+        assert unsupported(load_variant(variant)) == [], variant
     assert any("pass_hu_allow_higher" in p for p in unsupported(load_variant("chengdu", pass_hu_allow_higher=True)))
     assert any("forced_hu_last_n" in p for p in unsupported(load_variant("chengdu", forced_hu_last_n=2)))
 

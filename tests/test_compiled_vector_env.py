@@ -79,8 +79,12 @@ def test_hands_won_at_the_deal_are_skipped_like_the_python_batched_env():
     """Without 换三张 / 定缺 and with hz_four_red_ends_hand, four 红中 dealt to the dealer end the hand at the deal:
     the slot deals its next hand (skipped_hands), as VectorEnv does; the rewards of such hands match too."""
     rules = {"exchange_mode": "none", "dingque": False, "hz_four_red_ends_hand": True}
+    seed = 12079  # its first hand deals the four 红中 to the dealer
     for self_play in (True, False):
-        _compare(40, n=3, variant="hongzhong", self_play=self_play, rules=rules)
+        _compare(40, n=3, seed=seed, variant="hongzhong", self_play=self_play, rules=rules)
+        venv = CompiledVectorEnv("hongzhong", 1, seed=seed, self_play=self_play, rules=rules)
+        venv.reset()
+        assert venv.reset_infos[0]["skipped_hands"] == 1
 
 
 def test_learner_mode_fixed_seat_terminal_rewards_points_scale():
