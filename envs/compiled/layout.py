@@ -9,6 +9,9 @@ The fields mirror the attributes of :class:`envs.game.Game` of the same meaning;
 state_of_game` fills a row from a ``Game`` (the differential tests compare the two engines field by field).
 Unset seats / tiles are ``-1``.  Money (scores, kong payment records) is kept by the Python ledger
 (:mod:`envs.compiled.ledger`); the kernel only reads ``SCORES``, which the ledger writes back.
+
+Adding or moving a field changes the compiled code: numba's cache is stamped with every source of the package
+(:mod:`envs.compiled._cache`), so the next use recompiles.
 """
 
 from __future__ import annotations

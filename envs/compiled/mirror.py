@@ -43,6 +43,9 @@ Conventions (the kernel keeps its rows the same way)
   (``-1`` for a self-draw or before any win; ``FIRST_WIN_SEATS`` is then 0).
 * ``EX_OFFSET`` is the 换三张 offset drawn at the start of the hand (known to the engine from the start; the
   observation shows it only once ``EX_DONE``); ``SCORES`` are this hand's running scores.
+* ``WILD`` (the wildcard kind, -1), ``REVEAL`` (winners' hands shown) and ``XUELIU`` come from the configuration;
+  ``CONT`` / ``CONT_SEAT`` / ``CONT_ARG`` are 0 (the kernel stores a continuation only between a payment that may
+  bankrupt a seat and the ledger's answer, never at a decision).
 """
 
 from __future__ import annotations
