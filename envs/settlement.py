@@ -458,6 +458,18 @@ def end_of_hand_transfers(
     return settle_end_of_hand(cfg, [p.seat for p in rest], pig, value, kong_payments)
 
 
+def score_final(cfg: RuleConfig, seat: int, kong_payments: Iterable[KongPayment], won: Sequence[bool]) -> bool:
+    """Whether a seat that left the hand (血战 winner) can no longer gain or lose points.
+
+    The only later change is a 退税 refund (§2.11.3): with ``refund_kong_if_not_ready`` a player who never won
+    returns, at exhaustion, the kong payments it still holds — so a seat that paid such a payment (not passed on by
+    呼叫转移) to a player who has not won (``won[owner]`` false) is not final yet.
+    """
+    if not cfg.refund_kong_if_not_ready:
+        return True
+    return not any(rec.payer == seat and not rec.transferred and not won[rec.owner] for rec in kong_payments)
+
+
 def settle_end_of_hand(
     cfg: RuleConfig,
     rest: Sequence[int],

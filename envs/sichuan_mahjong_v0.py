@@ -109,6 +109,7 @@ from envs.actions import ACTION_SPACE_SIZE, EXCHANGE_BASE, action_name, decode, 
 from envs.config import RuleConfig, load_variant
 from envs.game import Game
 from envs.observation import OBS_SHAPE, GameObserver, ObservationEncoder, game_mask, legal_mask, observation_bounds
+from envs.settlement import score_final
 from envs.tiles import NUM_KINDS
 from envs.wall import hand_seed
 
@@ -357,18 +358,11 @@ class raw_env(AECEnv, EzPickle):
                 break
 
     def _score_final(self, seat: int) -> bool:
-        """Whether a seat that left the hand (血战 winner) can no longer gain or lose points.
-
-        The only later change is a 退税 refund (RULES.md §2.11.3): with ``refund_kong_if_not_ready`` a player who
-        never won returns, at exhaustion, the kong payments it still holds.  A winner who paid such a kong payment
-        to a player who has not won stays in ``agents`` (without decisions) until that is settled.
-        """
+        """Whether a seat that left the hand (血战 winner) can no longer gain or lose points
+        (:func:`envs.settlement.score_final`): a winner who paid a kong payment to a player who has not won stays in
+        ``agents`` (without decisions) until its 退税 refund is settled."""
         game = self.game
-        if not game.cfg.refund_kong_if_not_ready:
-            return True
-        return not any(
-            rec.payer == seat and not rec.transferred and not game.won[rec.owner] for rec in game.kong_payments
-        )
+        return score_final(game.cfg, seat, game.kong_payments, game.won)
 
     def _info(self, seat: int, transfers: list, events: list[dict[str, Any]] = ()) -> dict[str, Any]:
         """``transfers``: the step's payments as ``(payer, receiver, amount, reason)`` rows (copied here)."""

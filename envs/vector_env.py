@@ -80,6 +80,7 @@ from envs.actions import ACTION_SPACE_SIZE, EXCHANGE_BASE, action_name, decode, 
 from envs.config import RuleConfig, load_variant
 from envs.game import Game
 from envs.observation import OBS_SHAPE, GameObserver, ObservationEncoder, game_mask, legal_ids, observation_bounds
+from envs.settlement import score_final
 from envs.tiles import NUM_KINDS
 from envs.wall import hand_seed
 
@@ -290,9 +291,9 @@ class VectorEnv(_VecEnvBase):
 
     def _leaves(self, i: int, seat: int) -> bool:
         """Whether ``seat``'s score in slot ``i`` is final: the hand is over, or the seat left it (血战 winner) and
-        can no longer gain or lose points (the AEC env's rule, see :func:`_score_final`)."""
+        can no longer gain or lose points (the AEC env's rule, :func:`envs.settlement.score_final`)."""
         g = self._slots[i].game
-        return g.is_over or (not g.active[seat] and _score_final(g, seat))
+        return g.is_over or (not g.active[seat] and score_final(g.cfg, seat, g.kong_payments, g.won))
 
     def _observe_into(self, pairs: list[tuple[int, int]], obs: np.ndarray, masks: np.ndarray) -> None:
         """The observation and mask of each ``(slot, seat)`` into row ``slot`` of ``obs`` and ``masks``."""
@@ -620,14 +621,6 @@ class VectorEnv(_VecEnvBase):
 
     def get_images(self) -> list[None]:
         return [None for _ in range(self.num_envs)]
-
-
-def _score_final(game: Game, seat: int) -> bool:
-    """Whether a seat that left the hand (血战 winner) can no longer gain or lose points (the AEC env's rule:
-    a 退税 refund of a kong payment it made to a player who has not won is still possible)."""
-    if not game.cfg.refund_kong_if_not_ready:
-        return True
-    return not any(rec.payer == seat and not rec.transferred and not game.won[rec.owner] for rec in game.kong_payments)
 
 
 def _check_policy(policy: Any) -> None:

@@ -113,9 +113,7 @@ class SeedStream:
 
     def _next_word(self) -> int:
         if not self._words:
-            block = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
-            self._counter += 1
-            self._words = [int.from_bytes(block[i : i + 8], "big") for i in (24, 16, 8, 0)]
+            self._words = list(struct.unpack(">4Q", self._blocks(1)))[::-1]
         return self._words.pop()
 
     def randbelow(self, n: int) -> int:
@@ -167,21 +165,20 @@ class SeedStream:
         for a compiled reader of the same draws (``envs.compiled.batch.shuffle``).  Only on a fresh stream."""
         if self._words or self._counter:
             raise ValueError("word_bytes reads whole blocks from the start of a fresh stream")
-        blocks = -(-words // 4)
-        self._counter = blocks
-        sha, key = hashlib.sha256, self._key
-        return b"".join([sha(key + c).digest() for c in _counter_bytes(blocks)])
+        return self._blocks(-(-words // 4))
 
     def _extend(self, stream: list[int], words: int) -> None:
         """Append at least ``words`` words of the next blocks to ``stream`` (whole blocks of four)."""
-        if words <= 0:
-            return
-        blocks = -(-words // 4)
+        if words > 0:
+            blocks = -(-words // 4)
+            stream.extend(struct.unpack(f">{4 * blocks}Q", self._blocks(blocks)))
+
+    def _blocks(self, count: int) -> bytes:
+        """The stream's next ``count`` 32-byte blocks, ``SHA-256(key || counter)``; the counter moves past them."""
         key, counter = self._key, self._counter
+        self._counter = counter + count
         sha = hashlib.sha256
-        data = b"".join([sha(key + c).digest() for c in _counter_bytes(blocks, counter)])
-        self._counter = counter + blocks
-        stream.extend(struct.unpack(f">{4 * blocks}Q", data))
+        return b"".join([sha(key + c).digest() for c in _counter_bytes(count, counter)])
 
 
 _COUNTERS = tuple(c.to_bytes(8, "big") for c in range(64))  # the block counters of one wall, encoded

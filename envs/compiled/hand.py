@@ -63,6 +63,14 @@ def suit_key(s, h, suit):
 
 
 @njit(cache=True)
+def suit_count(s, h, suit):
+    n = 0
+    for r in range(9):
+        n += s[h + suit * 9 + r]
+    return n
+
+
+@njit(cache=True)
 def is_win(s, seat, table):
     """``judge.is_win``: the seat's concealed tiles (3k+2) form four sets and a pair, or 七对 — with its 红中
     wildcards standing for suited kinds outside its void suit, no kind past four copies counting its melds."""
@@ -143,11 +151,8 @@ def wild_win(s, seat, w, table):
     kinds outside the void suit and the melds' copy caps)."""
     h = HANDS + seat * NK
     v = s[VOID + seat]
-    n = np.zeros(3, dtype=np.int64)
-    for suit in range(3):
-        for r in range(9):
-            n[suit] += s[h + suit * 9 + r]
-    if s[NUM_MELDS + seat] == 0 and n[0] + n[1] + n[2] + w == 14:  # 七对: every odd kind gets a wildcard
+    n0, n1, n2 = suit_count(s, h, 0), suit_count(s, h, 1), suit_count(s, h, 2)
+    if s[NUM_MELDS + seat] == 0 and n0 + n1 + n2 + w == 14:  # 七对: every odd kind gets a wildcard
         odd = 0
         ok = True
         for k in range(NSUITED):
@@ -157,14 +162,15 @@ def wild_win(s, seat, w, table):
                     ok = False
         if ok and odd <= w and (w - odd) % 2 == 0:
             return True
-    known = np.zeros((3, 5), dtype=np.int64)  # 0: not computed, 1: completes, 2: does not
+    done = 0  # bit suit * 5 + added: suit_completes asked; good: and it said yes
+    good = 0
     for a0 in range(w + 1):
         for a1 in range(w - a0 + 1):
             a2 = w - a0 - a1
             pairs = 0
             fits = True
-            for suit, a in ((0, a0), (1, a1), (2, a2)):
-                r = (n[suit] + a) % 3
+            for suit, n, a in ((0, n0, a0), (1, n1, a1), (2, n2, a2)):
+                r = (n + a) % 3
                 if r == 1 or (a > 0 and suit == v):
                     fits = False
                     break
@@ -172,9 +178,12 @@ def wild_win(s, seat, w, table):
             if not fits or pairs != 1:
                 continue
             for suit, a in ((0, a0), (1, a1), (2, a2)):
-                if known[suit, a] == 0:
-                    known[suit, a] = 1 if suit_completes(s, seat, suit, a, table) else 2
-                if known[suit, a] == 2:
+                bit = 1 << (suit * 5 + a)
+                if not done & bit:
+                    done |= bit
+                    if suit_completes(s, seat, suit, a, table):
+                        good |= bit
+                if not good & bit:
                     fits = False
                     break
             if fits:

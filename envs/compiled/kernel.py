@@ -211,33 +211,41 @@ def frozen_kong_ok(s, seat, k, claim, rules, table):
         return False
     h = HANDS + seat * NK + k
     if claim:
-        if s[h] != 3:
-            return False
-        if not rules[R_SAME_WAITS]:
-            return True
-        before = waits_mask(s, seat, table)
-        s[h] -= 3
-        add_meld(s, seat, M_KONG, k, -1)
-        after = waits_mask(s, seat, table)
-        drop_last_meld(s, seat)
-        s[h] += 3
-        return after == before
-    base = MELDS + seat * MAX_MELDS * MELD_FIELDS
-    for i in range(s[NUM_MELDS + seat]):
-        if s[base + i * MELD_FIELDS] == M_PONG and s[base + i * MELD_FIELDS + 1] == k:
-            return True  # 补杠 of the drawn tile: the frozen concealed hand itself is unchanged
+        return s[h] == 3 and (not rules[R_SAME_WAITS] or kong_keeps_waits(s, seat, k, M_KONG, table))
+    if pong_slot(s, seat, k) >= 0:
+        return True  # 补杠 of the drawn tile: the frozen concealed hand itself is unchanged
     if s[h] != 4:
         return False
     if not rules[R_SAME_WAITS]:
         return True
-    s[h] -= 1
+    s[h] -= 1  # the waits before the drawn tile came
+    same = kong_keeps_waits(s, seat, k, M_ANKONG, table)
+    s[h] += 1
+    return same
+
+
+@njit(cache=True)
+def kong_keeps_waits(s, seat, k, kind, table):
+    """Whether the seat's waits stay the same when three concealed ``k`` become a kong meld of ``kind``."""
+    h = HANDS + seat * NK + k
     before = waits_mask(s, seat, table)
     s[h] -= 3
-    add_meld(s, seat, M_ANKONG, k, -1)
+    add_meld(s, seat, kind, k, -1)
     after = waits_mask(s, seat, table)
     drop_last_meld(s, seat)
-    s[h] += 4
+    s[h] += 3
     return after == before
+
+
+@njit(cache=True)
+def pong_slot(s, seat, k):
+    """The offset of the seat's pong of ``k`` in the row (``MELDS``), -1 when it has none."""
+    base = MELDS + seat * MAX_MELDS * MELD_FIELDS
+    for i in range(s[NUM_MELDS + seat]):
+        m = base + i * MELD_FIELDS
+        if s[m] == M_PONG and s[m + 1] == k:
+            return m
+    return -1
 
 
 @njit(cache=True)
@@ -653,12 +661,7 @@ def complete_added_kong(s, seat, k, rules, ev, nev):
     """``Game._complete_added_kong``."""
     immediate = k == s[DRAWN]
     s[HANDS + seat * NK + k] -= 1
-    base = MELDS + seat * MAX_MELDS * MELD_FIELDS
-    for i in range(s[NUM_MELDS + seat]):
-        m = base + i * MELD_FIELDS
-        if s[m] == M_PONG and s[m + 1] == k:
-            s[m] = M_BUKONG
-            break
+    s[pong_slot(s, seat, k)] = M_BUKONG  # the pong becomes the added kong, keeping its from_seat
     s[MELD_MADE] = 1
     s[KONG_FEEDER] = -1
     pay_kong(s, ev, nev, seat, M_BUKONG, k, -1, immediate)
@@ -980,18 +983,12 @@ def self_mask(s, seat, rules, table, out):
         out[A_DISCARD + t] = 1
         return
     if not s[AFTER_PONG] and kong_possible(s, rules):
-        base = MELDS + seat * MAX_MELDS * MELD_FIELDS
         for k in range(NK):
             c = s[h + k]
             if c == 0 or kind_blocked(s, seat, k):
                 continue
-            if c == 4:
+            if c == 4 or pong_slot(s, seat, k) >= 0:
                 out[A_KONG + k] = 1
-                continue
-            for i in range(s[NUM_MELDS + seat]):
-                m = base + i * MELD_FIELDS
-                if s[m] == M_PONG and s[m + 1] == k:
-                    out[A_KONG + k] = 1
     if rules[R_MUST_VOID_FIRST] and holds_void(s, seat):
         v = s[VOID + seat] * 9
         for k in range(v, v + 9):

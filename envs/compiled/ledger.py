@@ -42,6 +42,7 @@ from envs.settlement import (
     kong_transfers,
     paid_as_discard,
     ready_value,
+    score_final,
     settle_end_of_hand,
     win_transfers,
 )
@@ -66,20 +67,18 @@ def _melds(values) -> tuple[Meld, ...]:
 
 
 class Ledger:
-    """Scores, transfers and kong payment records of one hand of the compiled engine."""
+    """Scores and kong payment records of one hand of the compiled engine."""
 
-    __slots__ = ("cfg", "kong_events", "kong_payments", "scores", "table", "transfers")
+    __slots__ = ("cfg", "kong_events", "kong_payments", "scores", "table")
 
     def __init__(self, cfg: RuleConfig, table: np.ndarray) -> None:
         self.cfg = cfg
         self.table = table  # the kernel's win table (support.win_table)
         self.scores = [0] * NP
-        self.transfers: list[Transfer] = []
         self.kong_payments: list[KongPayment] = []
         self.kong_events: list[list[int]] = []  # per kong event: indices into kong_payments
 
     def _apply(self, tr: Transfer) -> None:
-        self.transfers.append(tr)
         self.scores[tr.payer] -= tr.amount
         self.scores[tr.receiver] += tr.amount
 
@@ -250,7 +249,5 @@ class Ledger:
         )
 
     def score_final(self, seat: int, won: np.ndarray) -> bool:
-        """Whether ``seat``, out of the hand, can no longer gain or lose points (``vector_env._score_final``)."""
-        if not self.cfg.refund_kong_if_not_ready:
-            return True
-        return not any(rec.payer == seat and not rec.transferred and not won[rec.owner] for rec in self.kong_payments)
+        """Whether ``seat``, out of the hand, can no longer gain or lose points (``settlement.score_final``)."""
+        return score_final(self.cfg, seat, self.kong_payments, won)
