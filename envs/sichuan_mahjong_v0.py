@@ -26,6 +26,12 @@ Options:
 * ``reward_mode`` — ``"delta"`` (default): every agent receives its score change as it happens (kong payments, wins,
   end-of-hand settlement); ``"terminal"``: an agent receives its whole hand score once, when it leaves (a 血战
   winner) or when the hand ends.  Either way an agent's rewards sum to its hand score.
+* ``engine`` — ``"python"`` (default): the hand is played by :class:`envs.game.Game`; ``"compiled"``: by the numba
+  kernel of :mod:`envs.compiled` (``envs.compiled.aec.CompiledRawEnv``, several times faster), for the variants it
+  plays (``chengdu``, ``xueliu``, ``hongzhong``, ``chiyu`` and their scoring options; others raise
+  ``UnsupportedRule``).  Everything the environment returns is the same (``tests/test_compiled_aec.py``); there,
+  ``infos[agent]["events"]`` / ``["result"]`` and ``env.game`` are produced on first read by replaying the hand on
+  the Python engine, so a loop that never reads them never pays for them.
 * ``reward_scale`` — rewards are ``score change / base_unit * reward_scale`` when ``normalize_reward`` is true
   (default false: ``score change * reward_scale``, in the variant's points).
 
@@ -95,7 +101,7 @@ from __future__ import annotations
 import dataclasses
 import operator
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 import gymnasium
@@ -115,6 +121,7 @@ from envs.wall import hand_seed
 
 ENV_NAME = "sichuan_mahjong_v0"
 REWARD_MODES = ("delta", "terminal")
+ENGINES = ("python", "compiled")
 _GAME_OPTIONS = ("wall", "dealer", "exchange_offset")
 _RESET_OPTIONS = (*_GAME_OPTIONS, "rules")
 
@@ -145,6 +152,13 @@ class raw_env(AECEnv, EzPickle):
         "is_parallelizable": False,
     }
 
+    def __new__(cls, *args: Any, engine: str = "python", **kwargs: Any) -> raw_env:
+        if engine == "compiled" and cls is raw_env:  # the same environment on the compiled engine
+            from envs.compiled.aec import CompiledRawEnv
+
+            cls = CompiledRawEnv
+        return super().__new__(cls)
+
     def __init__(
         self,
         variant: str | RuleConfig = "hongzhong",
@@ -154,6 +168,7 @@ class raw_env(AECEnv, EzPickle):
         reward_mode: str = "delta",
         reward_scale: float = 1.0,
         normalize_reward: bool = False,
+        engine: str = "python",
     ) -> None:
         EzPickle.__init__(
             self,
@@ -163,8 +178,12 @@ class raw_env(AECEnv, EzPickle):
             reward_mode=reward_mode,
             reward_scale=reward_scale,
             normalize_reward=normalize_reward,
+            engine=engine,
         )
         super().__init__()
+        if engine not in ENGINES:
+            raise ValueError(f"engine must be one of {list(ENGINES)}, got {engine!r}")
+        self.engine = engine
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
         if reward_mode not in REWARD_MODES:
@@ -236,12 +255,7 @@ class raw_env(AECEnv, EzPickle):
         # the hand's rules decide the score scale of the observation and of normalised rewards
         self._encoder = ObservationEncoder.from_config(cfg)
         self._reward_factor = self.reward_scale / (cfg.base_unit if self.normalize_reward else 1)
-        fixed = {k: options[k] for k in _GAME_OPTIONS if k in options}
-        if "wall" in fixed:
-            self.game = Game(cfg, **fixed)
-        else:
-            self.game = Game(cfg, seed=hand, **fixed)
-        self._observer = GameObserver(self._encoder, self.game)
+        scores = self._start_hand(cfg, hand, {k: options[k] for k in _GAME_OPTIONS if k in options})
         n = cfg.num_players
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -250,13 +264,23 @@ class raw_env(AECEnv, EzPickle):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._picks = [[] for _ in range(n)]
-        self._scores = list(self.game.scores)
+        self._scores = scores
         self._skip_agent_selection = None
         self._masks.clear()
         self._event_cursor = 0
         self._after_engine_step([])
         if self.render_mode == "human":
             self.render()
+
+    def _start_hand(self, cfg: RuleConfig, hand: Any, fixed: dict[str, Any]) -> list[int]:
+        """Deal the hand (seed ``hand``, or the fixed start of the reset options) and return the scores after the
+        deal (four 红中 can win there)."""
+        if "wall" in fixed:
+            self.game = Game(cfg, **fixed)
+        else:
+            self.game = Game(cfg, seed=hand, **fixed)
+        self._observer = GameObserver(self._encoder, self.game)
+        return list(self.game.scores)
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -303,17 +327,38 @@ class raw_env(AECEnv, EzPickle):
         cursor = self._event_cursor
         new_events = events[cursor:] if len(events) > cursor else ()
         self._event_cursor = len(events)
-        scores = game.scores
-        prev = self._scores
         over = game.is_over
         rows = [(t.payer, t.receiver, t.amount, t.reason) for t in new_transfers]  # built once, copied per agent
-        delta = self.reward_mode == "delta"
-        factor = self._reward_factor
-        active = game.active
-        mapping = self.agent_name_mapping
-        rewards, terminations, infos = self.rewards, self.terminations, self.infos
         forms = _event_forms(new_events) if new_events else None
         result = _result_dict(game.result) if over else None  # built once; each agent gets its own copy
+        scores = game.scores
+
+        def info(seat: int) -> dict[str, Any]:
+            seen = []  # _events_from_forms(forms, seat), inlined: fresh dicts per seat
+            if forms:
+                for vis, shown, hidden in forms:
+                    if vis is None or seat in vis:
+                        seen.append(shown.copy())
+                    elif hidden is not None:
+                        seen.append(hidden.copy())
+            out = {"seat": seat, "events": seen, "transfers": rows[:], "scores": scores[:]}
+            if over:
+                out["result"] = _plain(result)
+            return out
+
+        self._update_agents(scores, game.active, over, -1 if over else game.pending[0], info)
+
+    def _update_agents(
+        self, scores: list[int], active: Any, over: bool, next_seat: int, info: Callable[[int], dict[str, Any]]
+    ) -> None:
+        """PettingZoo's bookkeeping after the hand moved (either engine): rewards from the score changes,
+        terminations of the agents leaving, ``info(seat)`` per agent, and the next ``agent_selection``
+        (``next_seat``: the engine's first pending seat, -1 when the hand is over)."""
+        prev = self._scores
+        delta = self.reward_mode == "delta"
+        factor = self._reward_factor
+        mapping = self.agent_name_mapping
+        rewards, terminations, infos = self.rewards, self.terminations, self.infos
         for agent in self.agents:
             seat = mapping[agent]
             leaving = over or (not active[seat] and self._score_final(seat))
@@ -323,17 +368,7 @@ class raw_env(AECEnv, EzPickle):
                 rewards[agent] = scores[seat] * factor
             if leaving:
                 terminations[agent] = True
-            seen = []  # _events_from_forms(forms, seat), inlined: fresh dicts per seat
-            if forms:
-                for vis, shown, hidden in forms:
-                    if vis is None or seat in vis:
-                        seen.append(shown.copy())
-                    elif hidden is not None:
-                        seen.append(hidden.copy())
-            info = {"seat": seat, "events": seen, "transfers": rows[:], "scores": scores[:]}
-            if over:
-                info["result"] = _plain(result)
-            infos[agent] = info
+            infos[agent] = info(seat)
         if scores != prev:
             for seat, score in enumerate(scores):
                 if score != prev[seat] and self.possible_agents[seat] not in rewards:
@@ -341,14 +376,14 @@ class raw_env(AECEnv, EzPickle):
                         f"seat {seat} left the hand but its score changed ({prev[seat]} -> {score}); "
                         "the change cannot be paid as a reward",
                         RuntimeWarning,
-                        stacklevel=3,
+                        stacklevel=4,
                     )
             self._scores = list(scores)
         cumulative = self._cumulative_rewards
         for agent, reward in rewards.items():  # PettingZoo's _accumulate_rewards
             cumulative[agent] += reward
         if not over:
-            self.agent_selection = self.possible_agents[game.pending[0]]
+            self.agent_selection = self.possible_agents[next_seat]
         elif self.agents:
             self.agent_selection = self.agents[0]
         for agent in self.agents:  # PettingZoo's _deads_step_first

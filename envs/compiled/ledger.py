@@ -69,7 +69,7 @@ def _melds(values) -> tuple[Meld, ...]:
 class Ledger:
     """Scores and kong payment records of one hand of the compiled engine."""
 
-    __slots__ = ("cfg", "kong_events", "kong_payments", "scores", "table")
+    __slots__ = ("cfg", "kong_events", "kong_payments", "scores", "table", "transfers")
 
     def __init__(self, cfg: RuleConfig, table: np.ndarray) -> None:
         self.cfg = cfg
@@ -77,10 +77,13 @@ class Ledger:
         self.scores = [0] * NP
         self.kong_payments: list[KongPayment] = []
         self.kong_events: list[list[int]] = []  # per kong event: indices into kong_payments
+        self.transfers: list[Transfer] | None = None  # a list: every transfer is appended (the AEC env's infos)
 
     def _apply(self, tr: Transfer) -> None:
         self.scores[tr.payer] -= tr.amount
         self.scores[tr.receiver] += tr.amount
+        if self.transfers is not None:
+            self.transfers.append(tr)
 
     def _settle_events(self, row: np.ndarray, events: np.ndarray, count: int) -> None:
         """Settle the first ``count`` events of ``events`` in order and write the scores into ``row``."""

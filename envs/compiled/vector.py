@@ -33,14 +33,14 @@ import numpy as np
 from envs.actions import action_name
 from envs.compiled import batch
 from envs.compiled import kernel as K
+from envs.compiled.dealing import seeded_start
 from envs.compiled.encode import encode_row, encode_rows
 from envs.compiled.layout import ACTIVE, OVER, SCORES, STATE_SIZE, WALL_LEN, WON
 from envs.compiled.ledger import Ledger
 from envs.compiled.support import check_supported, rule_vector, win_table
 from envs.config import RuleConfig, load_variant
-from envs.game import draw_exchange_offset
 from envs.vector_env import VectorEnv
-from envs.wall import DOMAIN_DEALER, DOMAIN_WALL, SeedStream, shuffled_wall, tile_multiset
+from envs.wall import tile_multiset
 
 __all__ = ["CompiledVectorEnv"]
 
@@ -68,16 +68,10 @@ class CompiledVectorEnv(VectorEnv):
     def _deal(self, i: int, hand: Any) -> None:
         """Deal hand seed ``hand`` in slot ``i``: the wall, dealer and 换三张 offset ``Game(cfg, seed=hand)`` has."""
         cfg = self.cfg
-        wall = self._wall[: cfg.num_tiles]
-        wall[:] = self._tiles  # the variant's tiles in ascending order, shuffled by the hand's wall stream
-        data = SeedStream(hand, DOMAIN_WALL).word_bytes(cfg.num_tiles - 1)
-        if batch.shuffle(wall, np.frombuffer(data, dtype=">u8").astype(np.uint64)) < 0:
-            wall[:] = shuffled_wall(cfg, hand)
-        dealer = SeedStream(hand, DOMAIN_DEALER).randbelow(self.num_players)
-        offset = draw_exchange_offset(cfg, hand) if cfg.exchange_mode == "swap3" else 0
+        dealer, offset = seeded_start(cfg, hand, self._tiles, self._wall)
         count = self._num_events[i : i + 1]
         count[0] = 0
-        K.deal(self.state[i], wall, dealer, offset, self._rules, self._events[i], count)
+        K.deal(self.state[i], self._wall[: cfg.num_tiles], dealer, offset, self._rules, self._events[i], count)
         ledger = self._ledgers[i] = Ledger(cfg, self._table)
         if count[0]:  # without 换三张 and 定缺, four 红中 can win at the deal
             ledger.settle(self.state[i], self._events[i], count, self._rules)

@@ -1,0 +1,201 @@
+"""The AEC environment on the compiled engine (编译 AEC 环境): ``sichuan_mahjong_v0.raw_env(engine="compiled")``.
+
+:class:`CompiledRawEnv` is :class:`envs.sichuan_mahjong_v0.raw_env` with the hand played by the numba kernel
+(:mod:`envs.compiled.kernel`) on one state row instead of :class:`envs.game.Game`: the same agents, turns,
+observations, masks, rewards, terminations, infos, seeds, reset options and errors, for the variants the compiled
+engine plays (:mod:`envs.compiled.support`: the ``chengdu``, ``xueliu``, ``hongzhong`` and ``chiyu`` presets and
+their scoring / settlement options; others raise :class:`~envs.game.UnsupportedRule` naming the flags).
+
+What it computes only when asked:
+
+* ``infos[agent]["events"]`` and ``infos[agent]["result"]`` (the engine's event log and hand result) come from the
+  Python engine replaying the hand's decisions (:class:`envs.compiled.shadow.HandReplay`) the first time a value of
+  that info is read (:class:`~envs.compiled.shadow.LazyInfo`); ``"seat"``, ``"transfers"`` and ``"scores"`` are
+  computed at every step.  A loop that reads the events every step pays the Python engine's cost for them.
+* ``env.game`` is that replayed :class:`~envs.game.Game`, brought up to the current decision when read (for
+  inspection and rendering; stepping it yourself would leave the replay behind the kernel).
+
+``tests/test_compiled_aec.py`` plays the two environments side by side on the same seeds and compares everything
+they return at every step.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+
+from envs.actions import ACTION_SPACE_SIZE, action_name
+from envs.compiled import kernel as K
+from envs.compiled.dealing import seeded_start
+from envs.compiled.encode import encode_row
+from envs.compiled.layout import ACTIVE, OVER, PHASE, STATE_SIZE, WALL_LEN, WON
+from envs.compiled.ledger import Ledger
+from envs.compiled.shadow import HandReplay, LazyInfo
+from envs.compiled.support import check_supported, rule_vector, win_table
+from envs.config import RuleConfig
+from envs.game import Game
+from envs.observation import OBS_SHAPE, PHASES
+from envs.sichuan_mahjong_v0 import _as_id, _event_forms, _result_dict, raw_env
+from envs.wall import tile_multiset
+
+__all__ = ["CompiledRawEnv"]
+
+
+class CompiledRawEnv(raw_env):
+    """``raw_env`` on the compiled engine (see the module docstring); made by ``raw_env(..., engine="compiled")``."""
+
+    def __init__(self, *args: Any, engine: str = "compiled", **kwargs: Any) -> None:
+        if engine != "compiled":
+            raise ValueError(f"CompiledRawEnv plays engine='compiled', got engine={engine!r}")
+        super().__init__(*args, engine=engine, **kwargs)
+        check_supported(self.cfg)
+        self._table = win_table()
+        self._row = np.zeros(STATE_SIZE, dtype=np.int32)
+        events, counts = K.empty_events(1)
+        self._ev, self._count = events[0], counts  # one row's event buffer and its count (a 1-element array)
+        self._wall = np.zeros(WALL_LEN, dtype=np.int32)
+        self._hand_rules: dict[RuleConfig, tuple[np.ndarray, np.ndarray]] = {}  # cfg -> (rule vector, tiles)
+        self._rules = rule_vector(self.cfg)
+        self._base_unit = float(self.cfg.base_unit)
+        self._ledger = Ledger(self.cfg, self._table)
+        self._replay: HandReplay | None = None
+
+    # ---- the hand --------------------------------------------------------------------------------------------
+    @property
+    def game(self) -> Game | None:
+        """The hand on the Python engine, replayed up to the current decision (None before the first reset)."""
+        return None if self._replay is None else self._replay.game()
+
+    @game.setter
+    def game(self, value: None) -> None:  # raw_env.__init__ / close clear it
+        if value is not None:
+            raise AttributeError("the compiled environment's game is its replay of the hand; it cannot be set")
+        self._replay = None
+
+    def _start_hand(self, cfg: RuleConfig, hand: Any, fixed: dict[str, Any]) -> list[int]:
+        known = self._hand_rules.get(cfg)
+        if known is None:
+            check_supported(cfg)
+            known = self._hand_rules[cfg] = (rule_vector(cfg), np.asarray(tile_multiset(cfg), dtype=np.int32))
+        self._rules, tiles = known
+        self._base_unit = float(cfg.base_unit)
+        wall = self._wall
+        if fixed:  # a fixed start (tests, puzzles): the engine checks and completes it
+            game = Game(cfg, **fixed) if "wall" in fixed else Game(cfg, seed=hand, **fixed)
+            wall[: cfg.num_tiles] = game._wall
+            dealer, offset = game.dealer, game.exchange_offset or 0
+            self._replay = HandReplay(lambda: game, cfg.num_players)
+        else:
+            dealer, offset = seeded_start(cfg, hand, tiles, wall)
+            self._replay = HandReplay(functools.partial(Game, cfg, seed=hand), cfg.num_players)
+        self._observer = None
+        ledger = self._ledger = Ledger(cfg, self._table)
+        ledger.transfers = []
+        count = self._count
+        count[0] = 0
+        K.deal(self._row, wall[: cfg.num_tiles], dealer, offset, self._rules, self._ev, count)
+        if count[0]:  # four 红中 can win at the deal
+            ledger.settle(self._row, self._ev, count, self._rules)
+        return list(ledger.scores)
+
+    # ---- stepping --------------------------------------------------------------------------------------------
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        seat = self.agent_name_mapping[agent]
+        mask = self._legal_mask(seat)
+        action_id = _as_id(action)
+        if action_id is None or not mask[action_id]:
+            legal = ", ".join(f"{i} ({action_name(i)})" for i in np.flatnonzero(mask))
+            shown = f"{action_id} ({action_name(action_id)})" if action_id is not None else repr(action)
+            phase = PHASES[self._row[PHASE]].value
+            raise ValueError(f"illegal action {shown} for {agent} in phase {phase}; legal: {legal}")
+        self._cumulative_rewards[agent] = 0.0
+        rewards = self.rewards
+        for a in rewards:  # PettingZoo's _clear_rewards
+            rewards[a] = 0
+        self._masks.clear()
+        decided = self._replay.record(seat, action_id)
+        row, ledger, count = self._row, self._ledger, self._count
+        count[0] = 0
+        K.apply_action(row, seat, action_id, self._rules, self._table, self._ev, count)
+        transfers = ledger.transfers
+        transfers.clear()
+        if count[0]:
+            ledger.settle(row, self._ev, count, self._rules)
+        if not decided:  # a 换三张 pick before the third: the engine has not moved
+            self._accumulate_rewards()
+            scores = ledger.scores
+            self.infos = {
+                a: {"seat": self.agent_name_mapping[a], "events": [], "transfers": [], "scores": scores[:]}
+                for a in self.agents
+            }
+        else:
+            self._after_engine_step(transfers)
+        if self.render_mode == "human":
+            self.render()
+
+    def _after_engine_step(self, new_transfers: list) -> None:
+        row = self._row
+        over = bool(row[OVER])
+        rows = [(t.payer, t.receiver, t.amount, t.reason) for t in new_transfers]
+        scores = list(self._ledger.scores)
+        fill = functools.partial(_deferred, self._replay, self._replay.steps, over)
+
+        def info(seat: int) -> dict[str, Any]:
+            values = {"seat": seat, "events": None, "transfers": rows[:], "scores": scores[:]}
+            if over:
+                values["result"] = None
+            return LazyInfo(values, functools.partial(fill, seat))
+
+        active = row[ACTIVE : ACTIVE + len(scores)].tolist()
+        self._update_agents(scores, active, over, -1 if over else int(K.acting_seat(row)), info)
+
+    def _score_final(self, seat: int) -> bool:
+        return self._ledger.score_final(seat, self._row[WON : WON + self.cfg.num_players])
+
+    # ---- observations ----------------------------------------------------------------------------------------
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.agent_name_mapping[agent]
+        obs = np.empty(OBS_SHAPE, dtype=np.float32)
+        encode_row(self._row, seat, self._base_unit, obs)
+        if agent == self.agent_selection and not self.terminations.get(agent, True):
+            mask = self._legal_mask(seat).copy()
+        else:
+            mask = np.zeros(ACTION_SPACE_SIZE, dtype=np.int8)
+        return {"observation": obs, "action_mask": mask}
+
+    def _legal_mask(self, seat: int) -> np.ndarray:
+        mask = self._masks.get(seat)
+        if mask is None:
+            mask = self._masks[seat] = np.empty(ACTION_SPACE_SIZE, dtype=np.int8)
+            K.legal_mask(self._row, seat, self._rules, self._table, mask)
+        return mask
+
+    def reference_observe(self, agent: str) -> dict[str, np.ndarray]:
+        """:meth:`raw_env.reference_observe` on the replayed ``Game`` (the Python encoder of ``Game.view``)."""
+        seat = self.agent_name_mapping[agent]
+        self._picks[seat] = self._replay.picks(seat)  # the picks the engine has not received yet
+        return super().reference_observe(agent)
+
+    def close(self) -> None:
+        self._replay = None
+
+
+def _deferred(replay: HandReplay, step: int, over: bool, seat: int) -> dict[str, Any]:
+    """The deferred values of ``seat``'s info at ``step``: the events it may see and, at the end, the result."""
+    events = replay.events_of(step)
+    seen = []
+    for vis, shown, hidden in _event_forms(events):
+        if vis is None or seat in vis:
+            seen.append(shown.copy())
+        elif hidden is not None:
+            seen.append(hidden.copy())
+    out: dict[str, Any] = {"events": seen}
+    if over:
+        out["result"] = _result_dict(replay.game_at(step).result)
+    return out

@@ -1,0 +1,167 @@
+"""The reference engine behind a compiled hand (影子对局): event logs and results on demand.
+
+The AEC environment on the compiled engine (:mod:`envs.compiled.aec`) plays a hand on the kernel, which keeps no
+event log and no :class:`~envs.game.HandResult`.  Both are produced, when somebody reads them, by the Python
+engine itself: a :class:`HandReplay` records every decision of the hand and replays them on an
+:class:`envs.game.Game` dealt the same way, as far as needed.  A :class:`LazyInfo` is an ``infos[agent]`` dict
+whose ``"events"`` (and ``"result"``) values are filled from the replay the first time any value of it is read, so
+a training loop that never reads them never pays for them, and one that does gets exactly what the Python
+environment gives (``tests/test_compiled_aec.py`` compares the two step by step).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from envs.actions import EXCHANGE_BASE, decode, exchange
+from envs.config import RuleConfig
+from envs.game import Action, Game
+from envs.tiles import NUM_KINDS
+
+__all__ = ["HandReplay", "LazyInfo"]
+
+
+class HandReplay:
+    """The decisions of one hand, replayed on :class:`envs.game.Game` up to the step somebody asks about.
+
+    ``start`` builds the hand's ``Game`` (with its event log); it is called at the first question, so a hand nobody
+    asks about costs no ``Game`` at all.  Step ``0`` is the deal; step ``t`` is the ``t``-th engine decision (three
+    换三张 picks of the AEC environment make one decision, as in ``Game``)."""
+
+    __slots__ = ("_cursors", "_game", "_log", "_picks", "_start")
+
+    def __init__(self, start: Callable[[], Game], num_players: int) -> None:
+        self._start = start
+        self._game: Game | None = None
+        self._log: list[tuple[int, Action]] = []
+        self._cursors: list[int] = []  # len(game.events) after step t (index t), for the steps replayed so far
+        self._picks: list[list[int]] = [[] for _ in range(num_players)]
+
+    @property
+    def steps(self) -> int:
+        """Engine decisions recorded so far (the current step's index)."""
+        return len(self._log)
+
+    def record(self, seat: int, action_id: int) -> bool:
+        """Record ``seat``'s flat action; returns whether it made an engine decision (False for the first two
+        换三张 picks, which the engine receives together with the third)."""
+        if EXCHANGE_BASE <= action_id < EXCHANGE_BASE + NUM_KINDS:
+            picks = self._picks[seat]
+            picks.append(action_id - EXCHANGE_BASE)
+            if len(picks) < 3:
+                return False
+            self._picks[seat] = []
+            self._log.append((seat, exchange(picks)))
+            return True
+        self._log.append((seat, decode(action_id)))
+        return True
+
+    def picks(self, seat: int) -> list[int]:
+        """``seat``'s 换三张 picks not yet sent to the engine (the first two of three)."""
+        return list(self._picks[seat])
+
+    def game_at(self, step: int) -> Game:
+        """The hand's ``Game`` replayed through ``step`` (it only moves forward: a later step is replayed from
+        where it stands)."""
+        game = self._game
+        if game is None:
+            game = self._game = self._start()
+            self._cursors.append(len(game.events))
+        cursors, log = self._cursors, self._log
+        while len(cursors) <= step:
+            seat, action = log[len(cursors) - 1]
+            game.step(seat, action)
+            cursors.append(len(game.events))
+        return game
+
+    def game(self) -> Game:
+        """The hand's ``Game`` as it stands now (every recorded decision replayed)."""
+        return self.game_at(self.steps)
+
+    def events_of(self, step: int) -> list[dict[str, Any]]:
+        """The engine events of ``step`` (all seats' forms, as ``Game.events`` holds them)."""
+        game = self.game_at(step)
+        end = self._cursors[step]
+        begin = self._cursors[step - 1] if step else 0
+        return game.events[begin:end]
+
+
+class LazyInfo(dict):
+    """An ``infos[agent]`` dict with some values computed on first use (see the module docstring).
+
+    The keys are all present from the start (``len``, ``in`` and ``keys()`` need nothing computed); every access
+    to a value — indexing, ``get``, ``items``, ``values``, iteration (so ``dict(info)`` and ``{**info}``),
+    comparison, ``repr``, copying, pickling, updates — first calls ``fill()``, which stores the computed values.
+    Copies and pickles are plain dicts."""
+
+    __slots__ = ("_fill",)
+
+    def __init__(self, values: dict[str, Any], fill: Callable[[], dict[str, Any]]) -> None:
+        super().__init__(values)
+        self._fill: Callable[[], dict[str, Any]] | None = fill
+
+    def fill(self) -> None:
+        """Compute the deferred values now (once)."""
+        fill = self._fill
+        if fill is not None:
+            self._fill = None
+            dict.update(self, fill())
+
+    def __reduce_ex__(self, protocol: int) -> tuple[Any, ...]:
+        self.fill()
+        return (dict, (dict(self),))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return self.__reduce_ex__(2)
+
+
+def _filled(name: str) -> Callable[..., Any]:
+    base = getattr(dict, name)
+
+    def method(self: LazyInfo, *args: Any, **kwargs: Any) -> Any:
+        if self._fill is not None:
+            self.fill()
+        return base(self, *args, **kwargs)
+
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = f"``dict.{name}`` after :meth:`LazyInfo.fill`."
+    return method
+
+
+for _name in (
+    "__getitem__",
+    "__iter__",
+    "__eq__",
+    "__ne__",
+    "__repr__",
+    "__setitem__",
+    "__delitem__",
+    "__or__",
+    "__ror__",
+    "__ior__",
+    "__reversed__",
+    "get",
+    "items",
+    "values",
+    "copy",
+    "pop",
+    "popitem",
+    "setdefault",
+    "update",
+    "clear",
+):
+    setattr(LazyInfo, _name, _filled(_name))
+del _name
+LazyInfo.__hash__ = None  # type: ignore[assignment]  # a dict: unhashable
+
+
+def new_replay(cfg: RuleConfig, hand: Any, fixed: dict[str, Any]) -> HandReplay:
+    """A :class:`HandReplay` of the hand ``raw_env`` deals for seed ``hand`` or the fixed start ``fixed``."""
+
+    def start() -> Game:
+        if "wall" in fixed:
+            return Game(cfg, **fixed)
+        return Game(cfg, seed=hand, **fixed)
+
+    return HandReplay(start, cfg.num_players)
