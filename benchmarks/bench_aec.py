@@ -7,7 +7,8 @@ time is).  Each step also builds the observation and the mask through ``last()``
 reference, in the same run: RLCard's ``mahjong`` env (random legal actions) and PettingZoo's ``connect_four_v3``
 when they can be imported (reported as skipped otherwise; ``connect_four_v3`` needs ``pygame``).
 
-Usage: ``python benchmarks/bench_aec.py [--decisions 20000] [--variants hongzhong chengdu] [--seed 0]``.
+Usage: ``python benchmarks/bench_aec.py [--decisions 20000] [--variants hongzhong chengdu] [--seed 0]
+[--engine python|compiled]`` (``compiled``: ``raw_env(engine="compiled")``; the presets it does not play are skipped).
 Prints one JSON object.
 """
 
@@ -97,23 +98,27 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--decisions", type=int, default=20000, help="decisions per measurement")
     parser.add_argument("--variants", nargs="*", default=list(PRESETS), help="variant presets to measure")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--engine", choices=["python", "compiled"], default="python", help="the engine under the env (raw_env(engine=))"
+    )
     args = parser.parse_args(argv)
     out: dict = {
         "benchmark": "bench_aec",
         "python": platform.python_version(),
         "machine": platform.machine(),
         "decisions": args.decisions,
+        "engine": args.engine,
         "variants": {},
     }
     for name in args.variants:
         try:
-            raw = sichuan_mahjong_v0.raw_env(variant=name)
+            raw = sichuan_mahjong_v0.raw_env(variant=name, engine=args.engine)
         except UnsupportedRule as exc:
             out["variants"][name] = {"skipped": str(exc)}
             continue
         out["variants"][name] = {
             "raw": run_aec(raw, args.decisions, args.seed),
-            "wrapped": run_aec(sichuan_mahjong_v0.env(variant=name), args.decisions, args.seed),
+            "wrapped": run_aec(sichuan_mahjong_v0.env(variant=name, engine=args.engine), args.decisions, args.seed),
         }
     out["rlcard_mahjong"] = bench_rlcard(args.decisions, args.seed)
     out["connect_four_v3"] = bench_connect_four(args.decisions, args.seed)

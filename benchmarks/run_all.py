@@ -14,6 +14,9 @@ case                        unit (what one "unit" is)
                             then ``step``); dead-agent steps are not counted, their time is
 ``aec_wrapped/<variant>``   the same through ``sichuan_mahjong_v0.env`` (PettingZoo's OrderEnforcing wrapper;
                             the raw env checks actions itself)
+``aec_compiled_raw/<v>``    ``aec_raw`` on the compiled engine (``raw_env(engine="compiled")``; chengdu, xueliu,
+                            hongzhong, chiyu)
+``aec_compiled_wrapped/<v>``  ``aec_wrapped`` on the compiled engine
 ``batched_selfplay/<v>``    decisions of ``envs.vector_env.VectorEnv(self_play=True)``, 64 slots: every decision of
                             every seat, with its observation and mask in the batch arrays
 ``batched_learner/<v>``     learner steps of ``VectorEnv`` (64 slots, random opponents played inside)
@@ -32,8 +35,8 @@ case                        unit (what one "unit" is)
 ==========================  =========================================================================================
 
 Goals (ratios of medians, same run): engine decisions/s >= 20x RLCard steps/s; raw AEC >= 4x; wrapped AEC >= 2x;
-batched env (self-play decisions/s) >= 50x — the engine and batched goals for both engines (``engine``,
-``engine_compiled``; ``batched_selfplay``, ``batched_compiled``).
+batched env (self-play decisions/s) >= 50x — each for both engines (``engine``, ``engine_compiled``; ``aec_raw``,
+``aec_compiled_raw``; ``aec_wrapped``, ``aec_compiled_wrapped``; ``batched_selfplay``, ``batched_compiled``).
 
 Usage: ``python benchmarks/run_all.py [--repeat 5] [--quick] [--variants ...] [--only engine aec_raw ...]
 [--no-training] [--out benchmarks/RESULTS.md]``.
@@ -67,6 +70,8 @@ GOALS = {
     "engine_compiled": 20.0,
     "aec_raw": 4.0,
     "aec_wrapped": 2.0,
+    "aec_compiled_raw": 4.0,
+    "aec_compiled_wrapped": 2.0,
     "batched_selfplay": 50.0,
     "batched_compiled": 50.0,
 }
@@ -95,12 +100,13 @@ def engine_case(variant: str, hands: int) -> Case:
     return run
 
 
-def aec_case(variant: str, decisions: int, wrapped: bool) -> Case:
+def aec_case(variant: str, decisions: int, wrapped: bool, engine: str = "python") -> Case:
     from bench_aec import play_random
 
     from envs import sichuan_mahjong_v0
 
-    env = sichuan_mahjong_v0.env(variant=variant) if wrapped else sichuan_mahjong_v0.raw_env(variant=variant)
+    make = sichuan_mahjong_v0.env if wrapped else sichuan_mahjong_v0.raw_env
+    env = make(variant=variant, engine=engine)
 
     def run(rep: int) -> tuple[float, float]:
         env.reset(seed=rep)
@@ -429,6 +435,8 @@ def markdown(report: dict) -> str:
         "engine": "decisions",
         "aec_raw": "decisions",
         "aec_wrapped": "decisions",
+        "aec_compiled_raw": "decisions",
+        "aec_compiled_wrapped": "decisions",
         "batched_selfplay": "decisions",
         "batched_learner": "learner steps",
         "batched_compiled": "decisions",
@@ -508,6 +516,12 @@ def main(argv: list[str] | None = None) -> dict:
                 for kind, wrapped in (("aec_raw", False), ("aec_wrapped", True)):
                     if want(f"{kind}/{v}"):
                         cases[f"{kind}/{v}"] = aec_case(v, 500 if q else 2500, wrapped=wrapped)
+            for v in args.variants:
+                if _compiled_unsupported(v):
+                    continue
+                for kind, wrapped in (("aec_compiled_raw", False), ("aec_compiled_wrapped", True)):
+                    if want(f"{kind}/{v}"):
+                        cases[f"{kind}/{v}"] = aec_case(v, 1000 if q else 8000, wrapped=wrapped, engine="compiled")
     for v in args.variants:
         if want(f"batched_selfplay/{v}"):
             cases[f"batched_selfplay/{v}"] = batched_case(v, 8 if q else 40, self_play=True)

@@ -248,6 +248,13 @@ def hard_gen(spec: HandSpec) -> int:
 
 
 # ---- enumeration -----------------------------------------------------------------------------------------------
+#
+# Both searches (standard shape, all pairs) keep one dict of states per kind; a state maps to its readings: one
+# ``(gen, path)`` when collapsing (the most 根, the first to arrive on ties), a list of them otherwise.  A path is a
+# linked tuple ``(parent, kind, triplets, pairs, runs)`` (None at the root): the groups are spelled out only for the
+# readings that survive (:func:`_build`).  The order in which states and choices are visited is part of the result
+# (it decides which of two equally valued readings is kept), so every speed-up below keeps it: the per-state choices
+# come from a memo in their loop order, and the states after each suit are memoised whole.
 
 
 def _active_kinds(naturals: Sequence[int], wilds: int, allowed: int, runs: bool) -> list[int]:
@@ -269,6 +276,12 @@ def _skipped_quads(meld_counts: Sequence[int], active: list[int]) -> int:
 
 _T, _R, _P = 0, 1, 2
 _GROUP_KINDS = (GroupKind.TRIPLET, GroupKind.RUN, GroupKind.PAIR)
+_GROUPS = tuple(tuple(Group(kind, k) for k in range(NUM_KINDS)) for kind in _GROUP_KINDS)  # shared, frozen
+
+# choice codes: bit 0 the kind holds a tile, 1 a triplet, 2 a pair, 3 a run, 4 a wildcard stands for another kind
+_HAS_TILE, _HAS_TRIPLET, _HAS_PAIR, _HAS_RUN, _IS_SOFT = 1, 2, 4, 8, 16
+_HAS_GROUP = _HAS_TRIPLET | _HAS_PAIR | _HAS_RUN
+_NOTHING = ((0, 0, 0, 0, 0, 0),)  # the only choice at a kind without tiles, carried runs or usable wildcards
 
 
 def interpretations(spec: HandSpec, *, collapse: bool = True) -> list[Interpretation]:
@@ -285,33 +298,105 @@ def interpretations(spec: HandSpec, *, collapse: bool = True) -> list[Interpreta
             found += _all_pairs(spec, collapse, 7)
     if not spec.soft_gen:
         gen = hard_gen(spec)
-        found = [(shape, flags, gen, groups) for shape, flags, _, groups in found]
+        found = [(shape, flags, gen, path) for shape, flags, _, path in found]
         if collapse:
-            merged: dict[tuple[Shape, int], tuple[Shape, int, int, tuple]] = {}
+            merged: dict[tuple[Shape, int], tuple[Shape, int, int, tuple | None]] = {}
             for item in found:
                 merged.setdefault((item[0], item[1]), item)
             found = list(merged.values())
-    out = [_build(spec, shape, flags, gen, groups) for shape, flags, gen, groups in found]
+    out = [_build(spec, shape, flags, gen, path) for shape, flags, gen, path in found]
     out.sort(key=lambda it: (it.shape != Shape.STANDARD, [(g.tile, g.kind) for g in it.groups]))
     return out
 
 
-def _build(spec: HandSpec, shape: Shape, flags: int, gen: int, raw_groups: tuple) -> Interpretation:
-    groups = tuple(sorted((Group(_GROUP_KINDS[g], k) for g, k in raw_groups), key=lambda g: (g.tile, g.kind)))
+def _build(spec: HandSpec, shape: Shape, flags: int, gen: int, path: tuple | None) -> Interpretation:
+    moves = []
+    while path is not None:
+        path, k, t, p, r = path
+        moves.append((k, t, p, r))
+    groups: list[Group] = []
     counts = [0] * NUM_KINDS
-    for group in groups:
-        for k in group.tiles():
-            counts[k] += 1
+    for k, t, p, r in reversed(moves):  # ascending kinds; at one kind pairs, runs, triplets (Group sort order)
+        groups += (_GROUPS[_P][k],) * p + (_GROUPS[_R][k],) * r + (_GROUPS[_T][k],) * t
+        counts[k] += 3 * t + 2 * p + r
+        if r:
+            counts[k + 1] += r
+            counts[k + 2] += r
     assignment: list[int] = []
     for k in range(NUM_KINDS):
         extra = counts[k] - spec.naturals[k]
         if extra < 0:  # pragma: no cover - the recursion never drops natural tiles
             raise AssertionError("interpretation lost natural tiles")
-        assignment.extend([k] * extra)
-    return Interpretation(shape, groups, tuple(counts), tuple(assignment), flags, gen)
+        if extra:
+            assignment.extend([k] * extra)
+    return Interpretation(shape, tuple(groups), tuple(counts), tuple(assignment), flags, gen)
 
 
-def _standard(spec: HandSpec, collapse: bool) -> list[tuple[Shape, int, int, tuple]]:
+@lru_cache(maxsize=64)
+def _choice_bits(mask: int, marked: int | None) -> tuple[tuple[int, ...], ...]:
+    """Per kind, the flag bits a choice adds, indexed by its choice code (module comment above)."""
+    out = []
+    for i in range(NUM_KINDS):
+        group_bits = 0 if _TERMINAL[i] else FLAG_GROUP_NO_TERMINAL
+        pair_bits = (FLAG_JIANG_PAIR if _JIANG[i] else 0) | (FLAG_MARKED_PAIR if i == marked else 0)
+        run_bits = FLAG_RUN | (0 if _RUN_HAS_TERMINAL[i] else FLAG_GROUP_NO_TERMINAL) | _RUN456[i]
+        row = []
+        for code in range(32):
+            f = 0
+            if code & _HAS_TILE:
+                f |= TILE_BITS[i]
+            if code & _HAS_TRIPLET:
+                f |= group_bits | (FLAG_MARKED_TRIPLET if i == marked else 0)
+            if code & _HAS_PAIR:
+                f |= group_bits | pair_bits
+            if code & _HAS_RUN:
+                f |= run_bits
+            if code & _IS_SOFT:
+                f |= FLAG_SOFT
+            row.append(f & mask)
+        out.append(tuple(row))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 14)
+def _options(ni: int, carry: int, sets_left: int, pair_left: int, top: int, can_run: bool) -> tuple[tuple, ...]:
+    """The choices ``(t, p, r, c, c - ni, code)`` at one kind of the standard search, in the search's order:
+    ``t`` triplets, ``p`` pairs and ``r`` runs starting here, ``c`` tiles of the kind in all (at least the ``ni``
+    natural ones, at most ``top``), ``code`` the choice code without the soft bit."""
+    out = []
+    for t in range(0, 3):
+        if t > sets_left:
+            break
+        for p in range(0, pair_left + 1):
+            base = 3 * t + 2 * p + carry
+            if base > top:
+                break
+            r_max = sets_left - t if can_run else 0
+            for r in range(0, r_max + 1):
+                c = base + r
+                if c > top:
+                    break
+                if c < ni:
+                    continue
+                code = (_HAS_TILE if c else 0) | (_HAS_TRIPLET if t else 0) | (_HAS_PAIR if p else 0)
+                out.append((t, p, r, c, c - ni, code | (_HAS_RUN if r else 0)))
+    return tuple(out)
+
+
+_PREFIX_MEMO: dict[tuple, dict] = {}
+_PREFIX_MEMO_LIMIT = 1 << 13  # snapshots; the memo is cleared when full
+"""States of the collapsed standard search after each suit, keyed by everything they depend on (the search's
+parameters and the hand's counts up to that suit): hands sharing their first suits (the waits of one ready hand,
+one hand valued for several situations) share that work.  Exact: a snapshot is the search's own state."""
+
+
+def clear_interpretation_cache() -> None:
+    """Empty the memos of :func:`interpretations` (benchmarks measure cold calls)."""
+    _PREFIX_MEMO.clear()
+    _options.cache_clear()
+
+
+def _standard(spec: HandSpec, collapse: bool) -> list[tuple[Shape, int, int, tuple | None]]:
     n = spec.naturals
     m = spec.meld_counts
     allowed = spec.allowed_mask
@@ -324,94 +409,111 @@ def _standard(spec: HandSpec, collapse: bool) -> list[tuple[Shape, int, int, tup
     mask = spec.flag_mask
     own = spec.wild_own
     start_flags = meld_flags(spec.melds, marked) & mask
-    marked_bit = FLAG_MARKED_TRIPLET & mask
-    soft_bit = FLAG_SOFT & mask
     count_ka = mask & KA_MASK == KA_MASK
+    bits = _choice_bits(mask, marked)
     # state key: (runs started at i-1, runs started at i-2, sets left, pair left, wilds left, flags)
-    # value: list of (gen, groups) — one entry when collapsing (the most 根), every reading otherwise.
     active = _active_kinds(n, spec.wilds, allowed, True)
     start_gen = _skipped_quads(m, active) if soft else 0
-    states: dict[tuple[int, int, int, int, int, int], list[tuple[int, tuple]]] = {
-        (0, 0, sets_needed, 1, spec.wilds, start_flags): [(start_gen, ())]
-    }
-    for i in active:
-        ni = n[i]
-        mi = m[i]
-        can_wild = (allowed >> i) & 1
-        quad_gen = 1 if soft and mi == 4 else 0
-        new: dict[tuple[int, int, int, int, int, int], list[tuple[int, tuple]]] = {}
-        tile_bits = TILE_BITS[i] & mask
-        group_bits = (0 if _TERMINAL[i] else FLAG_GROUP_NO_TERMINAL) & mask
-        pair_bits = ((FLAG_JIANG_PAIR if _JIANG[i] else 0) | (FLAG_MARKED_PAIR if i == marked else 0)) & mask
-        run_bits = (FLAG_RUN | (0 if _RUN_HAS_TERMINAL[i] else FLAG_GROUP_NO_TERMINAL) | _RUN456[i]) & mask
-        ka_run = count_ka and bool(_RUN456[i])
-        own_i = own[i]
-        can_run = _RUN_START[i]
-        cap = 4 - mi if limit else 14
-        for (c1, c2, sets_left, pair_left, wilds_left, flags), entries in states.items():
-            carry = c1 + c2
-            if ni == 0 and carry == 0 and (wilds_left == 0 or not can_wild):
-                _merge(new, (0, 0, sets_left, pair_left, wilds_left, flags), entries, quad_gen, (), collapse)
-                continue
-            budget = wilds_left if can_wild else 0
-            top = min(cap, ni + budget)
-            for t in range(0, 3):
-                if t > sets_left:
-                    break
-                for p in range(0, pair_left + 1):
-                    base = 3 * t + 2 * p + carry
-                    if base > top:
-                        break
-                    r_max = sets_left - t if can_run else 0
-                    for r in range(0, r_max + 1):
-                        c = base + r
-                        if c > top:
-                            break
-                        if c < ni:
-                            continue
-                        f = flags
-                        if c:
-                            f |= tile_bits
-                            if c - ni > own_i:
-                                f |= soft_bit
-                        if t or p:
-                            f |= group_bits
-                            if t and i == marked:
-                                f |= marked_bit
-                            if p:
-                                f |= pair_bits
-                        if r:
-                            f |= run_bits
-                            if ka_run:
-                                f = (f & ~KA_MASK) | (min(ka_count(f) + r, 7) << KA_SHIFT)
-                        gen = 1 if soft and c + mi == 4 else 0
-                        added = ((_T, i),) * t + ((_P, i),) * p + ((_R, i),) * r
-                        key = (r, c1, sets_left - t - r, pair_left - p, wilds_left - (c - ni), f)
-                        _merge(new, key, entries, gen, added, collapse)
-        states = new
+    # gen is counted from 0 and start_gen added at the end (a constant offset changes no comparison), so the
+    # snapshots do not depend on kinds the search skips
+    states: dict = {(0, 0, sets_needed, 1, spec.wilds, start_flags): (0, None) if collapse else [(0, None)]}
+    memo_key: tuple | None = None
+    if collapse:
+        memo_key = (mask, marked, soft, limit, count_ka, sets_needed, spec.wilds, start_flags)
+    pos = 0
+    for block_end in (NUM_SUITED // 3, 2 * NUM_SUITED // 3, NUM_SUITED, NUM_KINDS):
+        end = pos
+        while end < len(active) and active[end] < block_end:
+            end += 1
+        if end == pos:
+            continue
+        if memo_key is not None:
+            low = (1 << block_end) - 1
+            key = (memo_key, block_end, n[:block_end], m[:block_end], own[:block_end], allowed & low)
+            hit = _PREFIX_MEMO.get(key)
+            if hit is None:
+                hit = _standard_kinds(states, active[pos:end], n, m, allowed, limit, soft, own, bits, count_ka, True)
+                if len(_PREFIX_MEMO) >= _PREFIX_MEMO_LIMIT:
+                    _PREFIX_MEMO.clear()
+                _PREFIX_MEMO[key] = hit
+            states = hit
+        else:
+            states = _standard_kinds(states, active[pos:end], n, m, allowed, limit, soft, own, bits, count_ka, False)
+        pos = end
         if not states:
             return []
     out = []
-    for (c1, c2, sets_left, pair_left, wilds_left, flags), entries in states.items():
+    for (c1, c2, sets_left, pair_left, wilds_left, flags), entry in states.items():
         if c1 == 0 and c2 == 0 and sets_left == 0 and pair_left == 0 and wilds_left == 0:
-            out.extend((Shape.STANDARD, flags, gen, groups) for gen, groups in entries)
+            if collapse:
+                out.append((Shape.STANDARD, flags, entry[0] + start_gen, entry[1]))
+            else:
+                out.extend((Shape.STANDARD, flags, gen + start_gen, path) for gen, path in entry)
     return out
 
 
-def _merge(new: dict, key: tuple, entries: list, gen_add: int, added: tuple, collapse: bool) -> None:
-    if collapse:
-        gen, groups = entries[0]
-        gen += gen_add
-        old = new.get(key)
-        if old is None or gen > old[0][0]:
-            new[key] = [(gen, groups + added if added else groups)]
-        return
+def _standard_kinds(
+    states: dict,
+    kinds: list[int],
+    n: tuple[int, ...],
+    m: tuple[int, ...],
+    allowed: int,
+    limit: bool,
+    soft: bool,
+    own: tuple[int, ...],
+    bits: tuple[tuple[int, ...], ...],
+    count_ka: bool,
+    collapse: bool,
+) -> dict:
+    """Advance the standard search over ``kinds`` (ascending); returns the new states (never mutates ``states``)."""
+    for i in kinds:
+        ni = n[i]
+        mi = m[i]
+        can_wild = (allowed >> i) & 1
+        quad = 4 - mi if soft else -1  # a kind whose concealed count c makes c + mi == 4 adds one 根
+        cap = 4 - mi if limit else 14
+        own_i = own[i]
+        row = bits[i]
+        can_run = _RUN_START[i]
+        ka_run = count_ka and bool(_RUN456[i])
+        new: dict = {}
+        get = new.get
+        for state, entry in states.items():
+            c1, c2, sets_left, pair_left, wilds_left, flags = state
+            carry = c1 + c2
+            if ni == 0 and carry == 0 and (wilds_left == 0 or not can_wild):
+                choices: tuple = _NOTHING
+            else:
+                top = ni + wilds_left if can_wild else ni
+                choices = _options(ni, carry, sets_left, pair_left, cap if top > cap else top, can_run)
+            for t, p, r, c, extra, code in choices:
+                f = flags | row[code if extra <= own_i else code | _IS_SOFT]
+                if r and ka_run:
+                    f = (f & ~KA_MASK) | (min(ka_count(f) + r, 7) << KA_SHIFT)
+                key = (r, c1, sets_left - t - r, pair_left - p, wilds_left - extra, f)
+                if collapse:
+                    gen = entry[0] + 1 if c == quad else entry[0]
+                    old = get(key)
+                    if old is None or gen > old[0]:
+                        new[key] = (gen, (entry[1], i, t, p, r) if code & _HAS_GROUP else entry[1])
+                else:
+                    _extend(new, key, entry, 1 if c == quad else 0, (i, t, p, r) if code & _HAS_GROUP else None)
+        states = new
+        if not states:
+            break
+    return states
+
+
+def _extend(new: dict, key: tuple, entries: list, gen_add: int, move: tuple | None) -> None:
+    """Every-reading mode: add each reading of ``entries`` extended by ``move`` to the state ``key``."""
     bucket = new.setdefault(key, [])
-    for gen, groups in entries:
-        bucket.append((gen + gen_add, groups + added if added else groups))
+    if move is None:
+        bucket.extend((gen + gen_add, path) for gen, path in entries)
+    else:
+        bucket.extend((gen + gen_add, (path, *move)) for gen, path in entries)
 
 
-def _all_pairs(spec: HandSpec, collapse: bool, n_pairs: int) -> list[tuple[Shape, int, int, tuple]]:
+def _all_pairs(spec: HandSpec, collapse: bool, n_pairs: int) -> list[tuple[Shape, int, int, tuple | None]]:
     """All-pairs readings: 七对 (7 pairs) or 断卡根 请胡 (5 pairs); a four of a kind is two pairs and one 根."""
     n = spec.naturals
     allowed = spec.allowed_mask
@@ -419,37 +521,47 @@ def _all_pairs(spec: HandSpec, collapse: bool, n_pairs: int) -> list[tuple[Shape
     soft = spec.soft_gen
     mask = spec.flag_mask
     own = spec.wild_own
+    soft_bit = FLAG_SOFT & mask
     shape = Shape.SEVEN_PAIRS if n_pairs == 7 else Shape.FIVE_PAIRS
-    states: dict[tuple[int, int, int], list[tuple[int, tuple]]] = {(n_pairs, spec.wilds, 0): [(0, ())]}
+    states: dict = {(n_pairs, spec.wilds, 0): (0, None) if collapse else [(0, None)]}
     for i in _active_kinds(n, spec.wilds, allowed, False):
         ni = n[i]
         can_wild = (allowed >> i) & 1
         tile_bits = (TILE_BITS[i] | (0 if _TERMINAL[i] else FLAG_GROUP_NO_TERMINAL)) & mask
         pair_bits = ((FLAG_JIANG_PAIR if _JIANG[i] else 0) | (FLAG_MARKED_PAIR if i == spec.marked_kind else 0)) & mask
-        new: dict[tuple[int, int, int], list[tuple[int, tuple]]] = {}
-        for (pairs_left, wilds_left, flags), entries in states.items():
+        new: dict = {}
+        get = new.get
+        for state, entry in states.items():
+            pairs_left, wilds_left, flags = state
             if ni == 0 and (wilds_left == 0 or not can_wild):
-                _merge(new, (pairs_left, wilds_left, flags), entries, 0, (), collapse)
-                continue
-            budget = wilds_left if can_wild else 0
-            for c in (0, 2, 4):
-                if c < ni or c > cap or c - ni > budget or c // 2 > pairs_left:
-                    continue
+                choices: tuple[int, ...] = (0,)
+            else:
+                budget = wilds_left if can_wild else 0
+                choices = tuple(c for c in (0, 2, 4) if ni <= c <= cap and c - ni <= budget and c // 2 <= pairs_left)
+            for c in choices:
                 f = flags | tile_bits | pair_bits if c else flags
                 if c - ni > own[i]:
-                    f |= FLAG_SOFT & mask
-                gen = 1 if soft and c == 4 else 0
-                added = ((_P, i),) * (c // 2)
-                _merge(new, (pairs_left - c // 2, wilds_left - (c - ni), f), entries, gen, added, collapse)
+                    f |= soft_bit
+                key = (pairs_left - c // 2, wilds_left - (c - ni), f)
+                move = (i, 0, c // 2, 0) if c else None
+                if collapse:
+                    gen = entry[0] + 1 if soft and c == 4 else entry[0]
+                    old = get(key)
+                    if old is None or gen > old[0]:
+                        new[key] = (gen, (entry[1], *move) if move else entry[1])
+                else:
+                    _extend(new, key, entry, 1 if soft and c == 4 else 0, move)
         states = new
         if not states:
             return []
-    return [
-        (shape, flags, gen, groups)
-        for (pairs_left, wilds_left, flags), entries in states.items()
-        if pairs_left == 0 and wilds_left == 0
-        for gen, groups in entries
-    ]
+    out = []
+    for (pairs_left, wilds_left, flags), entry in states.items():
+        if pairs_left == 0 and wilds_left == 0:
+            if collapse:
+                out.append((shape, flags, entry[0], entry[1]))
+            else:
+                out.extend((shape, flags, gen, path) for gen, path in entry)
+    return out
 
 
 def uniform_reading(spec: HandSpec, shape: Shape, kinds: frozenset[int]) -> Interpretation | None:

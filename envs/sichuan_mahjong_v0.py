@@ -191,6 +191,7 @@ class raw_env(AECEnv, EzPickle):
         if not np.isfinite(reward_scale):
             raise ValueError(f"reward_scale must be a finite number, got {reward_scale!r}")
         self.cfg: RuleConfig = load_variant(variant, **dict(rules or {}))
+        self.hand_cfg: RuleConfig = self.cfg  # the rules of the current hand (reset option "rules" may change them)
         Game(self.cfg, seed=0, record_events=False)  # UnsupportedRule now rather than at the first reset
         self.render_mode = render_mode
         self.reward_mode = reward_mode
@@ -255,6 +256,7 @@ class raw_env(AECEnv, EzPickle):
         # the hand's rules decide the score scale of the observation and of normalised rewards
         self._encoder = ObservationEncoder.from_config(cfg)
         self._reward_factor = self.reward_scale / (cfg.base_unit if self.normalize_reward else 1)
+        self.hand_cfg = cfg
         scores = self._start_hand(cfg, hand, {k: options[k] for k in _GAME_OPTIONS if k in options})
         n = cfg.num_players
         self.agents = self.possible_agents[:]
@@ -410,6 +412,24 @@ class raw_env(AECEnv, EzPickle):
         }
         if game.is_over:
             info["result"] = _result_dict(game.result)
+        return info
+
+    @property
+    def scores(self) -> list[int]:
+        """The hand scores of every seat now (points; a copy)."""
+        return list(self._scores)
+
+    def _info_with(self, agent: str, extra: dict[str, Any]) -> dict[str, Any]:
+        """A new dict: ``infos[agent]`` with the keys of ``extra`` added (for wrappers such as
+        :class:`envs.single_agent.SingleAgentEnv`; the compiled engine keeps its deferred values deferred)."""
+        return {**self.infos[agent], **extra}
+
+    def _end_info(self, seat: int, extra: dict[str, Any]) -> dict[str, Any]:
+        """``extra`` with ``seat``, the hand scores and, once the hand is over, its ``result`` (the info of a seat
+        that has left the AEC env's ``agents``)."""
+        info = {**extra, "seat": seat, "scores": list(self._scores)}
+        if self.game.is_over:
+            info["result"] = _result_dict(self.game.result)
         return info
 
     # ---- observations ----------------------------------------------------------------------------------------

@@ -140,10 +140,10 @@ class SingleAgentEnv(gymnasium.Env):
         self.agent = self.aec.possible_agents[self.seat]
         for r, policy in enumerate(self._opponents, start=1):
             if policy is not None and hasattr(policy, "reset"):
-                policy.reset((self.seat + r) % n, self.aec.game.cfg)
+                policy.reset((self.seat + r) % n, self.aec.hand_cfg)
         self._done = False
         self._illegal_run = 0
-        self._score = self.aec.game.scores[self.seat]
+        self._score = self.aec.scores[self.seat]
 
     def step(self, action: int):
         if self._done:
@@ -195,7 +195,7 @@ class SingleAgentEnv(gymnasium.Env):
                 obs = aec.observe(agent)
                 aec.step(self._act(policy, obs["observation"], obs["action_mask"]))
         self._done = me not in aec.agents
-        score = aec.game.scores[self.seat]
+        score = aec.scores[self.seat]
         if aec.reward_mode == "delta":
             reward = (score - self._score) * aec._reward_factor
         else:
@@ -214,14 +214,9 @@ class SingleAgentEnv(gymnasium.Env):
         aec = self.aec
         seat = self.seat
         if self._done:
-            obs = aec._observer.encode(seat)  # the same tensor as aec._encoder.encode(aec.game.view(seat))
+            obs = aec.observe(self.agent)["observation"]  # the learner has left: its mask is all zeros
             self._mask = np.zeros(ACTION_SPACE_SIZE, dtype=np.int8)
-            info = {"action_mask": self._mask.copy(), "seat": seat, "scores": list(aec.game.scores)}
-            if aec.game.is_over:
-                info["result"] = aec._info(seat, [])["result"]
-            return obs, info
+            return obs, aec._end_info(seat, {"action_mask": self._mask.copy()})
         o = aec.observe(self.agent)
         self._mask = o["action_mask"]
-        info = dict(aec.infos[self.agent])
-        info["action_mask"] = self._mask.copy()
-        return o["observation"], info
+        return o["observation"], aec._info_with(self.agent, {"action_mask": self._mask.copy()})

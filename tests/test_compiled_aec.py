@@ -240,3 +240,36 @@ def test_four_red_at_the_deal_matches_python(ends):
     py, _, steps = _play_pair("hongzhong", 12079, "greedy", rules=rules)
     assert py.game.wins[0].how == "instant"
     assert (steps == 4) == ends  # four dead steps when the hand ended at the deal
+
+
+def _same_gym_info(got, want):
+    got, want = dict(got), dict(want)
+    np.testing.assert_array_equal(got.pop("action_mask"), want.pop("action_mask"))
+    assert got == want
+
+
+@pytest.mark.parametrize("variant", ["chengdu", "hongzhong"])
+def test_single_agent_env_on_the_compiled_engine(variant):
+    """``SingleAgentEnv(..., engine="compiled")`` gives what the Python-engine one gives, infos included."""
+    from envs.single_agent import SingleAgentEnv
+
+    py = SingleAgentEnv(variant, seat="random")
+    cc = SingleAgentEnv(variant, seat="random", engine="compiled")
+    rng = np.random.default_rng(0)
+    for episode in range(4):
+        o1, i1 = py.reset(seed=episode)
+        o2, i2 = cc.reset(seed=episode)
+        np.testing.assert_array_equal(o2, o1)
+        _same_gym_info(i2, i1)
+        done = False
+        while not done:
+            mask = py.action_masks()
+            np.testing.assert_array_equal(cc.action_masks(), mask)
+            action = int(rng.choice(np.flatnonzero(mask)))
+            o1, r1, t1, u1, i1 = py.step(action)
+            o2, r2, t2, u2, i2 = cc.step(action)
+            np.testing.assert_array_equal(o2, o1)
+            assert (r2, t2, u2) == (r1, t1, u1)
+            _same_gym_info(i2, i1)
+            done = t1 or u1
+        assert ("result" in i2) == (not cc.aec.agents or cc.aec.game.is_over)

@@ -157,7 +157,7 @@ def test_sb3_api_errors_and_refused_variants():
 @pytest.mark.parametrize(
     ("env", "message"),
     [
-        ({"vec_env": "dummy", "engine": "compiled"}, "needs env.vec_env: batched"),
+        ({"vec_env": "dummy", "engine": "compiled", "rules": {"allow_chi": True}}, "allow_chi"),
         ({"vec_env": "batched", "engine": "compiled", "rules": {"continuation": "single"}}, "continuation"),
         ({"vec_env": "batched", "engine": "cuda"}, "engine"),
     ],

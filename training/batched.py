@@ -148,6 +148,7 @@ def make_batched_vec_env(cfg: TrainConfig) -> VecEnv:
     wrapped by :class:`~training.net_input.NetInputVecEnv` when ``net.hand_features`` or ``net.advisor``."""
     options = env_options(cfg)
     rules = options.pop("rules", None)
+    engine = options.pop("engine")
     variant = load_variant(cfg.variant, **(rules or {}))
     pool = SelfPlayPool(
         variant,
@@ -157,7 +158,7 @@ def make_batched_vec_env(cfg: TrainConfig) -> VecEnv:
         deterministic=cfg.pool.deterministic,
     )
     venv = make_vec_env(
-        variant, cfg.env.num_envs, engine=cfg.env.engine, opponents=pool, seat="random", seed=cfg.seed, **options
+        variant, cfg.env.num_envs, engine=engine, opponents=pool, seat="random", seed=cfg.seed, **options
     )
     net_input = cfg.net.net_input(variant)
     return venv if net_input.bare else NetInputVecEnv(venv, net_input)

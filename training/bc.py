@@ -90,7 +90,7 @@ def collect_decisions(
         env.reset(seed=hand_seed)
         teachers = [make_agent(teacher, seed=hand_seed + s) for s in range(n)]
         for s, t in enumerate(teachers):
-            t.reset(s, env.game.cfg)
+            t.reset(s, env.hand_cfg)
         start = count
         seats: list[int] = []
         score_then: list[int] = []
@@ -109,10 +109,10 @@ def collect_decisions(
                 mask_buf[count] = mask.astype(bool)
                 act_buf[count] = action
                 seats.append(seat)
-                score_then.append(env.game.scores[seat])
+                score_then.append(env.scores[seat])
                 count += 1
             env.step(action)
-        final = env.game.scores
+        final = env.scores
         for i, (seat, then) in enumerate(zip(seats, score_then)):
             ret_buf[start + i] = (final[seat] - then) * factor
         hands += 1

@@ -46,7 +46,7 @@ class EnvConfig:
 
     num_envs: int = 8  # parallel environments
     vec_env: Literal["dummy", "subproc", "batched"] = "dummy"  # sb3 DummyVecEnv, SubprocVecEnv or VectorEnv
-    engine: Literal["python", "compiled"] = "python"  # rules engine of vec_env batched (compiled: envs.compiled)
+    engine: Literal["python", "compiled"] = "python"  # rules engine of the envs (compiled: envs.compiled)
     reward_scale: float = 0.1  # reward = score change / base_unit * reward_scale
     reward_mode: Literal["delta", "terminal"] = "delta"  # as the AEC env option of the same name
     rules: dict[str, Any] = field(default_factory=dict)  # rule-flag overrides applied to the variant
@@ -280,10 +280,6 @@ def _validate(cfg: TrainConfig, source: str) -> None:
     if cfg.env.engine == "compiled":
         from envs.compiled.support import unsupported
 
-        if cfg.env.vec_env != "batched":
-            raise TrainConfigError(
-                f"{source}: key 'env.engine' = 'compiled' needs env.vec_env: batched, got {cfg.env.vec_env!r}"
-            )
         problems = unsupported(load_variant(cfg.variant, **cfg.env.rules))
         if problems:
             raise TrainConfigError(

@@ -211,6 +211,7 @@ def env_options(cfg: TrainConfig) -> dict[str, Any]:
         "reward_mode": cfg.env.reward_mode,
         "reward_scale": cfg.env.reward_scale,
         "normalize_reward": True,
+        "engine": cfg.env.engine,
     }
     if cfg.env.rules:
         options["rules"] = dict(cfg.env.rules)

@@ -155,6 +155,18 @@ class CompiledRawEnv(raw_env):
         active = row[ACTIVE : ACTIVE + len(scores)].tolist()
         self._update_agents(scores, active, over, -1 if over else int(K.acting_seat(row)), info)
 
+    def _info_with(self, agent: str, extra: dict[str, Any]) -> dict[str, Any]:
+        info = self.infos[agent]
+        return info.extended(extra) if isinstance(info, LazyInfo) else {**info, **extra}
+
+    def _end_info(self, seat: int, extra: dict[str, Any]) -> dict[str, Any]:
+        info = {**extra, "seat": seat, "scores": list(self._scores)}
+        if not self._row[OVER]:
+            return info
+        info["result"] = None
+        replay = self._replay
+        return LazyInfo(info, lambda: {"result": _result_dict(replay.game().result)})
+
     def _score_final(self, seat: int) -> bool:
         return self._ledger.score_final(seat, self._row[WON : WON + self.cfg.num_players])
 

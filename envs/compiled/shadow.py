@@ -108,6 +108,14 @@ class LazyInfo(dict):
             self._fill = None
             dict.update(self, fill())
 
+    def extended(self, extra: dict[str, Any]) -> dict[str, Any]:
+        """A new info with the keys of ``extra`` added, its deferred values still deferred (computed once each)."""
+        values = dict(dict.items(self))  # the stored values, placeholders included, without filling
+        values.update(extra)
+        if self._fill is None:
+            return values
+        return LazyInfo(values, self._fill)
+
     def __reduce_ex__(self, protocol: int) -> tuple[Any, ...]:
         self.fill()
         return (dict, (dict(self),))
