@@ -98,6 +98,8 @@ TILE_BITS: tuple[int, ...] = tuple(_tile_bits(k) for k in range(NUM_KINDS))
 _TERMINAL = tuple(k < NUM_SUITED and k % 9 in (0, 8) for k in range(NUM_KINDS))
 _JIANG = tuple(k < NUM_SUITED and k % 9 in (1, 4, 7) for k in range(NUM_KINDS))
 _RUN_START = tuple(k < NUM_SUITED and k % 9 <= 6 for k in range(NUM_KINDS))
+_ALL_KINDS = (1 << NUM_KINDS) - 1
+_RUN_START_MASK = sum(1 << k for k in range(NUM_KINDS) if _RUN_START[k])
 _RUN_HAS_TERMINAL = tuple(k < NUM_SUITED and k % 9 in (0, 6) for k in range(NUM_KINDS))
 _RUN456 = tuple(RUN456_FLAGS[k // 9] if k < NUM_SUITED and k % 9 == 3 else 0 for k in range(NUM_KINDS))
 
@@ -259,13 +261,19 @@ def hard_gen(spec: HandSpec) -> int:
 
 def _active_kinds(naturals: Sequence[int], wilds: int, allowed: int, runs: bool) -> list[int]:
     """Kinds where the search has a choice: a natural tile, a usable wildcard, or a run carried in (sorted)."""
-    active = set()
-    for k in range(NUM_KINDS):
-        if naturals[k] or (wilds and (allowed >> k) & 1):
-            active.add(k)
-            if runs and _RUN_START[k]:
-                active.update((k + 1, k + 2))
-    return sorted(active)
+    mask = allowed & _ALL_KINDS if wilds else 0
+    for k, c in enumerate(naturals):
+        if c:
+            mask |= 1 << k
+    if runs:
+        starts = mask & _RUN_START_MASK
+        mask |= (starts << 1) | (starts << 2)
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def _skipped_quads(meld_counts: Sequence[int], active: list[int]) -> int:
@@ -281,6 +289,7 @@ _GROUPS = tuple(tuple(Group(kind, k) for k in range(NUM_KINDS)) for kind in _GRO
 # choice codes: bit 0 the kind holds a tile, 1 a triplet, 2 a pair, 3 a run, 4 a wildcard stands for another kind
 _HAS_TILE, _HAS_TRIPLET, _HAS_PAIR, _HAS_RUN, _IS_SOFT = 1, 2, 4, 8, 16
 _HAS_GROUP = _HAS_TRIPLET | _HAS_PAIR | _HAS_RUN
+_NO_MELDS = (0,) * NUM_KINDS
 _NOTHING = ((0, 0, 0, 0, 0, 0),)  # the only choice at a kind without tiles, carried runs or usable wildcards
 
 
@@ -384,7 +393,7 @@ def _options(ni: int, carry: int, sets_left: int, pair_left: int, top: int, can_
 
 
 _PREFIX_MEMO: dict[tuple, dict] = {}
-_PREFIX_MEMO_LIMIT = 1 << 13  # snapshots; the memo is cleared when full
+_PREFIX_MEMO_LIMIT = 1 << 12  # snapshots; the memo is cleared when full
 """States of the collapsed standard search after each suit, keyed by everything they depend on (the search's
 parameters and the hand's counts up to that suit): hands sharing their first suits (the waits of one ready hand,
 one hand valued for several situations) share that work.  Exact: a snapshot is the search's own state."""
@@ -480,6 +489,8 @@ def _standard_kinds(
         get = new.get
         for state, entry in states.items():
             c1, c2, sets_left, pair_left, wilds_left, flags = state
+            if collapse:
+                gen0, path0 = entry
             carry = c1 + c2
             if ni == 0 and carry == 0 and (wilds_left == 0 or not can_wild):
                 choices: tuple = _NOTHING
@@ -492,10 +503,10 @@ def _standard_kinds(
                     f = (f & ~KA_MASK) | (min(ka_count(f) + r, 7) << KA_SHIFT)
                 key = (r, c1, sets_left - t - r, pair_left - p, wilds_left - extra, f)
                 if collapse:
-                    gen = entry[0] + 1 if c == quad else entry[0]
+                    gen = gen0 + 1 if c == quad else gen0
                     old = get(key)
                     if old is None or gen > old[0]:
-                        new[key] = (gen, (entry[1], i, t, p, r) if code & _HAS_GROUP else entry[1])
+                        new[key] = (gen, (path0, i, t, p, r) if code & _HAS_GROUP else path0)
                 else:
                     _extend(new, key, entry, 1 if c == quad else 0, (i, t, p, r) if code & _HAS_GROUP else None)
         states = new
@@ -523,6 +534,8 @@ def _all_pairs(spec: HandSpec, collapse: bool, n_pairs: int) -> list[tuple[Shape
     own = spec.wild_own
     soft_bit = FLAG_SOFT & mask
     shape = Shape.SEVEN_PAIRS if n_pairs == 7 else Shape.FIVE_PAIRS
+    if n_pairs == 7 and not _seven_complete(n, spec.wilds, _NO_MELDS, allowed):
+        return []  # a sound shortcut: every seven-pairs reading passes this structural check
     states: dict = {(n_pairs, spec.wilds, 0): (0, None) if collapse else [(0, None)]}
     for i in _active_kinds(n, spec.wilds, allowed, False):
         ni = n[i]

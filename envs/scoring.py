@@ -140,8 +140,22 @@ def wild_kinds(cfg: RuleConfig, indicator: int | None = None) -> tuple[int, ...]
 def _allowed_mask(cfg: RuleConfig, void_suit: int | None) -> int:
     """Kinds a wildcard may represent: the variant's suited kinds outside the void suit (never 红中 itself).
 
-    A Wuhan 赖子 may represent any kind of the variant except 中, honors and itself included.
+    A Wuhan 赖子 may represent any kind of the variant except 中, honors and itself included.  Memoised on the
+    fields it reads.
     """
+    key = (cfg.suits, cfg.extra_tiles, cfg.wild, void_suit)
+    mask = _ALLOWED_MASKS.get(key)
+    if mask is None:
+        if len(_ALLOWED_MASKS) >= 256:
+            _ALLOWED_MASKS.clear()
+        mask = _ALLOWED_MASKS[key] = _compute_allowed_mask(cfg, void_suit)
+    return mask
+
+
+_ALLOWED_MASKS: dict[tuple, int] = {}  # one entry per (tile set, wildcard rule, void suit): a handful in practice
+
+
+def _compute_allowed_mask(cfg: RuleConfig, void_suit: int | None) -> int:
     mask = 0
     for k in cfg.kinds:
         if cfg.wild == "laizi":
