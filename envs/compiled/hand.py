@@ -245,9 +245,24 @@ def may_be_ready(s, seat, table):
 
 
 @njit(cache=True)
-def may_be_pig(s, seat):
-    """The seat holds (in hand or melds) a tile of its void suit, or tiles of all three suits: a superset of both
-    花猪 definitions."""
+def is_pig(s, seat, three_suits):
+    """:func:`envs.settlement.is_pig` of a variant with 定缺 (``three_suits``: ``huazhu_definition`` is
+    ``"three_suits"``, else ``"declared_void"``): the suits of the seat's natural tiles in hand and melds (红中 is
+    no suit) hold all three suits, or its declared void suit."""
+    if three_suits:
+        return suits_held(s, seat) == 7
+    return void_held(s, seat)
+
+
+@njit(cache=True)
+def void_held(s, seat):
+    v = s[VOID + seat]
+    return v >= 0 and suits_held(s, seat) >> v & 1 == 1
+
+
+@njit(cache=True)
+def suits_held(s, seat):
+    """Bit per suit (1 万, 2 筒, 4 条) of the suited tiles in the seat's hand and melds."""
     held = 0
     h = HANDS + seat * NK
     for k in range(NSUITED):
@@ -256,5 +271,4 @@ def may_be_pig(s, seat):
     base = MELDS + seat * MAX_MELDS * MELD_FIELDS
     for i in range(s[NUM_MELDS + seat]):
         held |= 1 << (s[base + i * MELD_FIELDS + 1] // 9)
-    v = s[VOID + seat]
-    return held == 7 or (v >= 0 and held >> v & 1 == 1)
+    return held

@@ -38,7 +38,6 @@ from envs.settlement import (
     PlayerEnd,
     Transfer,
     call_transfer,
-    is_pig,
     kong_transfers,
     paid_as_discard,
     ready_value,
@@ -57,11 +56,11 @@ def _seats(mask: int) -> list[int]:
     return [q for q in range(NP) if mask >> q & 1]
 
 
-def _melds(values) -> tuple[Meld, ...]:
-    """Melds from ``(kind, tile, from_seat)`` triples (``Game`` builds them the same way)."""
+def _melds(values: list[int]) -> tuple[Meld, ...]:
+    """Melds from ``(kind, tile, from_seat)`` triples (a plain list of ints; ``Game`` builds them the same way)."""
     out = []
     for i in range(0, len(values), MELD_FIELDS):
-        kind, tile, src = (int(v) for v in values[i : i + MELD_FIELDS])
+        kind, tile, src = values[i : i + MELD_FIELDS]
         out.append(Meld(_MELD_KIND[kind], tile, from_seat=None if src < 0 else src))
     return tuple(out)
 
@@ -144,7 +143,7 @@ class Ledger:
         cfg = self.cfg
         seat, how, flags = int(ev[K.E_SEAT]), int(ev[K.E_HOW]), int(ev[K.E_FLAGS])
         void = int(ev[K.E_VOID])
-        melds = _melds(ev[K.E_MELDS : K.E_MELDS + MELD_FIELDS * int(ev[K.E_NUM_MELDS])])
+        melds = _melds(ev[K.E_MELDS : K.E_MELDS + MELD_FIELDS * int(ev[K.E_NUM_MELDS])].tolist())
         common = {"void": None if void < 0 else void, "dealer": seat == dealer}
         if how == K.HOW_QIANGGANG:
             return judge.score(cfg, counts, melds, tile, self_drawn=False, robbing_kong=True, **common)
@@ -217,8 +216,8 @@ class Ledger:
 
     def _exhausted(self, row: np.ndarray) -> None:
         """查花猪 / 查大叫 / 退税 (``VariantRules.end_transfers``): the standings of the seats that never won by
-        :func:`envs.settlement.is_pig` and :func:`envs.settlement.ready_value`, asked only of the seats the kernel
-        cannot rule out (:func:`hand.may_be_pig`, :func:`hand.may_be_ready`), then
+        :func:`hand.is_pig` (``envs.settlement.is_pig`` on the row) and :func:`envs.settlement.ready_value`, asked
+        only of the seats the kernel cannot rule out (:func:`hand.may_be_ready`), then
         :func:`envs.settlement.settle_end_of_hand` — what :func:`envs.settlement.end_of_hand_transfers` does."""
         cfg, table = self.cfg, self.table
         rest = [q for q in range(NP) if not row[WON + q]]
@@ -226,14 +225,13 @@ class Ledger:
             return
         pig: dict[int, bool] = {}
         value: dict[int, int | None] = {}
+        dingque, three_suits = cfg.dingque, cfg.huazhu_definition == "three_suits"
         for q in rest:
-            maybe_pig = bool(H.may_be_pig(row, q))
-            if not maybe_pig and not H.may_be_ready(row, q, table):
-                pig[q], value[q] = False, None
+            pig[q] = dingque and bool(H.is_pig(row, q, three_suits))
+            if pig[q] or not H.may_be_ready(row, q, table):
+                value[q] = None
                 continue
-            player = self._player_end(row, q)
-            pig[q] = maybe_pig and is_pig(cfg, player)
-            value[q] = None if pig[q] else ready_value(cfg, player)
+            value[q] = ready_value(cfg, self._player_end(row, q))
         for tr in settle_end_of_hand(cfg, rest, pig, value, self.kong_payments):
             self._apply(tr)
 
@@ -245,8 +243,8 @@ class Ledger:
         return PlayerEnd(
             seat=q,
             won_ever=bool(row[WON + q]),
-            concealed=tuple(int(c) for c in row[HANDS + q * NK : HANDS + (q + 1) * NK]),
-            melds=_melds(row[base : base + n * MELD_FIELDS]),
+            concealed=tuple(row[HANDS + q * NK : HANDS + (q + 1) * NK].tolist()),
+            melds=_melds(row[base : base + n * MELD_FIELDS].tolist()),
             void_suit=None if void < 0 else void,
             indicator=None,
         )
