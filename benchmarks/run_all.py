@@ -30,7 +30,8 @@ case                        unit (what one "unit" is)
                             package's ``Agari.is_agari`` / ``Shanten.calculate_shanten`` on the same hands
 ``train/<vec>``             environment samples per second of ``MaskablePPO.learn`` on ``chengdu`` (rollouts + updates,
                             MlpPolicy 64x64, 8 envs, torch on one thread) with ``VectorEnv`` (``batched``), the
-                            compiled ``CompiledVectorEnv`` (``compiled``) or ``DummyVecEnv(SingleAgentEnv)``
+                            compiled ``CompiledVectorEnv`` (``compiled``), ``DummyVecEnv(SingleAgentEnv)``
+                            (``dummy``) or the same on the compiled engine (``dummy_compiled``)
 ``rlcard_mahjong``          ``rlcard.make("mahjong")`` steps (each step: one decision and the next state)
 ==========================  =========================================================================================
 
@@ -297,7 +298,8 @@ def training_cases(variant: str, timesteps: int) -> dict[str, Case] | str:
     def make(kind: str):
         if kind in ENGINES:
             return make_vec_env(variant, num_envs, seed=0, reward_scale=0.05, engine=kind)
-        env = DummyVecEnv([lambda: SingleAgentEnv(variant, reward_scale=0.05) for _ in range(num_envs)])
+        engine = "compiled" if kind == "dummy_compiled" else "python"
+        env = DummyVecEnv([lambda: SingleAgentEnv(variant, reward_scale=0.05, engine=engine) for _ in range(num_envs)])
         env.seed(0)
         return env
 
@@ -322,6 +324,7 @@ def training_cases(variant: str, timesteps: int) -> dict[str, Case] | str:
     out = {"train/batched": case("python"), "train/dummy": case("dummy")}
     if not unsupported(load_variant(variant)):
         out["train/compiled"] = case("compiled")
+        out["train/dummy_compiled"] = case("dummy_compiled")
     return out
 
 
@@ -329,6 +332,8 @@ def training_cases(variant: str, timesteps: int) -> dict[str, Case] | str:
 def run_rounds(cases: dict[str, Case], repeat: int, log: Callable[[str], None]) -> dict[str, list[float]]:
     """``repeat`` rounds; in each, every case runs once (rotating order).  One warm-up call per case first."""
     names = list(cases)
+    if not names:
+        return {}
     for name in names:
         cases[name](repeat)  # warm-up, with seeds no measured repetition uses
     rates: dict[str, list[float]] = {name: [] for name in names}
@@ -399,7 +404,7 @@ def build_report(
     for a, b in (("hand/is_winning", "mahjong/is_agari"), ("hand/shanten", "mahjong/calculate_shanten")):
         if a in stats and b in stats:
             extra.setdefault("hand_vs_mahjong", {})[a] = round(stats[a]["median"] / stats[b]["median"], 2)
-    for kind in ("batched", "compiled"):
+    for kind in ("batched", "compiled", "dummy_compiled"):
         if f"train/{kind}" in stats and "train/dummy" in stats:
             extra.setdefault("train_speedup", {})[kind] = round(
                 stats[f"train/{kind}"]["median"] / stats["train/dummy"]["median"], 2
@@ -472,7 +477,8 @@ def markdown(report: dict) -> str:
     if "train_speedup" in derived:
         lines += [
             "",
-            f"MaskablePPO samples/s over DummyVecEnv (batched: VectorEnv, compiled: CompiledVectorEnv): "
+            "MaskablePPO samples/s over DummyVecEnv(SingleAgentEnv) (batched: VectorEnv, compiled: CompiledVectorEnv, "
+            f"dummy_compiled: DummyVecEnv(SingleAgentEnv(engine='compiled'))): "
             f"{derived['train_speedup']}",
         ]
     if report["skipped"]:

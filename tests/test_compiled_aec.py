@@ -128,32 +128,52 @@ def test_lazy_info_behaves_as_a_dict():
         calls.append(1)
         return {"events": [{"type": "x"}]}
 
-    info = LazyInfo({"seat": 1, "events": None}, fill)
+    def fresh():
+        return LazyInfo({"seat": 1, "events": None}, fill, ("events",))
+
+    want = {"seat": 1, "events": [{"type": "x"}]}
+    info = fresh()
+    # keys, and the values of the other keys, cost nothing (wrappers read and write those every step)
     assert len(info) == 2 and "events" in info and list(info.keys()) == ["seat", "events"]
+    assert info["seat"] == 1 and info.get("episode") is None and info.get("seat") == 1
+    info["terminal_observation"] = 0
+    assert info.pop("terminal_observation") == 0 and info.setdefault("episode", 5) == 5
+    del info["episode"]
     assert not calls
-    assert json.loads(json.dumps(info)) == {"seat": 1, "events": [{"type": "x"}]}
+    assert json.loads(json.dumps(info)) == want
     assert calls == [1]
     for make in (
         lambda i: dict(i),
         lambda i: {**i},
         lambda i: i.copy(),
-        lambda i: copy.deepcopy(i),
         lambda i: pickle.loads(pickle.dumps(i)),
         lambda i: dict(i.items()),
+        lambda i: dict(zip(i.keys(), i.values())),
+        lambda i: i | {},
     ):
-        fresh = LazyInfo({"seat": 1, "events": None}, fill)
-        out = make(fresh)
-        assert out == {"seat": 1, "events": [{"type": "x"}]}
+        out = make(fresh())
+        assert out == want
         assert type(out) is dict
-    fresh = LazyInfo({"seat": 1, "events": None}, fill)
-    assert {"seat": 1, "events": [{"type": "x"}]} == fresh  # noqa: SIM300 - the reflected comparison
-    fresh = LazyInfo({"seat": 1, "events": None}, fill)
-    assert fresh.get("events") == [{"type": "x"}]
-    fresh = LazyInfo({"seat": 1, "events": None}, fill)
-    fresh["events"] = "mine"  # a write after the fill is kept
-    assert fresh["events"] == "mine"
+    assert fresh() == want
+    assert want == fresh()  # the reflected comparison
+    assert fresh()["events"] == want["events"] and fresh().get("events") == want["events"]
+    assert fresh().pop("events") == want["events"]
+    assert repr(fresh()) == repr(want)
+    info = fresh()
+    info["events"] = "mine"  # writing a deferred key computes it first, so the write is kept
+    assert info["events"] == "mine"
+    for clone in (copy.copy, copy.deepcopy):  # sb3's DummyVecEnv deep-copies the infos of every step
+        calls.clear()
+        original = fresh()
+        twin = clone(original)
+        assert isinstance(twin, LazyInfo) and twin is not original and not calls
+        assert twin == want and original == want and len(calls) == 2
+    extended = fresh().extended({"action_mask": 1})
+    calls.clear()
+    assert isinstance(extended, LazyInfo) and extended["action_mask"] == 1 and not calls
+    assert extended == {**want, "action_mask": 1} and calls == [1]
     with pytest.raises(TypeError):
-        hash(fresh)
+        hash(fresh())
 
 
 def test_pettingzoo_api_on_the_compiled_engine():

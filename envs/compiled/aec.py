@@ -146,11 +146,11 @@ class CompiledRawEnv(raw_env):
         scores = list(self._ledger.scores)
         fill = functools.partial(_deferred, self._replay, self._replay.steps, over)
 
+        lazy = ("events", "result") if over else ("events",)
+
         def info(seat: int) -> dict[str, Any]:
             values = {"seat": seat, "events": None, "transfers": rows[:], "scores": scores[:]}
-            if over:
-                values["result"] = None
-            return LazyInfo(values, functools.partial(fill, seat))
+            return LazyInfo(values, functools.partial(fill, seat), lazy)
 
         active = row[ACTIVE : ACTIVE + len(scores)].tolist()
         self._update_agents(scores, active, over, -1 if over else int(K.acting_seat(row)), info)
@@ -163,9 +163,8 @@ class CompiledRawEnv(raw_env):
         info = {**extra, "seat": seat, "scores": list(self._scores)}
         if not self._row[OVER]:
             return info
-        info["result"] = None
         replay = self._replay
-        return LazyInfo(info, lambda: {"result": _result_dict(replay.game().result)})
+        return LazyInfo(info, lambda: {"result": _result_dict(replay.game().result)}, ("result",))
 
     def _score_final(self, seat: int) -> bool:
         return self._ledger.score_final(seat, self._row[WON : WON + self.cfg.num_players])

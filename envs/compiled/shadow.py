@@ -11,6 +11,7 @@ environment gives (``tests/test_compiled_aec.py`` compares the two step by step)
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -88,18 +89,23 @@ class HandReplay:
 
 
 class LazyInfo(dict):
-    """An ``infos[agent]`` dict with some values computed on first use (see the module docstring).
+    """An ``infos[agent]`` dict whose ``lazy`` keys get their values on first use (see the module docstring).
 
-    The keys are all present from the start (``len``, ``in`` and ``keys()`` need nothing computed); every access
-    to a value — indexing, ``get``, ``items``, ``values``, iteration (so ``dict(info)`` and ``{**info}``),
-    comparison, ``repr``, copying, pickling, updates — first calls ``fill()``, which stores the computed values.
-    Copies and pickles are plain dicts."""
+    Every key is present from the start (``len``, ``in`` and ``keys()`` compute nothing), and reading or writing
+    the other keys computes nothing either (``info["seat"]``, ``info.get("episode")``, ``info["x"] = ...``, as
+    training wrappers do at every step).  Reading a lazy key, or anything that sees every value — ``items``,
+    ``values``, iteration (so ``dict(info)`` and ``{**info}``), comparison, ``repr``, copying, pickling,
+    ``update`` — first calls :meth:`fill`, which stores the computed values.  ``copy.copy`` and ``copy.deepcopy``
+    stay lazy; ``info.copy()``, ``dict(info)`` and pickles are plain dicts."""
 
-    __slots__ = ("_fill",)
+    __slots__ = ("_fill", "_lazy")
 
-    def __init__(self, values: dict[str, Any], fill: Callable[[], dict[str, Any]]) -> None:
+    def __init__(self, values: dict[str, Any], fill: Callable[[], dict[str, Any]], lazy: tuple[str, ...]) -> None:
         super().__init__(values)
+        for key in lazy:
+            dict.setdefault(self, key, None)
         self._fill: Callable[[], dict[str, Any]] | None = fill
+        self._lazy = lazy
 
     def fill(self) -> None:
         """Compute the deferred values now (once)."""
@@ -111,10 +117,57 @@ class LazyInfo(dict):
     def extended(self, extra: dict[str, Any]) -> dict[str, Any]:
         """A new info with the keys of ``extra`` added, its deferred values still deferred (computed once each)."""
         values = dict(dict.items(self))  # the stored values, placeholders included, without filling
-        values.update(extra)
-        if self._fill is None:
+        if self._fill is None or any(key in extra for key in self._lazy):
+            self.fill()
+            values = dict(dict.items(self))
+            values.update(extra)
             return values
-        return LazyInfo(values, self._fill)
+        values.update(extra)
+        return LazyInfo(values, self._fill, self._lazy)
+
+    def __getitem__(self, key: Any) -> Any:
+        if self._fill is not None and key in self._lazy:
+            self.fill()
+        return dict.__getitem__(self, key)
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        if self._fill is not None and key in self._lazy:
+            self.fill()
+        return dict.get(self, key, default)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        if self._fill is not None and key in self._lazy:
+            self.fill()
+        dict.__setitem__(self, key, value)
+
+    def __delitem__(self, key: Any) -> None:
+        if self._fill is not None and key in self._lazy:
+            self.fill()
+        dict.__delitem__(self, key)
+
+    def pop(self, key: Any, *default: Any) -> Any:
+        if self._fill is not None and key in self._lazy:
+            self.fill()
+        return dict.pop(self, key, *default)
+
+    def setdefault(self, key: Any, default: Any = None) -> Any:
+        if self._fill is not None and key in self._lazy:
+            self.fill()
+        return dict.setdefault(self, key, default)
+
+    def __copy__(self) -> dict[str, Any]:
+        if self._fill is None:
+            return dict(dict.items(self))
+        return LazyInfo(dict(dict.items(self)), self._fill, self._lazy)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
+        """A deep copy that stays lazy (sb3's ``DummyVecEnv`` deep-copies every step's infos): its deferred values,
+        once computed, are deep copies too."""
+        values = copy.deepcopy(dict(dict.items(self)), memo)
+        fill = self._fill
+        if fill is None:
+            return values
+        return LazyInfo(values, lambda: copy.deepcopy(fill()), self._lazy)
 
     def __reduce_ex__(self, protocol: int) -> tuple[Any, ...]:
         self.fill()
@@ -138,24 +191,18 @@ def _filled(name: str) -> Callable[..., Any]:
 
 
 for _name in (
-    "__getitem__",
     "__iter__",
     "__eq__",
     "__ne__",
     "__repr__",
-    "__setitem__",
-    "__delitem__",
     "__or__",
     "__ror__",
     "__ior__",
     "__reversed__",
-    "get",
     "items",
     "values",
     "copy",
-    "pop",
     "popitem",
-    "setdefault",
     "update",
     "clear",
 ):
