@@ -18,7 +18,8 @@ Construction
 not used: the raw env itself refuses every action outside the space or the mask with a ``ValueError`` naming the
 legal actions, and the wrapper's bare ``assert`` would repeat that check at every step.)
 ``variant`` is a preset name of :data:`envs.config.PRESETS`, a YAML path or a :class:`~envs.config.RuleConfig`;
-a variant the engine does not implement yet (``yibin``: 听用 and 飞/提) raises ``envs.game.UnsupportedRule`` here.
+a configuration the engine does not play (optional rules such as Yibin's 只和自摸 or 漂) raises
+``envs.game.UnsupportedRule`` here.
 
 Options:
 
