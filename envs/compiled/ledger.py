@@ -4,7 +4,10 @@ The kernel records what happened (:mod:`envs.compiled.kernel` ``EV_*`` events); 
 each event into transfers with the functions the Python engine calls at the same point
 (:func:`envs.judge.score`, :mod:`envs.settlement`), keeps the kong payment records for 呼叫转移 and 退税, and writes
 the scores back into the state row, where the observation reads them.  Events are rare (a few per hand), so this
-costs little next to the decisions.
+costs little next to the decisions — except the scorer itself (红中 hands: every wildcard reading), so where
+:class:`envs.compiled.score.CompiledScorer` covers the configuration (the ``chengdu`` and ``hongzhong`` fan tables)
+a win's payment and a ready hand's 查大叫 value come from its numba functions (equal to the Python ones, see
+``tests/test_compiled_score.py``); other configurations keep calling the Python scorer.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from envs.compiled.layout import (
     WIN_TILES,
     WON,
 )
+from envs.compiled.score import NOT_READY, CompiledScorer
 from envs.config import RuleConfig
 from envs.melds import Meld, MeldKind
 from envs.settlement import (
@@ -52,6 +56,19 @@ _KONG_PAY_REASONS = frozenset(KONG_REASONS.values())
 _HOW = {K.HOW_ZIMO: "zimo", K.HOW_DIANPAO: "dianpao", K.HOW_QIANGGANG: "qianggang", K.HOW_INSTANT: "instant"}
 
 
+_SCORERS: dict[int, tuple[RuleConfig, CompiledScorer | None]] = {}
+
+
+def _scorer(cfg: RuleConfig) -> CompiledScorer | None:
+    """:meth:`CompiledScorer.for_config`, memoised on the configuration object (a ledger is made per hand)."""
+    hit = _SCORERS.get(id(cfg))
+    if hit is None or hit[0] is not cfg:
+        if len(_SCORERS) >= 64:
+            _SCORERS.clear()
+        hit = _SCORERS[id(cfg)] = (cfg, CompiledScorer.for_config(cfg))  # holds cfg: its id is not reused
+    return hit[1]
+
+
 def _seats(mask: int) -> list[int]:
     return [q for q in range(NP) if mask >> q & 1]
 
@@ -68,10 +85,11 @@ def _melds(values: list[int]) -> tuple[Meld, ...]:
 class Ledger:
     """Scores and kong payment records of one hand of the compiled engine."""
 
-    __slots__ = ("cfg", "kong_events", "kong_payments", "scores", "table", "transfers")
+    __slots__ = ("cfg", "kong_events", "kong_payments", "scorer", "scores", "table", "transfers")
 
     def __init__(self, cfg: RuleConfig, table: np.ndarray) -> None:
         self.cfg = cfg
+        self.scorer = _scorer(cfg)  # None: the Python scorer and settlement
         self.table = table  # the kernel's win table (support.win_table)
         self.scores = [0] * NP
         self.kong_payments: list[KongPayment] = []
@@ -138,30 +156,36 @@ class Ledger:
             self._apply(tr)
         self.kong_events.append(records)
 
-    def _score(self, ev: np.ndarray, counts: list[int], tile: int, dealer: int):
-        """``Game._score_on`` from the event's snapshot of the winner."""
+    def _score(self, ev: np.ndarray, counts: list[int], tile: int, dealer: int) -> tuple[bool, int, int]:
+        """``Game._score_on`` from the event's snapshot of the winner: ``(is_win, payment, doublings)``."""
         cfg = self.cfg
         seat, how, flags = int(ev[K.E_SEAT]), int(ev[K.E_HOW]), int(ev[K.E_FLAGS])
         void = int(ev[K.E_VOID])
-        melds = _melds(ev[K.E_MELDS : K.E_MELDS + MELD_FIELDS * int(ev[K.E_NUM_MELDS])].tolist())
-        common = {"void": None if void < 0 else void, "dealer": seat == dealer}
-        if how == K.HOW_QIANGGANG:
-            return judge.score(cfg, counts, melds, tile, self_drawn=False, robbing_kong=True, **common)
+        n_melds = int(ev[K.E_NUM_MELDS])
+        robbing = how == K.HOW_QIANGGANG
+        self_drawn = how in (K.HOW_ZIMO, K.HOW_INSTANT)
         feeder = int(ev[K.E_FEEDER])
-        return judge.score(
-            cfg,
-            counts,
-            melds,
-            tile,
-            self_drawn=how in (K.HOW_ZIMO, K.HOW_INSTANT),
-            robbing_kong=False,
-            after_kong=bool(flags & K.F_AFTER_KONG),
-            last_tile=bool(flags & K.F_LAST_TILE),
-            tianhu=bool(flags & K.F_TIANHU),
-            dihu=bool(flags & K.F_DIHU),
-            paid_as_discard=how == K.HOW_ZIMO and paid_as_discard(cfg, "zimo", None if feeder < 0 else feeder),
-            **common,
-        )
+        situation = {
+            "self_drawn": self_drawn,
+            "robbing_kong": robbing,
+            "after_kong": not robbing and bool(flags & K.F_AFTER_KONG),
+            "last_tile": not robbing and bool(flags & K.F_LAST_TILE),
+            "tianhu": not robbing and bool(flags & K.F_TIANHU),
+            "dihu": not robbing and bool(flags & K.F_DIHU),
+            "paid_as_discard": how == K.HOW_ZIMO and paid_as_discard(cfg, "zimo", None if feeder < 0 else feeder),
+        }
+        if self.scorer is not None:
+            return self.scorer.score(
+                ev[K.E_COUNTS : K.E_COUNTS + NK],  # the same counts as ``counts``
+                ev[K.E_MELDS : K.E_MELDS + MELD_FIELDS * MAX_MELDS],
+                n_melds,
+                tile,
+                void=void,
+                **situation,
+            )
+        melds = _melds(ev[K.E_MELDS : K.E_MELDS + MELD_FIELDS * n_melds].tolist())
+        r = judge.score(cfg, counts, melds, tile, void=None if void < 0 else void, dealer=seat == dealer, **situation)
+        return r.is_win, r.payment, r.doublings or 0
 
     def _win(self, row: np.ndarray, ev: np.ndarray) -> None:
         """``Game._settle_self_draw`` (自摸, four 红中) / ``Game._discard_wins`` (one winner)."""
@@ -173,26 +197,26 @@ class Ledger:
             best = None
             for k in range(NK):
                 if counts[k]:
-                    r = self._score(ev, counts, k, dealer)
-                    if r.is_win and (best is None or (r.payment, r.doublings or 0) > best[0]):
-                        best = ((r.payment, r.doublings or 0), k)
+                    is_win, payment, doublings = self._score(ev, counts, k, dealer)
+                    if is_win and (best is None or (payment, doublings) > best[0]):
+                        best = ((payment, doublings), k)
             assert best is not None, "HU was offered without a winning self-draw"
             tile = best[1]
             row[HANDS + seat * NK + tile] -= 1
             row[SHOWN_WIN_TILES + tile] += 1
             row[WIN_TILES + seat * NK + tile] += 1
-        result = self._score(ev, counts, tile, dealer)
-        assert result.is_win, f"seat {seat}: a win on {tile} that the scorer refuses ({result.reason})"
+        is_win, payment, _ = self._score(ev, counts, tile, dealer)
+        assert is_win, f"seat {seat}: a win on {tile} that the scorer refuses"
         payer = int(ev[K.E_PAYER])
         if payer >= 0:
-            trs = win_transfers(cfg, seat, _HOW[how], result.payment, discarder=payer)
+            trs = win_transfers(cfg, seat, _HOW[how], payment, discarder=payer)
         else:
             feeder = int(ev[K.E_FEEDER])
             trs = win_transfers(
                 cfg,
                 seat,
                 _HOW[how],
-                result.payment,
+                payment,
                 active=_seats(int(ev[K.E_ACTIVE])),
                 kong_discarder=None if feeder < 0 else feeder,
             )
@@ -231,9 +255,21 @@ class Ledger:
             if pig[q] or not H.may_be_ready(row, q, table):
                 value[q] = None
                 continue
-            value[q] = ready_value(cfg, self._player_end(row, q))
+            value[q] = self._ready(row, q)
         for tr in settle_end_of_hand(cfg, rest, pig, value, self.kong_payments):
             self._apply(tr)
+
+    def _ready(self, row: np.ndarray, q: int) -> int | None:
+        """:func:`envs.settlement.ready_value` of seat ``q`` (the compiled one where it covers the hand)."""
+        if self.scorer is not None:
+            n = int(row[NUM_MELDS + q])
+            base = MELDS + q * MAX_MELDS * MELD_FIELDS
+            value = self.scorer.ready(
+                row[HANDS + q * NK : HANDS + (q + 1) * NK], row[base : base + MAX_MELDS * MELD_FIELDS], n,
+                int(row[VOID + q]),
+            )  # fmt: skip
+            return None if value == NOT_READY else value
+        return ready_value(self.cfg, self._player_end(row, q))
 
     @staticmethod
     def _player_end(row: np.ndarray, q: int) -> PlayerEnd:
