@@ -25,6 +25,7 @@ from typing import Any
 
 from envs.config import RuleConfig
 from envs.hand import is_winning, shanten, waits
+from envs.interpret import HandSpec, is_complete
 from envs.melds import Meld
 from envs.scoring import ScoreResult, WinContext, score_win
 from envs.tiles import NUM_KINDS, NUM_SUITED, RED
@@ -123,6 +124,8 @@ def waits_mask(
         cfg.extra_tiles,
         cfg.hz_red_discard_claimable,
         cfg.fan_table == "wuhan",
+        cfg.wild_ignores_four_copy_limit,
+        cfg.hand_size,
         wilds,
         void,
         bytes(counts),
@@ -160,6 +163,14 @@ def may_wait_on(cfg: RuleConfig, counts: list[int], melds: Sequence[Meld], wilds
         counts[k] -= 1
 
 
+def _complete_past_limit(cfg: RuleConfig, natural: list[int], n_wild: int, melds: Sequence[Meld], allowed: int) -> bool:
+    """Shape completeness when wildcards may make a fifth copy (``wild_ignores_four_copy_limit``, AMB-14): the
+    scorer's own search (:func:`envs.interpret.is_complete`) without the four-copy limit; the table-driven
+    :mod:`envs.hand` counts at most four copies of a kind."""
+    spec = HandSpec(tuple(natural), n_wild, tuple(melds), allowed, sets=cfg.hand_size // 3, four_copy_limit=False)
+    return is_complete(spec)
+
+
 def _split_wilds(counts: Sequence[int], wilds: tuple[int, ...]) -> tuple[list[int], int]:
     natural = list(counts)
     n = 0
@@ -182,7 +193,17 @@ def _waits_mask(
             if counts[k] + m.represented().count(k) >= 4:  # held four times counting this meld
                 cand &= ~(1 << k)
     n_wild = sum(counts[k] for k in wilds)
-    if n_wild:
+    if n_wild and cfg.wild_ignores_four_copy_limit:
+        natural, n_wild = _split_wilds(counts, wilds)
+        allowed = _wild_allowed(cfg, void)
+        found = []
+        for t in range(NUM_KINDS):
+            if cand >> t & 1 and natural[t] < 4:  # a kind held four times is no wait (module docstring)
+                natural[t] += 1
+                if _complete_past_limit(cfg, natural, n_wild, melds, allowed):
+                    found.append(t)
+                natural[t] -= 1
+    elif n_wild:
         natural, n_wild = _split_wilds(counts, wilds)
         allowed = _wild_allowed(cfg, void)
         caps = _binding_meld_counts(natural, n_wild, melds, 1) if melds else None
@@ -264,6 +285,8 @@ def is_win(
     if n_wild:
         natural, n_wild = _split_wilds(counts, wilds)
         allowed = _wild_allowed(cfg, void)
+        if cfg.wild_ignores_four_copy_limit:
+            return _complete_past_limit(cfg, natural, n_wild, melds, allowed)
         caps = _binding_meld_counts(natural, n_wild, melds, 0) if melds else None
         # without the meld caps there are only more ways to complete the hand: a hand that does not win uncapped
         # (the table-driven path, the common answer) does not win capped either
