@@ -1,14 +1,20 @@
-"""The compiled engine (编译引擎): the rules state machine of the core variants in numba, for the batched environment.
+"""The compiled engine (编译引擎): the rules state machine of the core variants in numba, under every environment.
 
 * :mod:`envs.compiled.layout` — one ``int32`` row per hand, named offsets;
 * :mod:`envs.compiled.hand` — win checks and waits on a row (红中 wildcards included);
 * :mod:`envs.compiled.kernel` — the state machine (deal, legal masks, one decision) on such rows;
 * :mod:`envs.compiled.encode` — the observation tensor of a seat, written from a row;
 * :mod:`envs.compiled.batch` — the loops over many rows (one numba call per batched step and phase);
-* :mod:`envs.compiled.ledger` — money (kongs, wins, the end of hand) with the Python scorer and settlement;
+* :mod:`envs.compiled.ledger` — money (kongs, wins, the end of hand) with the settlement functions of the Python
+  engine;
+* :mod:`envs.compiled.score` — wins and 查大叫 values of the ``chengdu`` / ``hongzhong`` fan tables in numba (other
+  tables: the Python scorer);
 * :mod:`envs.compiled.support` — which configurations it plays;
+* :mod:`envs.compiled.dealing` — the seeded wall, dealer and 换三张 offset of a hand;
 * :mod:`envs.compiled.mirror` — a row from an :class:`envs.game.Game` (tests, debugging);
-* :mod:`envs.compiled.vector` — :class:`CompiledVectorEnv`, the batched environment on it.
+* :mod:`envs.compiled.vector` — :class:`CompiledVectorEnv`, the batched environment on it;
+* :mod:`envs.compiled.aec` — ``CompiledRawEnv``, the AEC environment on it (``raw_env(engine="compiled")``), with
+  :mod:`envs.compiled.shadow` replaying a hand on the Python engine for the event logs of its infos.
 
 It plays the ``chengdu``, ``xueliu``, ``hongzhong`` and ``chiyu`` presets (and their scoring / settlement options);
 ``tests/test_compiled_engine.py`` proves it equal to :class:`envs.game.Game` decision by decision.

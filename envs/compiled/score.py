@@ -29,9 +29,9 @@ void suit, no reading (not a win), 天胡/地胡 fixed values (precomputed per `
 
 What it covers (:func:`unsupported` names the rest): the ``chengdu`` and ``hongzhong`` fan tables with their
 options, the three suits (no honors) with or without the four 红中 wildcards, 13-tile hands, wildcards never melded
-nor claimable, ``wild_ignores_four_copy_limit = false`` (with it the settlement's waits, :func:`envs.judge.
-waits_mask`, still keep the four-copy limit while the scorer lifts it — not modelled here) and dead waits counting
-as ready.  和绝张 never applies (the engines never pass ``juezhang``), nor does the dealer (a Wuhan rule).
+nor claimable, ``wild_ignores_four_copy_limit = false`` (the compiled engine does not play a fifth copy through
+a wildcard) and dead waits counting as ready.  和绝张 never applies (the engines never pass ``juezhang``), nor does
+the dealer (a Wuhan rule).
 """
 
 from __future__ import annotations
@@ -621,7 +621,7 @@ def unsupported(cfg: RuleConfig) -> list[str]:
         problems.append("claimable 红中, wildcards in melds or 吃")
     if cfg.zimo_bonus not in _ZIMO:
         problems.append(f"zimo_bonus {cfg.zimo_bonus!r}")
-    if cfg.wild_ignores_four_copy_limit:  # the settlement's waits (judge.waits_mask) keep the limit: not modelled
+    if cfg.wild_ignores_four_copy_limit:  # a fifth copy through a wildcard: not modelled (nor played by the kernel)
         problems.append("wild_ignores_four_copy_limit = true")
     if not cfg.dead_wait_counts_as_ready:
         problems.append("dead_wait_counts_as_ready = false (查大叫 needs the unseen copies)")
