@@ -436,12 +436,16 @@ class raw_env(AECEnv, EzPickle):
     # ---- observations ----------------------------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_name_mapping[agent]
-        obs = self._observer.encode(seat, exchange_picks=self._picks[seat])
+        obs = self._encode(seat)
         if agent == self.agent_selection and not self.terminations.get(agent, True):
             mask = self._legal_mask(seat).copy()
         else:
             mask = np.zeros(ACTION_SPACE_SIZE, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
+
+    def _encode(self, seat: int) -> np.ndarray:
+        """A new ``chuanma-v1`` observation tensor of ``seat`` now."""
+        return self._observer.encode(seat, exchange_picks=self._picks[seat])
 
     def _legal_mask(self, seat: int) -> np.ndarray:
         """The seat's legal mask, cached until the next action (the observation's ``action_mask`` is a copy)."""

@@ -170,15 +170,10 @@ class CompiledRawEnv(raw_env):
         return self._ledger.score_final(seat, self._row[WON : WON + self.cfg.num_players])
 
     # ---- observations ----------------------------------------------------------------------------------------
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self.agent_name_mapping[agent]
+    def _encode(self, seat: int) -> np.ndarray:
         obs = np.empty(OBS_SHAPE, dtype=np.float32)
         encode_row(self._row, seat, self._base_unit, obs)
-        if agent == self.agent_selection and not self.terminations.get(agent, True):
-            mask = self._legal_mask(seat).copy()
-        else:
-            mask = np.zeros(ACTION_SPACE_SIZE, dtype=np.int8)
-        return {"observation": obs, "action_mask": mask}
+        return obs
 
     def _legal_mask(self, seat: int) -> np.ndarray:
         mask = self._masks.get(seat)
