@@ -32,6 +32,10 @@ PRESETS = ("chengdu", "xueliu", "hongzhong", "yibin", "duankagen", "chiyu", "two
 ENGINE_PRESETS = PRESETS
 """The presets the rules engine (:mod:`envs.game`) plays: all eight."""
 
+ENGINES: tuple[str, ...] = ("python", "compiled")
+"""The rules engines an environment can run on: :class:`envs.game.Game` or the numba kernel of :mod:`envs.compiled`
+(``engine=`` of ``sichuan_mahjong_v0.raw_env``, ``SingleAgentEnv``, ``make_vec_env`` and training configs)."""
+
 DEFAULT_VARIANT = "hongzhong"
 
 

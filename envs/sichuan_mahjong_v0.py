@@ -113,7 +113,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from envs.actions import ACTION_SPACE_SIZE, EXCHANGE_BASE, action_name, decode, exchange
-from envs.config import RuleConfig, load_variant
+from envs.config import ENGINES, RuleConfig, load_variant
 from envs.game import Game
 from envs.observation import OBS_SHAPE, GameObserver, ObservationEncoder, game_mask, legal_mask, observation_bounds
 from envs.settlement import score_final
@@ -122,7 +122,6 @@ from envs.wall import hand_seed
 
 ENV_NAME = "sichuan_mahjong_v0"
 REWARD_MODES = ("delta", "terminal")
-ENGINES = ("python", "compiled")
 _GAME_OPTIONS = ("wall", "dealer", "exchange_offset")
 _RESET_OPTIONS = (*_GAME_OPTIONS, "rules")
 

@@ -77,7 +77,7 @@ from typing import Any
 import numpy as np
 
 from envs.actions import ACTION_SPACE_SIZE, EXCHANGE_BASE, action_name, decode, exchange
-from envs.config import RuleConfig, load_variant
+from envs.config import ENGINES, RuleConfig, load_variant
 from envs.game import Game
 from envs.observation import OBS_SHAPE, GameObserver, ObservationEncoder, game_mask, legal_ids, observation_bounds
 from envs.settlement import score_final
@@ -626,9 +626,6 @@ class VectorEnv(_VecEnvBase):
 def _check_policy(policy: Any) -> None:
     if policy is not None and not callable(policy) and not hasattr(policy, "act") and not hasattr(policy, "act_batch"):
         raise ValueError(f"opponent {policy!r} is neither a callable f(obs, mask) nor has act / act_batch")
-
-
-ENGINES = ("python", "compiled")
 
 
 def make_vec_env(
