@@ -37,7 +37,7 @@ from envs.compiled.support import check_supported, rule_vector, win_table
 from envs.config import RuleConfig
 from envs.game import Game
 from envs.observation import OBS_SHAPE, PHASES
-from envs.sichuan_mahjong_v0 import _as_id, _event_forms, _result_dict, raw_env
+from envs.sichuan_mahjong_v0 import _as_id, _event_forms, _events_from_forms, _result_dict, raw_env
 from envs.wall import tile_multiset
 
 __all__ = ["CompiledRawEnv"]
@@ -145,7 +145,6 @@ class CompiledRawEnv(raw_env):
         rows = [(t.payer, t.receiver, t.amount, t.reason) for t in new_transfers]
         scores = list(self._ledger.scores)
         fill = functools.partial(_deferred, self._replay, self._replay.steps, over)
-
         lazy = ("events", "result") if over else ("events",)
 
         def info(seat: int) -> dict[str, Any]:
@@ -194,14 +193,7 @@ class CompiledRawEnv(raw_env):
 
 def _deferred(replay: HandReplay, step: int, over: bool, seat: int) -> dict[str, Any]:
     """The deferred values of ``seat``'s info at ``step``: the events it may see and, at the end, the result."""
-    events = replay.events_of(step)
-    seen = []
-    for vis, shown, hidden in _event_forms(events):
-        if vis is None or seat in vis:
-            seen.append(shown.copy())
-        elif hidden is not None:
-            seen.append(hidden.copy())
-    out: dict[str, Any] = {"events": seen}
+    out: dict[str, Any] = {"events": _events_from_forms(_event_forms(replay.events_of(step)), seat)}
     if over:
         out["result"] = _result_dict(replay.game_at(step).result)
     return out
