@@ -32,7 +32,8 @@ Options:
   plays (``chengdu``, ``xueliu``, ``hongzhong``, ``chiyu`` and their scoring options; others raise
   ``UnsupportedRule``).  Everything the environment returns is the same (``tests/test_compiled_aec.py``); there,
   ``infos[agent]["events"]`` / ``["result"]`` and ``env.game`` are produced on first read by replaying the hand on
-  the Python engine, so a loop that never reads them never pays for them.
+  the Python engine, so a loop that never reads them never pays for them (pickling an info, as sb3's
+  ``SubprocVecEnv`` does to send it between processes, reads them).
 * ``reward_scale`` — rewards are ``score change / base_unit * reward_scale`` when ``normalize_reward`` is true
   (default false: ``score change * reward_scale``, in the variant's points).
 

@@ -46,7 +46,9 @@ class EnvConfig:
 
     num_envs: int = 8  # parallel environments
     vec_env: Literal["dummy", "subproc", "batched"] = "dummy"  # sb3 DummyVecEnv, SubprocVecEnv or VectorEnv
-    engine: Literal["python", "compiled"] = "python"  # rules engine of the envs (compiled: envs.compiled)
+    # rules engine of the envs (compiled: envs.compiled); with vec_env subproc the infos are pickled between
+    # processes, which makes the compiled AEC env compute their event logs (dummy and batched do not)
+    engine: Literal["python", "compiled"] = "python"
     reward_scale: float = 0.1  # reward = score change / base_unit * reward_scale
     reward_mode: Literal["delta", "terminal"] = "delta"  # as the AEC env option of the same name
     rules: dict[str, Any] = field(default_factory=dict)  # rule-flag overrides applied to the variant
