@@ -16,7 +16,6 @@ from collections.abc import Callable
 from typing import Any
 
 from envs.actions import EXCHANGE_BASE, decode, exchange
-from envs.config import RuleConfig
 from envs.game import Action, Game
 from envs.tiles import NUM_KINDS
 
@@ -209,14 +208,3 @@ for _name in (
     setattr(LazyInfo, _name, _filled(_name))
 del _name
 LazyInfo.__hash__ = None  # type: ignore[assignment]  # a dict: unhashable
-
-
-def new_replay(cfg: RuleConfig, hand: Any, fixed: dict[str, Any]) -> HandReplay:
-    """A :class:`HandReplay` of the hand ``raw_env`` deals for seed ``hand`` or the fixed start ``fixed``."""
-
-    def start() -> Game:
-        if "wall" in fixed:
-            return Game(cfg, **fixed)
-        return Game(cfg, seed=hand, **fixed)
-
-    return HandReplay(start, cfg.num_players)
