@@ -238,3 +238,17 @@ def decode(action_id: int) -> Action:
     if a == RED_KONG_ID:
         return RED_KONG
     return LAIZI_KONG
+
+
+def engine_action(action_id: int, picks: list[int]) -> Action | None:
+    r"""The engine action of flat ``action_id`` for a seat whose 换三张 picks so far are ``picks``: an
+    ``EXCHANGE_PICK`` is appended to ``picks`` and only the third returns the exchange of all three (``picks`` is
+    then emptied); None for the first two.  Every other id is :func:`decode`\ d."""
+    if EXCHANGE_BASE <= action_id < EXCHANGE_BASE + NUM_KINDS:
+        picks.append(action_id - EXCHANGE_BASE)
+        if len(picks) < 3:
+            return None
+        action = exchange(picks)
+        picks.clear()
+        return action
+    return decode(action_id)

@@ -113,12 +113,11 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from envs.actions import ACTION_SPACE_SIZE, EXCHANGE_BASE, action_name, decode, exchange
+from envs.actions import ACTION_SPACE_SIZE, action_name, engine_action
 from envs.config import ENGINES, RuleConfig, load_variant
 from envs.game import Game
 from envs.observation import OBS_SHAPE, GameObserver, ObservationEncoder, game_mask, legal_mask, observation_bounds
 from envs.settlement import score_final
-from envs.tiles import NUM_KINDS
 from envs.wall import hand_seed
 
 ENV_NAME = "sichuan_mahjong_v0"
@@ -290,36 +289,47 @@ class raw_env(AECEnv, EzPickle):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        seat, action_id = self._begin_step(agent, action)
         game = self.game
+        n_transfers = len(game.transfers)
+        move = engine_action(action_id, self._picks[seat])  # a 换三张 pick waits for the third
+        if move is None:
+            self._after_pick()
+            return
+        game.step(seat, move)
+        self._after_engine_step(game.transfers[n_transfers:])
+        if self.render_mode == "human":
+            self.render()
+
+    def _begin_step(self, agent: str, action: Any) -> tuple[int, int]:
+        """Check ``agent``'s action against its mask (``ValueError`` naming the legal ones) and clear the step's
+        rewards (PettingZoo's ``_clear_rewards``); returns ``(seat, action id)``."""
         seat = self.agent_name_mapping[agent]
         mask = self._legal_mask(seat)
         action_id = _as_id(action)
         if action_id is None or not mask[action_id]:
             legal = ", ".join(f"{i} ({action_name(i)})" for i in np.flatnonzero(mask))
             shown = f"{action_id} ({action_name(action_id)})" if action_id is not None else repr(action)
-            raise ValueError(f"illegal action {shown} for {agent} in phase {game.phase.value}; legal: {legal}")
-        action = action_id
+            raise ValueError(f"illegal action {shown} for {agent} in phase {self._phase_name()}; legal: {legal}")
         self._cumulative_rewards[agent] = 0.0
         rewards = self.rewards
-        for a in rewards:  # PettingZoo's _clear_rewards
+        for a in rewards:
             rewards[a] = 0
         self._masks.clear()
-        picks = self._picks[seat]
-        n_transfers = len(game.transfers)
-        if EXCHANGE_BASE <= action < EXCHANGE_BASE + NUM_KINDS:  # one 换三张 pick; the third one commits
-            picks.append(action - EXCHANGE_BASE)
-            if len(picks) < 3:
-                self._accumulate_rewards()
-                self.infos = {a: self._info(self.agent_name_mapping[a], []) for a in self.agents}
-                if self.render_mode == "human":
-                    self.render()
-                return
-            engine_action = exchange(picks)
-            self._picks[seat] = []
-        else:
-            engine_action = decode(action)
-        game.step(seat, engine_action)
-        self._after_engine_step(game.transfers[n_transfers:])
+        return seat, action_id
+
+    def _phase_name(self) -> str:
+        """The engine's phase now (``Phase.value``), for error messages."""
+        return self.game.phase.value
+
+    def _after_pick(self) -> None:
+        """A 换三张 pick before the third: the engine has not moved (no events, no payments)."""
+        self._accumulate_rewards()
+        scores = self._scores
+        self.infos = {
+            a: {"seat": self.agent_name_mapping[a], "events": [], "transfers": [], "scores": scores[:]}
+            for a in self.agents
+        }
         if self.render_mode == "human":
             self.render()
 
@@ -401,19 +411,6 @@ class raw_env(AECEnv, EzPickle):
         ``agents`` (without decisions) until its 退税 refund is settled."""
         game = self.game
         return score_final(game.cfg, seat, game.kong_payments, game.won)
-
-    def _info(self, seat: int, transfers: list, events: list[dict[str, Any]] = ()) -> dict[str, Any]:
-        """``transfers``: the step's payments as ``(payer, receiver, amount, reason)`` rows (copied here)."""
-        game = self.game
-        info: dict[str, Any] = {
-            "seat": seat,
-            "events": _events_for(events, seat) if events else [],
-            "transfers": list(transfers),
-            "scores": list(game.scores),
-        }
-        if game.is_over:
-            info["result"] = _result_dict(game.result)
-        return info
 
     @property
     def scores(self) -> list[int]:

@@ -76,12 +76,11 @@ from typing import Any
 
 import numpy as np
 
-from envs.actions import ACTION_SPACE_SIZE, EXCHANGE_BASE, action_name, decode, exchange
+from envs.actions import ACTION_SPACE_SIZE, action_name, engine_action
 from envs.config import ENGINES, RuleConfig, load_variant
 from envs.game import Game
 from envs.observation import OBS_SHAPE, GameObserver, ObservationEncoder, game_mask, legal_ids, observation_bounds
 from envs.settlement import score_final
-from envs.tiles import NUM_KINDS
 from envs.wall import hand_seed
 
 try:  # sb3 is an optional dependency (the ``train`` extra): without it the class is a plain batched env
@@ -380,15 +379,10 @@ class VectorEnv(_VecEnvBase):
 
     def _play(self, s: _Slot, seat: int, a: int) -> bool:
         """Apply flat action ``a`` of ``seat``; False when it was a 换三张 pick that does not complete the triple."""
-        if EXCHANGE_BASE <= a < EXCHANGE_BASE + NUM_KINDS:
-            picks = s.picks[seat]
-            picks.append(a - EXCHANGE_BASE)
-            if len(picks) < 3:
-                return False
-            s.picks[seat] = []
-            s.game.step(seat, exchange(picks))
-        else:
-            s.game.step(seat, decode(a))
+        action = engine_action(a, s.picks[seat])
+        if action is None:
+            return False
+        s.game.step(seat, action)
         return True
 
     def _pay(self, i: int, row: np.ndarray) -> None:

@@ -31,3 +31,13 @@ def test_names():
 def test_bad_ids_raise(bad):
     with pytest.raises(ValueError):
         A.decode(bad)
+
+
+def test_engine_action_collects_three_exchange_picks():
+    picks: list[int] = []
+    assert A.engine_action(A.EXCHANGE_BASE + 5, picks) is None and picks == [5]
+    assert A.engine_action(A.EXCHANGE_BASE + 2, picks) is None and picks == [5, 2]
+    assert A.engine_action(A.EXCHANGE_BASE + 5, picks) == A.exchange((2, 5, 5))
+    assert picks == []
+    assert A.engine_action(A.HU_ID, picks) == A.HU and picks == []
+    assert A.engine_action(7, picks) == A.decode(7)

@@ -65,12 +65,11 @@ from typing import Any
 
 import numpy as np
 
-from envs.actions import ACTION_SPACE_SIZE, EXCHANGE_BASE, ActionType, action_name, decode, exchange
+from envs.actions import ACTION_SPACE_SIZE, action_name, engine_action
 from envs.config import RuleConfig, load_variant
 from envs.game import Game
 from envs.observation import ObservationEncoder, legal_mask
 from envs.settlement import is_pig, ready_value
-from envs.view import Phase
 from envs.wall import hand_seed
 
 __all__ = [
@@ -140,15 +139,10 @@ def play_hand(cfg: RuleConfig, seed: Any, agents: Sequence[Any], *, encoder: Obs
             legal = ", ".join(action_name(int(i)) for i in np.flatnonzero(mask))
             shown = action_name(a) if 0 <= a < ACTION_SPACE_SIZE else str(a)
             raise IllegalAgentAction(f"{agents[seat]!r} (seat {seat}) chose illegal {shown}; legal: {legal}")
-        if view.phase == Phase.EXCHANGE and decode(a).type == ActionType.EXCHANGE:
-            mine.append(a - EXCHANGE_BASE)
-            if len(mine) < 3:
-                continue
-            engine_action = exchange(mine)
-            picks[seat] = []
-        else:
-            engine_action = decode(a)
-        game.step(seat, engine_action)
+        action = engine_action(a, mine)
+        if action is None:  # a 换三张 pick before the third
+            continue
+        game.step(seat, action)
     for seat, feed in enumerate(feeders):
         if feed is not None:
             events = game.events_for(seat)

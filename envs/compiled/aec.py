@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.actions import ACTION_SPACE_SIZE, action_name
+from envs.actions import ACTION_SPACE_SIZE
 from envs.compiled import kernel as K
 from envs.compiled.dealing import seeded_start
 from envs.compiled.encode import encode_row
@@ -37,7 +37,7 @@ from envs.compiled.support import check_supported, rule_vector, win_table
 from envs.config import RuleConfig
 from envs.game import Game
 from envs.observation import OBS_SHAPE, PHASES
-from envs.sichuan_mahjong_v0 import _as_id, _event_forms, _events_from_forms, _result_dict, raw_env
+from envs.sichuan_mahjong_v0 import _event_forms, _events_from_forms, _result_dict, raw_env
 from envs.wall import tile_multiset
 
 __all__ = ["CompiledRawEnv"]
@@ -106,38 +106,24 @@ class CompiledRawEnv(raw_env):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        seat = self.agent_name_mapping[agent]
-        mask = self._legal_mask(seat)
-        action_id = _as_id(action)
-        if action_id is None or not mask[action_id]:
-            legal = ", ".join(f"{i} ({action_name(i)})" for i in np.flatnonzero(mask))
-            shown = f"{action_id} ({action_name(action_id)})" if action_id is not None else repr(action)
-            phase = PHASES[self._row[PHASE]].value
-            raise ValueError(f"illegal action {shown} for {agent} in phase {phase}; legal: {legal}")
-        self._cumulative_rewards[agent] = 0.0
-        rewards = self.rewards
-        for a in rewards:  # PettingZoo's _clear_rewards
-            rewards[a] = 0
-        self._masks.clear()
+        seat, action_id = self._begin_step(agent, action)
         decided = self._replay.record(seat, action_id)
         row, ledger, count = self._row, self._ledger, self._count
         count[0] = 0
-        K.apply_action(row, seat, action_id, self._rules, self._table, self._ev, count)
+        K.apply_action(row, seat, action_id, self._rules, self._table, self._ev, count)  # picks go to the row
+        if not decided:  # a 换三张 pick before the third: nothing to settle
+            self._after_pick()
+            return
         transfers = ledger.transfers
         transfers.clear()
         if count[0]:
             ledger.settle(row, self._ev, count, self._rules)
-        if not decided:  # a 换三张 pick before the third: the engine has not moved
-            self._accumulate_rewards()
-            scores = ledger.scores
-            self.infos = {
-                a: {"seat": self.agent_name_mapping[a], "events": [], "transfers": [], "scores": scores[:]}
-                for a in self.agents
-            }
-        else:
-            self._after_engine_step(transfers)
+        self._after_engine_step(transfers)
         if self.render_mode == "human":
             self.render()
+
+    def _phase_name(self) -> str:
+        return PHASES[self._row[PHASE]].value
 
     def _after_engine_step(self, new_transfers: list) -> None:
         row = self._row

@@ -15,9 +15,8 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from envs.actions import EXCHANGE_BASE, decode, exchange
+from envs.actions import engine_action
 from envs.game import Action, Game
-from envs.tiles import NUM_KINDS
 
 __all__ = ["HandReplay", "LazyInfo"]
 
@@ -46,15 +45,10 @@ class HandReplay:
     def record(self, seat: int, action_id: int) -> bool:
         """Record ``seat``'s flat action; returns whether it made an engine decision (False for the first two
         换三张 picks, which the engine receives together with the third)."""
-        if EXCHANGE_BASE <= action_id < EXCHANGE_BASE + NUM_KINDS:
-            picks = self._picks[seat]
-            picks.append(action_id - EXCHANGE_BASE)
-            if len(picks) < 3:
-                return False
-            self._picks[seat] = []
-            self._log.append((seat, exchange(picks)))
-            return True
-        self._log.append((seat, decode(action_id)))
+        action = engine_action(action_id, self._picks[seat])
+        if action is None:
+            return False
+        self._log.append((seat, action))
         return True
 
     def picks(self, seat: int) -> list[int]:
