@@ -15,13 +15,13 @@ case                        unit (what one "unit" is)
 ``aec_wrapped/<variant>``   the same through ``sichuan_mahjong_v0.env`` (PettingZoo's OrderEnforcing wrapper;
                             the raw env checks actions itself)
 ``aec_compiled_raw/<v>``    ``aec_raw`` on the compiled engine (``raw_env(engine="compiled")``; chengdu, xueliu,
-                            hongzhong, chiyu)
+                            hongzhong, chiyu, two_player)
 ``aec_compiled_wrapped/<v>``  ``aec_wrapped`` on the compiled engine
 ``batched_selfplay/<v>``    decisions of ``envs.vector_env.VectorEnv(self_play=True)``, 64 slots: every decision of
                             every seat, with its observation and mask in the batch arrays
 ``batched_learner/<v>``     learner steps of ``VectorEnv`` (64 slots, random opponents played inside)
 ``batched_compiled/<v>``    the ``batched_selfplay`` case on the compiled engine (``envs.compiled.vector.
-                            CompiledVectorEnv``; the variants it plays: chengdu, xueliu, hongzhong, chiyu)
+                            CompiledVectorEnv``; the variants it plays: chengdu, xueliu, hongzhong, chiyu, two_player)
 ``batched_compiled_learner/<v>``  the ``batched_learner`` case on the compiled engine
 ``engine_compiled/<v>``     decisions of the compiled engine without observations: 64 hands, each step the legal
                             masks, a random legal action per hand, the kernel's step, the money and new deals

@@ -87,7 +87,7 @@ def lockstep(game: Game, choose: Chooser, rng: np.random.Generator, seen: Counte
     K.deal(row, wall, game.dealer, game.exchange_offset or 0, rules, events[0], counts[0:1])
     ledger = Ledger(cfg, TABLE)
     ledger.settle(row, events[0], counts[0:1], rules)
-    picks: list[list[int]] = [[] for _ in range(L.NP)]
+    picks: list[list[int]] = [[] for _ in range(game.n)]
     mask = np.zeros(183, dtype=np.int8)
     obs = np.zeros((106, 34), dtype=np.float32)
     base = float(cfg.base_unit)
@@ -192,6 +192,53 @@ def test_hongzhong_matches_the_python_engine():
         assert seen[name] > 0, f"never reached {name}: {dict(seen)}"
 
 
+def test_two_player_matches_the_python_engine():
+    """两人麻将: two seats (turns, deals, claims and 查大叫 among them), 平胡 refused on a discard (the kernel asks the
+    compiled scorer), cap 4."""
+    cfg = load_variant("two_player")
+    seen = play_many(cfg, range(5000, 5100), win_seeking)
+    seen += play_many(cfg, range(5200, 5220), uniform)
+    for name in ("win:zimo", "win:dianpao", "claim:pong", "self:kong", "transfer:chadajiao", "exhausted"):
+        assert seen[name] > 0, f"never reached {name}: {dict(seen)}"
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [
+        {"num_players": 3, "allow_pinghu_on_discard": True},
+        {"exchange_mode": "swap3", "exchange_direction": "opposite", "multi_ron": False},
+        {"num_players": 3, "exchange_mode": "swap3", "exchange_direction": "random3", "start_points": 6},
+    ],
+    ids=["three_seats", "two_seats_exchange", "three_seats_exchange_bankruptcy"],
+)
+def test_smaller_tables_match_the_python_engine(flags):
+    cfg = load_variant("two_player", **flags)
+    assert not unsupported(cfg)
+    play_many(cfg, range(40), win_seeking)
+    play_many(cfg, range(40, 50), uniform)
+
+
+@pytest.mark.parametrize(("hand", "offered"), [("123m456m789m2345p", False), ("111m444m777m222p5p", True)])
+def test_two_player_pinghu_cannot_win_on_a_discard(hand, offered):
+    """A plain 平胡 waiting on the dealer's 5p is not offered HU on it (no fan: ``allow_pinghu_on_discard``);
+    a 对对胡 is."""
+    cfg = load_variant("two_player")
+    game = Game(cfg, wall=_dealt(cfg, {0: "5p", 1: hand}), dealer=0)
+    first_look = []
+
+    def scripted(game: Game, seat: int, ids: np.ndarray, rng: np.random.Generator) -> int:
+        if game.phase is Phase.DINGQUE:
+            return DINGQUE_BASE + 2  # both void 条: seat 1 holds none
+        if seat == 0 and not first_look:
+            return parse_tiles("5p")[0]  # the dealer's first discard
+        if seat == 1 and not first_look:
+            first_look.append(game.phase is Phase.CLAIM and HU_ID in ids)
+        return uniform(game, seat, ids, rng)
+
+    lockstep(game, scripted, np.random.default_rng(0), Counter())
+    assert first_look == [offered]
+
+
 def _dealt(cfg, hands: dict[int, str], first_draws: str = "") -> list[int]:
     """A wall dealing ``hands`` (dealer 0; each seat topped up from the unused tiles in kind order) whose first
     draws after the deal are ``first_draws``."""
@@ -200,7 +247,7 @@ def _dealt(cfg, hands: dict[int, str], first_draws: str = "") -> list[int]:
     for k in [k for tiles in given.values() for k in tiles] + parse_tiles(first_draws):
         rest.remove(k)
     wall = []
-    for q in range(L.NP):
+    for q in range(cfg.num_players):
         own = given.get(q, [])
         size = cfg.hand_size + (1 if q == 0 else 0)
         wall += own + [rest.pop(0) for _ in range(size - len(own))]
@@ -313,7 +360,7 @@ def test_tianhu_after_the_exchange_took_the_last_dealt_tile():
 
 
 # ---- what it refuses ---------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("variant", ["yibin", "duankagen", "two_player", "wuhan"])
+@pytest.mark.parametrize("variant", ["yibin", "duankagen", "wuhan"])
 def test_other_presets_are_refused_by_name(variant):
     cfg = load_variant(variant)
     problems = unsupported(cfg)
@@ -324,8 +371,10 @@ def test_other_presets_are_refused_by_name(variant):
 
 
 def test_the_supported_presets_and_refused_flags():
-    for variant in ("chengdu", "xueliu", "hongzhong", "chiyu"):
+    for variant in ("chengdu", "xueliu", "hongzhong", "chiyu", "two_player"):
         assert unsupported(load_variant(variant)) == [], variant
+    problems = unsupported(load_variant("chengdu", allow_pinghu_on_discard=False, fan_table="wiki_xueliu"))
+    assert any("allow_pinghu_on_discard" in p for p in problems), problems
     assert any("pass_hu_allow_higher" in p for p in unsupported(load_variant("chengdu", pass_hu_allow_higher=True)))
     assert any("forced_hu_last_n" in p for p in unsupported(load_variant("chengdu", forced_hu_last_n=2)))
 

@@ -6,8 +6,9 @@
 ``PICKS``.  :func:`encode_rows` encodes a batch of (row, seat) pairs.  Both are numba ``njit`` functions that
 allocate nothing: every cell of ``out`` is overwritten.
 
-Only the 成都 血战到底 planes are written (no wildcards, no indicator, concealed kongs revealed, no revealed hands,
-no 吃 / 报胡 / 请胡): those planes stay zero, as they do in the reference for this preset.
+A table of two or three players (``NSEATS``) fills the first seat slots only.  Only the planes of the core rules
+are written (no indicator, concealed kongs revealed, no 吃 / 报胡 / 请胡): those planes stay zero, as they do in
+the reference for these rules.
 
 Float values: count planes are small integers (exact in float32, so the ``visible`` row is summed in float32 as it
 is built); broadcast values (wall / 136, hand size / 14, melds / 4, the score scale) are computed in float64 and
@@ -77,6 +78,7 @@ R_MELDS_COUNT = SLICES["melds_count"].start
 
 # layout offsets (module constants: numba compiles them in)
 PHASE, DEALER, CURRENT, FRONT, BACK, DRAWN = L.PHASE, L.DEALER, L.CURRENT, L.FRONT, L.BACK, L.DRAWN
+NSEATS = L.NSEATS
 CLAIM_TILE, EX_OFFSET, EX_DONE, VOID_REVEALED = L.CLAIM_TILE, L.EX_OFFSET, L.EX_DONE, L.VOID_REVEALED
 VOID, WON, ACTIVE, SCORES, LAST_DISCARD = L.VOID, L.WON, L.ACTIVE, L.SCORES, L.LAST_DISCARD
 NUM_MELDS, PENDING, PICK_COUNT, DINGQUE_CHOICE = L.NUM_MELDS, L.PENDING, L.PICK_COUNT, L.DINGQUE_CHOICE
@@ -149,7 +151,7 @@ def _encode_own(row, me, out):
         _add_triple(row, PICKS + 3 * me, out, R_GIVEN)
     _add_triple(row, RECEIVED + 3 * me, out, R_RECEIVED)
     if row[EX_DONE]:
-        offset = row[EX_OFFSET] % NP
+        offset = row[EX_OFFSET] % row[NSEATS]
         if offset:
             _fill_row(out, R_DIRECTION + offset - 1, 1.0)
     _fill_row(out, R_HAND_SIZE, total / HAND_SCALE)
@@ -159,7 +161,7 @@ def _encode_own(row, me, out):
 @njit(cache=True)
 def _encode_seat(row, me, r, base_unit, out):
     """Seat slot ``r``: melds, discards, last discard, void suit, won / active / present / score, win tiles."""
-    s = (me + r) % NP
+    s = (me + r) % row[NSEATS]
     for i in range(row[NUM_MELDS + s]):
         at = MELDS + (s * MAX_MELDS + i) * MELD_FIELDS
         kind = row[at]
@@ -208,8 +210,9 @@ def _encode_seat(row, me, r, base_unit, out):
 def _encode_table(row, me, out):
     """Dealer, current, phase, to_act, wall and countdown, the claimed / robbed tile, the observer's pass locks."""
     phase = row[PHASE]
-    _fill_row(out, R_DEALER + (row[DEALER] - me) % NP, 1.0)
-    _fill_row(out, R_CURRENT + (row[CURRENT] - me) % NP, 1.0)
+    n = row[NSEATS]
+    _fill_row(out, R_DEALER + (row[DEALER] - me) % n, 1.0)
+    _fill_row(out, R_CURRENT + (row[CURRENT] - me) % n, 1.0)
     _fill_row(out, R_PHASE + phase, 1.0)
     if row[PENDING + me]:
         _fill_row(out, R_TO_ACT, 1.0)
@@ -235,7 +238,7 @@ def encode_row(row: np.ndarray, seat: int, base_unit: float, out: np.ndarray) ->
     ``out`` (float32, shape ``(106, 34)``, every cell overwritten); ``base_unit`` scales the score planes."""
     out[:, :] = 0.0
     _encode_own(row, seat, out)
-    for r in range(NP):
+    for r in range(row[NSEATS]):  # the slots of seats a smaller table lacks stay zero
         _encode_seat(row, seat, r, base_unit, out)
     for k in range(NK):  # winning tiles set aside face up (自摸, 抢杠)
         out[R_VISIBLE, k] += row[SHOWN + k]

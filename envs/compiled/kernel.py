@@ -13,9 +13,14 @@ depends on the scores only through bankruptcy (``start_points > 0``): there the 
 with what comes next stored in the row (``CONT``, :func:`stop`), and the ledger either ends the hand
 (:func:`end_bankrupt`) or lets it go on (:func:`resume`); otherwise the events are settled after the kernel
 returns.
+
+The play never needs a score, except where a win on a discard must score (``allow_pinghu_on_discard = false``, the
+two-player rule): :func:`scores_on_discard` then asks the compiled scorer (:mod:`envs.compiled.score`, its rule
+vector stored in ``rules`` from ``R_SCORE`` on).  Seats: a row has four seat slots; a table of ``NSEATS`` < 4
+players uses the first ones and takes turns modulo ``NSEATS``.
 """
 
-# ruff: noqa: SIM103, SIM109, SIM110 - plain loops and comparisons compile best in numba (no generators)
+# ruff: noqa: SIM109, SIM110 - plain loops and comparisons compile best in numba (no generators)
 from __future__ import annotations
 
 import numpy as np
@@ -66,6 +71,7 @@ from envs.compiled.layout import (
     MELDS,
     NK,
     NP,
+    NSEATS,
     NSUITED,
     NUM_MELDS,
     NUM_WINS,
@@ -99,6 +105,7 @@ from envs.compiled.layout import (
     WON,
     XUELIU,
 )
+from envs.compiled.score import NUM_SCORE_RULES, score_hand, workspace
 
 # ---- flat action ids (envs.actions) ------------------------------------------------------------------------------
 A_DISCARD = DISCARD_BASE
@@ -130,7 +137,10 @@ R_WILD = 16  # the wildcard kind (红中 31), -1: none
 R_FOUR_RED = 17  # hz_four_red_instant: four 红中 in hand win at once
 R_FOUR_RED_ENDS = 18  # hz_four_red_ends_hand
 R_BANKRUPTCY = 19  # start_points > 0: a payment can end the hand, so the kernel stops after each one
-NUM_RULES = 20
+R_NUM_PLAYERS = 20  # players at the table (2-4)
+R_PINGHU = 21  # allow_pinghu_on_discard: any shape wins on a discard (else the scorer decides each offer)
+R_SCORE = 22  # the compiled scorer's rule vector (envs.compiled.score.rule_vector) starts here
+NUM_RULES = R_SCORE + NUM_SCORE_RULES
 
 # ---- continuations (CONT): what the hand does after a payment ----------------------------------------------------
 C_NONE, C_DRAW, C_REPLACEMENT, C_END = 0, 1, 2, 3
@@ -169,8 +179,9 @@ def wall_remaining(s):
 @njit(cache=True)
 def first_after(s, field, seat):
     """The first seat after ``seat`` in turn order (``seat`` itself last) whose per-seat ``field`` is set; -1."""
-    for i in range(1, NP + 1):
-        q = (seat + i) % NP
+    n = s[NSEATS]
+    for i in range(1, n + 1):
+        q = (seat + i) % n
         if s[field + q]:
             return q
     return -1
@@ -367,10 +378,13 @@ def deal(s, wall, dealer, offset, rules, ev, nev):
         s[WALL + j] = wall[j] if j < n_tiles else -1
     for name in (DRAWN, KONG_FEEDER, CLAIM_TILE, CLAIM_FROM, FIRST_WIN_PAYER):
         s[name] = -1
+    n_seats = rules[R_NUM_PLAYERS]
+    s[NSEATS] = n_seats
     for q in range(NP):
         s[VOID + q] = -1
         s[LAST_DISCARD + q] = -1
         s[DINGQUE_CHOICE + q] = -1
+    for q in range(n_seats):  # the empty slots of a smaller table stay inactive
         s[ACTIVE + q] = 1
         s[FIRST_DRAW_PENDING + q] = 1 if q != dealer else 0
     for j in range(NP * MAX_MELDS):
@@ -390,8 +404,8 @@ def deal(s, wall, dealer, offset, rules, ev, nev):
     s[EX_OFFSET] = offset
     size = rules[R_HAND_SIZE]
     pos = 0
-    for i in range(NP):
-        seat = (dealer + i) % NP
+    for i in range(n_seats):
+        seat = (dealer + i) % n_seats
         n = size + (1 if i == 0 else 0)
         for j in range(pos, pos + n):
             s[HANDS + seat * NK + wall[j]] += 1
@@ -400,7 +414,7 @@ def deal(s, wall, dealer, offset, rules, ev, nev):
     s[BACK] = n_tiles
     if rules[R_EXCHANGE]:
         s[PHASE] = PH_EXCHANGE
-        for q in range(NP):
+        for q in range(n_seats):
             s[PENDING + q] = 1
     else:
         s[EX_DONE] = 1
@@ -411,7 +425,7 @@ def deal(s, wall, dealer, offset, rules, ev, nev):
 def after_exchange(s, rules, ev, nev):
     if rules[R_DINGQUE]:
         s[PHASE] = PH_DINGQUE
-        for q in range(NP):
+        for q in range(s[NSEATS]):
             s[PENDING + q] = 1
             s[DECISION + q] = 0
     else:
@@ -440,11 +454,12 @@ def start_play(s, rules, ev, nev):
 def resolve_exchange(s, rules, ev, nev):
     """``Game._resolve_exchange``: every seat passes its three tiles to seat + offset."""
     off = s[EX_OFFSET]
-    for q in range(NP):
+    n = s[NSEATS]
+    for q in range(n):
         for j in range(3):
             s[HANDS + q * NK + s[PICKS + q * 3 + j]] -= 1
-    for q in range(NP):
-        r = (q + off) % NP
+    for q in range(n):
+        r = (q + off) % n
         for j in range(3):
             k = s[PICKS + q * 3 + j]
             s[HANDS + r * NK + k] += 1
@@ -669,13 +684,34 @@ def complete_added_kong(s, seat, k, rules, ev, nev):
 
 
 @njit(cache=True)
-def hu_offered(s, q, k, rules, table):
-    """``Game._hu_offer`` without scoring (allow_pinghu_on_discard, no pass_hu_allow_higher)."""
+def hu_offered(s, q, k, payer, robbing, rules, table):
+    """``Game._hu_offer`` (no pass_hu_allow_higher): ``q`` may win on ``payer``'s discard / robbed kong tile ``k``.
+    Without ``allow_pinghu_on_discard`` the win must also score (a 平胡 cannot win on a discard)."""
     if not wins_on(s, q, k, table):
         return False
     if rules[R_HU_LOCK] and s[HU_LOCK + q * NK + k]:
         return False
-    return True
+    if rules[R_PINGHU]:
+        return True
+    return scores_on_discard(s, q, k, payer, robbing, rules)
+
+
+@njit(cache=True)
+def scores_on_discard(s, q, k, payer, robbing, rules):
+    """``Game._score_on(q, k, "dianpao" / "qianggang", payer).is_win``: the compiled scorer's verdict on the win
+    :func:`discard_wins` would settle.  Rare (a seat waiting on the tile), so the scratch arrays are made here."""
+    counts = np.zeros(NK, dtype=np.int32)
+    for j in range(NK):
+        counts[j] = s[HANDS + q * NK + j]
+    counts[k] += 1
+    f = discard_win_flags(s, q, payer, robbing, rules)
+    base = MELDS + q * MAX_MELDS * MELD_FIELDS
+    tab, ent, ne, best_std, best_7, stk = workspace()
+    ok, _, _ = score_hand(counts, s[base : base + MAX_MELDS * MELD_FIELDS], s[NUM_MELDS + q], k, s[VOID + q],
+                          False, robbing, f & F_AFTER_KONG != 0, f & F_LAST_TILE != 0, False, f & F_DIHU != 0,
+                          False, rules[R_SCORE : R_SCORE + NUM_SCORE_RULES], tab, ent, ne, best_std, best_7,
+                          stk)  # fmt: skip
+    return ok
 
 
 @njit(cache=True)
@@ -694,7 +730,7 @@ def declare_added_kong(s, seat, k, rules, table, ev, nev):
     any_option = False
     for q in range(NP):
         s[OPTIONS + q] = 0
-        if q != seat and s[ACTIVE + q] and hu_offered(s, q, k, rules, table):
+        if q != seat and s[ACTIVE + q] and hu_offered(s, q, k, seat, True, rules, table):
             s[OPTIONS + q] = O_HU | O_PASS
             any_option = True
     if any_option:
@@ -721,7 +757,7 @@ def discard(s, seat, k, rules, table, ev, nev):
         if q == seat or not s[ACTIVE + q] or k == s[WILD]:  # a discarded 红中 is dead (AMB-68)
             continue
         opts = 0
-        if hu_offered(s, q, k, rules, table):
+        if hu_offered(s, q, k, seat, False, rules, table):
             opts |= O_HU
         if claims_open and not kind_blocked(s, q, k):
             c = s[HANDS + q * NK + k]
@@ -754,10 +790,10 @@ def mark_won(s, seat):
 def finished_by_wins(s):
     if s[XUELIU]:
         return False
-    n = 0
+    won = 0
     for q in range(NP):
-        n += s[WON + q]
-    return n >= NP - 1
+        won += s[WON + q]
+    return won >= s[NSEATS] - 1
 
 
 @njit(cache=True)
@@ -796,30 +832,32 @@ def settle_self_draw(s, seat, t, how, rules, ev, nev):
 
 
 @njit(cache=True)
+def discard_win_flags(s, q, payer, robbing, rules):
+    """The situation (``F_*``) of ``q``'s win on ``payer``'s discard (杠上炮, 海底炮, 地胡) or robbed kong (none)."""
+    f = 0
+    if robbing:
+        return f
+    current = s[CURRENT]
+    if s[TURN_KONGS] > 0 and payer == current:
+        f |= F_AFTER_KONG
+    if s[DREW_LAST] and payer == current:
+        f |= F_LAST_TILE
+    if rules[R_DIHU_DISCARD] and payer == s[DEALER] and s[DISCARD_COUNT] == 1 and not s[MELD_MADE] and not s[WON + q]:
+        f |= F_DIHU
+    return f
+
+
+@njit(cache=True)
 def discard_wins(s, winners, payer, k, robbing, rules, ev, nev):
     """``Game._discard_wins``: the seats of bitmask ``winners`` win on ``k`` (a discard, or 抢杠 when ``robbing``)."""
     current = s[CURRENT]
-    flags = 0
-    if not robbing:
-        if s[TURN_KONGS] > 0 and payer == current:
-            flags |= F_AFTER_KONG
-        if s[DREW_LAST] and payer == current:
-            flags |= F_LAST_TILE
     order_last = -1
-    for i in range(1, NP):
-        q = (payer + i) % NP
+    n = s[NSEATS]
+    for i in range(1, n):
+        q = (payer + i) % n
         if not winners >> q & 1:
             continue
-        f = flags
-        if (
-            not robbing
-            and rules[R_DIHU_DISCARD]
-            and payer == s[DEALER]
-            and s[DISCARD_COUNT] == 1
-            and not s[MELD_MADE]
-            and not s[WON + q]
-        ):
-            f |= F_DIHU
+        f = discard_win_flags(s, q, payer, robbing, rules)
         emit_win(s, ev, nev, q, k, HOW_QIANGGANG if robbing else HOW_DIANPAO, payer, -1, f, k)
         order_last = q
     s[CLAIM_TILE] = -1
@@ -868,8 +906,9 @@ def apply_pass_locks(s, rules):
 @njit(cache=True)
 def hu_claimants(s, payer, rules):
     winners = 0
-    for i in range(1, NP):
-        q = (payer + i) % NP
+    n = s[NSEATS]
+    for i in range(1, n):
+        q = (payer + i) % n
         if s[OPTIONS + q] and s[DECISION + q] == O_HU:
             winners |= 1 << q
             if not rules[R_MULTI_RON]:
@@ -898,8 +937,9 @@ def resolve_claims(s, rules, ev, nev):
         return
     claimer = -1
     choice = 0
-    for i in range(1, NP):
-        q = (p + i) % NP
+    n = s[NSEATS]
+    for i in range(1, n):
+        q = (p + i) % n
         d = s[DECISION + q]
         if s[OPTIONS + q] and (d == O_KONG or d == O_PONG):
             claimer = q

@@ -16,7 +16,7 @@ Adding or moving a field changes the compiled code: numba's cache is stamped wit
 
 from __future__ import annotations
 
-NP = 4  # seats (the compiled engine plays four-player variants)
+NP = 4  # seat slots: a row holds four seats; a smaller table (``NSEATS``) leaves the last slots empty
 NK = 34  # tile kinds
 NSUITED = 27
 WALL_LEN = 112  # wall capacity: 3 suits x 9 ranks x 4 copies, plus four 红中 (unused cells -1)
@@ -46,6 +46,7 @@ def _field(name: str, length: int = 1) -> int:
 
 # ---- scalars ------------------------------------------------------------------------------------------------
 PHASE = _field("phase")
+NSEATS = _field("num_seats")  # players at the table (2-4): seats 0 .. NSEATS-1, turn order modulo NSEATS
 DEALER = _field("dealer")
 CURRENT = _field("current")
 FRONT = _field("front")  # next live-wall index to draw

@@ -70,7 +70,7 @@ def _scorer(cfg: RuleConfig) -> CompiledScorer | None:
 
 
 def _seats(mask: int) -> list[int]:
-    return [q for q in range(NP) if mask >> q & 1]
+    return [q for q in range(NP) if mask >> q & 1]  # a smaller table's empty slots are never set
 
 
 def _melds(values: list[int]) -> tuple[Meld, ...]:
@@ -91,7 +91,7 @@ class Ledger:
         self.cfg = cfg
         self.scorer = _scorer(cfg)  # None: the Python scorer and settlement
         self.table = table  # the kernel's win table (support.win_table)
-        self.scores = [0] * NP
+        self.scores = [0] * cfg.num_players
         self.kong_payments: list[KongPayment] = []
         self.kong_events: list[list[int]] = []  # per kong event: indices into kong_payments
         self.transfers: list[Transfer] | None = None  # a list: every transfer is appended (the AEC env's infos)
@@ -115,7 +115,7 @@ class Ledger:
                 self._call(ev)
             elif kind == K.EV_END and ev[K.E_HOW]:
                 self._exhausted(row)
-        row[SCORES : SCORES + NP] = self.scores
+        row[SCORES : SCORES + len(self.scores)] = self.scores
 
     def settle(self, row: np.ndarray, events: np.ndarray, counts: np.ndarray, rules: np.ndarray) -> None:
         """Settle the ``counts[0]`` events the kernel recorded for ``row``; where it stopped after a payment
@@ -226,7 +226,8 @@ class Ledger:
     def _call(self, ev: np.ndarray) -> None:
         """呼叫转移 of the payer's kongs of that turn (``Game._discard_wins``)."""
         payer, turn_kongs = int(ev[K.E_PAYER]), int(ev[K.E_COUNT])
-        winners = [(payer + i) % NP for i in range(1, NP) if int(ev[K.E_ACTIVE]) >> ((payer + i) % NP) & 1]
+        n = self.cfg.num_players
+        winners = [(payer + i) % n for i in range(1, n) if int(ev[K.E_ACTIVE]) >> ((payer + i) % n) & 1]
         indices = [i for rec in self.kong_events[len(self.kong_events) - turn_kongs :] for i in rec]
         income = [self.kong_payments[i] for i in indices]
         if not income:
@@ -244,7 +245,7 @@ class Ledger:
         only of the seats the kernel cannot rule out (:func:`hand.may_be_ready`), then
         :func:`envs.settlement.settle_end_of_hand` — what :func:`envs.settlement.end_of_hand_transfers` does."""
         cfg, table = self.cfg, self.table
-        rest = [q for q in range(NP) if not row[WON + q]]
+        rest = [q for q in range(cfg.num_players) if not row[WON + q]]
         if len(rest) < 2:
             return
         pig: dict[int, bool] = {}

@@ -43,7 +43,9 @@ Conventions (the kernel keeps its rows the same way)
   (``-1`` for a self-draw or before any win; ``FIRST_WIN_SEATS`` is then 0).
 * ``EX_OFFSET`` is the 换三张 offset drawn at the start of the hand (known to the engine from the start; the
   observation shows it only once ``EX_DONE``); ``SCORES`` are this hand's running scores.
-* ``WILD`` (the wildcard kind, -1), ``REVEAL`` (winners' hands shown) and ``XUELIU`` come from the configuration;
+* ``NSEATS`` is the number of players; a two- or three-player table leaves the last seat slots at their defaults
+  (inactive, ``-1`` where a field means "none").
+* ``WILD`` (the wildcard kind, -1), ``REVEAL (winners' hands shown) and ``XUELIU`` come from the configuration;
   ``CONT`` / ``CONT_SEAT`` / ``CONT_ARG`` are 0 (the kernel stores a continuation only between a payment that may
   bankrupt a seat and the ledger's answer, never at a decision).
 """
@@ -110,6 +112,7 @@ def _option_bits(actions) -> int:
 
 def _fill_scalars(row: np.ndarray, game) -> None:
     row[L.PHASE] = _PHASE_INDEX[game.phase]
+    row[L.NSEATS] = game.n
     row[L.DEALER] = game.dealer
     row[L.CURRENT] = game.current
     row[L.FRONT] = game._front
@@ -184,8 +187,8 @@ def _fill_decisions(row: np.ndarray, game, picks: Sequence[Sequence[int]] | None
     phase = game.phase
     decisions = game._decisions
     if picks is not None:
-        if len(picks) != L.NP:
-            raise ValueError(f"picks needs one list per seat ({L.NP}), got {len(picks)}")
+        if len(picks) != game.n:
+            raise ValueError(f"picks needs one list per seat ({game.n}), got {len(picks)}")
         for s, p in enumerate(picks):
             if p and (phase is not Phase.EXCHANGE or s in decisions or len(p) >= 3):
                 raise ValueError(
@@ -242,7 +245,7 @@ def state_of_game(game, picks: Sequence[Sequence[int]] | None = None, out: np.nd
     for i in range(L.NP * L.MAX_MELDS):  # unused meld slots: (M_NONE, -1, -1)
         out[L.MELDS + i * L.MELD_FIELDS] = L.M_NONE
     _fill_scalars(out, game)
-    for s in range(L.NP):
+    for s in range(game.n):  # a smaller table's empty seat slots keep the defaults (inactive, -1 where "none")
         _fill_seat(out, game, s)
     _fill_decisions(out, game, picks)
     _fill_wins(out, game)

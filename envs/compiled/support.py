@@ -1,10 +1,12 @@
 """What the compiled engine plays (编译引擎支持的规则), its rule vector and its win table.
 
-The kernel implements the state machine of the core rules (:mod:`envs.variants.base`) for four players with the
-three suits, no wildcards or the four 红中 wildcards, 血战到底 or 血流成河 continuation, with or without
-bankruptcy: the ``chengdu``, ``xueliu``, ``hongzhong`` and ``chiyu`` presets and any configuration that differs
-from them only in flags the kernel reads from :func:`rule_vector` or that only the scorer and the settlement use
-(fan table, caps, payments, 查花猪 / 查大叫 options ...; those stay in Python, see :mod:`envs.compiled.ledger`).
+The kernel implements the state machine of the core rules (:mod:`envs.variants.base`) for two to four players with
+the three suits, no wildcards or the four 红中 wildcards, 血战到底 or 血流成河 continuation, with or without
+bankruptcy: the ``chengdu``, ``xueliu``, ``hongzhong``, ``chiyu`` and ``two_player`` presets and any configuration
+that differs from them only in flags the kernel reads from :func:`rule_vector` or that only the scorer and the
+settlement use (fan table, caps, payments, 查花猪 / 查大叫 options ...; those are the ledger's, see
+:mod:`envs.compiled.ledger`).  Without ``allow_pinghu_on_discard`` the kernel asks the compiled scorer
+(:mod:`envs.compiled.score`) whether a discard win scores, so the configuration must be one that scorer covers.
 :func:`check_supported` names every flag that is out of reach, so a caller can fall back to the Python engine.
 """
 
@@ -14,6 +16,7 @@ import numpy as np
 
 from envs import _suit_tables
 from envs.compiled import kernel as K
+from envs.compiled import score
 from envs.config import RuleConfig
 from envs.game import UnsupportedRule
 from envs.tiles import RED
@@ -21,7 +24,6 @@ from envs.variants import rules_for
 from envs.variants.base import VariantRules
 
 _REQUIRED: tuple[tuple[str, object, str], ...] = (
-    ("num_players", 4, "four players"),
     ("suits", "mps", "the three suits"),
     ("hand_size", 13, "13-tile hands"),
     ("hz_red_discard_claimable", False, "dead 红中 discards"),
@@ -29,7 +31,6 @@ _REQUIRED: tuple[tuple[str, object, str], ...] = (
     ("wild_ignores_four_copy_limit", False, "wildcards within the four-copy limit"),
     ("allow_chi", False, "no 吃"),
     ("pass_hu_allow_higher", False, "过胡 without the higher-win exception (it needs a score per offer)"),
-    ("allow_pinghu_on_discard", True, "平胡 on a discard (otherwise every offer needs a score)"),
     ("forced_hu_last_n", 0, "no forced wins"),
     ("reveal_concealed_kong", True, "revealed 暗杠"),
     ("dead_wait_counts_as_ready", True, "查大叫 without counting the unseen copies of a wait"),
@@ -46,6 +47,12 @@ _EXTRA_TILES = {"none": (), "hongzhong": (31, 31, 31, 31)}  # no honors; the fou
 def unsupported(cfg: RuleConfig) -> list[str]:
     """The flags of ``cfg`` the compiled engine does not play (empty when it plays them all)."""
     problems = []
+    if not cfg.allow_pinghu_on_discard and score.unsupported(cfg):
+        problems.append(
+            "allow_pinghu_on_discard = false with a configuration the compiled scorer does not cover ("
+            + "; ".join(score.unsupported(cfg))
+            + ")"
+        )
     if type(rules_for(cfg)) is not VariantRules:
         problems.append(f"fan_table {cfg.fan_table!r} / wild {cfg.wild!r} need variant hooks")
     for key, want, what in _REQUIRED:
@@ -97,6 +104,10 @@ def rule_vector(cfg: RuleConfig) -> np.ndarray:
     r[K.R_FOUR_RED] = hongzhong and cfg.hz_four_red_instant
     r[K.R_FOUR_RED_ENDS] = hongzhong and cfg.hz_four_red_ends_hand
     r[K.R_BANKRUPTCY] = cfg.start_points > 0
+    r[K.R_NUM_PLAYERS] = cfg.num_players
+    r[K.R_PINGHU] = bool(cfg.allow_pinghu_on_discard)
+    if not cfg.allow_pinghu_on_discard:  # read only then (kernel.scores_on_discard)
+        r[K.R_SCORE : K.R_SCORE + score.NUM_SCORE_RULES] = score.rule_vector(cfg)
     return r
 
 
