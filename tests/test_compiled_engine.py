@@ -239,6 +239,13 @@ def test_two_player_pinghu_cannot_win_on_a_discard(hand, offered):
     assert first_look == [offered]
 
 
+def test_hongzhong_with_two_suits_and_ten_tiles_matches_the_python_engine():
+    """The 红中 wildcards stand only for tiles of the suits in play (and not the void suit)."""
+    cfg = load_variant("hongzhong", suits="sp", hand_size=10, exchange_mode="none")
+    seen = play_many(cfg, range(30), win_seeking)
+    assert seen["win:zimo"] and seen["win:dianpao"] and seen["transfer:huazhu"], dict(seen)
+
+
 def _dealt(cfg, hands: dict[int, str], first_draws: str = "") -> list[int]:
     """A wall dealing ``hands`` (dealer 0; each seat topped up from the unused tiles in kind order) whose first
     draws after the deal are ``first_draws``."""
@@ -309,6 +316,9 @@ FLAG_SETS = [
     {"fan_table": "mahjongsoul", "cap_doublings": 5, "zimo_bonus": "jiafan"},
     {"reveal_winner_hand": True},
     {"continuation": "xueliu", "xueliu_kong_requires_same_waits": False, "kong_draw_from": "back"},
+    {"suits": "sp", "hand_size": 10, "exchange_mode": "none", "dingque": False, "must_discard_void_first": False},
+    {"suits": "mp"},  # 定缺 between the two suits in play
+    {"suits": "ps", "hand_size": 7, "exchange_mode": "none"},
 ]
 
 

@@ -139,7 +139,8 @@ R_FOUR_RED_ENDS = 18  # hz_four_red_ends_hand
 R_BANKRUPTCY = 19  # start_points > 0: a payment can end the hand, so the kernel stops after each one
 R_NUM_PLAYERS = 20  # players at the table (2-4)
 R_PINGHU = 21  # allow_pinghu_on_discard: any shape wins on a discard (else the scorer decides each offer)
-R_SCORE = 22  # the compiled scorer's rule vector (envs.compiled.score.rule_vector) starts here
+R_SUITS = 22  # bitmask of the suits in play (1 m, 2 p, 4 s): the 定缺 choices
+R_SCORE = 23  # the compiled scorer's rule vector (envs.compiled.score.rule_vector) starts here
 NUM_RULES = R_SCORE + NUM_SCORE_RULES
 
 # ---- continuations (CONT): what the hand does after a payment ----------------------------------------------------
@@ -1063,7 +1064,8 @@ def legal_mask(s, seat, rules, table, out):
         exchange_mask(s, seat, out)
     elif ph == PH_DINGQUE:
         for suit in range(3):
-            out[A_DINGQUE + suit] = 1
+            if rules[R_SUITS] >> suit & 1:
+                out[A_DINGQUE + suit] = 1
 
 
 # ---- one decision ------------------------------------------------------------------------------------------------

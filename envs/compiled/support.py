@@ -1,7 +1,7 @@
 """What the compiled engine plays (编译引擎支持的规则), its rule vector and its win table.
 
-The kernel implements the state machine of the core rules (:mod:`envs.variants.base`) for two to four players with
-the three suits, no wildcards or the four 红中 wildcards, 血战到底 or 血流成河 continuation, with or without
+The kernel implements the state machine of the core rules (:mod:`envs.variants.base`) for two to four players, any
+suits and hand size, no wildcards or the four 红中 wildcards, 血战到底 or 血流成河 continuation, with or without
 bankruptcy: the ``chengdu``, ``xueliu``, ``hongzhong``, ``chiyu`` and ``two_player`` presets and any configuration
 that differs from them only in flags the kernel reads from :func:`rule_vector` or that only the scorer and the
 settlement use (fan table, caps, payments, 查花猪 / 查大叫 options ...; those are the ledger's, see
@@ -24,8 +24,6 @@ from envs.variants import rules_for
 from envs.variants.base import VariantRules
 
 _REQUIRED: tuple[tuple[str, object, str], ...] = (
-    ("suits", "mps", "the three suits"),
-    ("hand_size", 13, "13-tile hands"),
     ("hz_red_discard_claimable", False, "dead 红中 discards"),
     ("wild_in_melds", False, "no wildcards in melds"),
     ("wild_ignores_four_copy_limit", False, "wildcards within the four-copy limit"),
@@ -106,6 +104,7 @@ def rule_vector(cfg: RuleConfig) -> np.ndarray:
     r[K.R_BANKRUPTCY] = cfg.start_points > 0
     r[K.R_NUM_PLAYERS] = cfg.num_players
     r[K.R_PINGHU] = bool(cfg.allow_pinghu_on_discard)
+    r[K.R_SUITS] = sum(1 << "mps".index(letter) for letter in cfg.suits)
     if not cfg.allow_pinghu_on_discard:  # read only then (kernel.scores_on_discard)
         r[K.R_SCORE : K.R_SCORE + score.NUM_SCORE_RULES] = score.rule_vector(cfg)
     return r
