@@ -1,14 +1,16 @@
 """The compiled scorer (envs/compiled/score.py) equals the Python scorer and settlement, field by field.
 
-Random complete and near-complete hands (0-4 红中, 0-4 melds including kongs, every void suit, every context flag,
-dealer or not) for the ``chengdu`` and ``hongzhong`` fan tables and the flag variations of the compiled presets:
-``CompiledScorer.score`` == ``judge.score`` (``is_win``, ``payment``, ``doublings or 0``) and ``CompiledScorer.ready``
-== ``settlement.ready_value`` on 13-tile hands (ready or not).  Seeded.
+Random complete and near-complete hands (0-4 红中, 0-4 melds including kongs and four-kong hands, every void suit,
+every context flag, dealer or not) for the ``chengdu``, ``hongzhong`` and ``mahjongsoul`` (赤羽 ``chiyu``, han) fan
+tables and the flag variations of the compiled presets: ``CompiledScorer.score`` == ``judge.score`` (``is_win``,
+``payment``, ``doublings or 0``) and ``CompiledScorer.ready`` == ``settlement.ready_value`` on 13-tile hands (ready
+or not).  Seeded.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -85,6 +87,50 @@ CONFIGS = {
         {"longqidui_mode": "ms", "tiandihu": "ms6", "hz_tiandihu_fixed": 6, "huazhu_definition": "three_suits"},
     ),
     "hz_chengdu_table": ("hongzhong", {"fan_table": "chengdu", "cap_doublings": 3, "enable_menqing": True}),
+    # 赤羽 (mahjongsoul han table): the preset (天胡/地胡 6-han base rows, +1000 after the 32000 cap) and variations
+    "chiyu": ("chiyu", {}),
+    "ms_flags": (
+        "chiyu",
+        {
+            "zimo_bonus": "jiafan",
+            "longqidui_mode": "qidui_plus_gen",  # no 龙七对 rows: 七对 + 根
+            "tiandihu": "cap",  # fixed hands: 天胡 = cap (5 han), 地胡 4 han
+            "cap_doublings": 5,  # 2^5 units = 32000: the lower of this and point_cap binds
+            "point_cap": 64000,
+            "chadajiao": "min",
+            "ready_excludes_fifth_tile": False,
+        },
+    ),
+    "ms_low_cap": (
+        "chiyu",
+        {
+            "point_cap": 8000,
+            "zimo_jiadi_after_cap": False,
+            "tsumo_bonus_points": 500,
+            "longqidui_mode": "fixed4_incl_gen",
+            "tiandihu": "cap_plus_1",  # 7 han fixed, capped by point_cap only
+            "allow_pinghu_on_discard": False,  # a 1-han (multiplier 1) discard win is refused
+            "huazhu_definition": "three_suits",
+        },
+    ),
+    "ms_uncapped": (
+        "chiyu",
+        {"point_cap": 1 << 40, "base_unit": 1, "tsumo_bonus_points": 1, "tiandihu": "fixed3", "zimo_bonus": "none"},
+    ),
+    "ms_hongzhong": (
+        "chiyu",
+        {
+            "wild": "hongzhong",
+            "extra_tiles": [RED] * 4,
+            "tiandihu": "off",
+            "hz_tiandihu_fixed": 6,  # 四红中: 2^6 units, not capped (scoring._prepare)
+            "point_cap": 16000,
+        },
+    ),
+    "ms_hz_hard": (
+        "chiyu",
+        {"wild": "hongzhong", "extra_tiles": [RED] * 4, "wild_counts_for_gen": False, "hz_four_red_instant": False},
+    ),
 }
 
 
@@ -93,8 +139,9 @@ def _cfg(name: str):
     return load_variant(base).replace(**overrides) if overrides else load_variant(base)
 
 
-def _random_hand(rng: random.Random, wild: bool, concealed_size: int):
-    """(counts, melds, void): a complete hand of ``concealed_size`` concealed tiles plus its melds, often perturbed."""
+def _random_hand(rng: random.Random, wild: bool, concealed_size: int, kongs: float = 0.0):
+    """(counts, melds, void): a complete hand of ``concealed_size`` concealed tiles plus its melds, often perturbed;
+    with probability ``kongs`` a four-kong hand (十八罗汉)."""
     while True:
         void = rng.choice([None, 0, 1, 2, 2])
         suits = [s for s in range(3) if s != void] if rng.random() < 0.9 else [0, 1, 2]
@@ -106,9 +153,11 @@ def _random_hand(rng: random.Random, wild: bool, concealed_size: int):
             kinds = [k for k in kinds if k % 9 in pick] or kinds
         own = [0] * NK
         melds = []
-        n_melds = rng.choice([0, 0, 0, 1, 2, 3, 4])
+        four_kongs = kongs > 0 and rng.random() < kongs
+        n_melds = 4 if four_kongs else rng.choice([0, 0, 0, 1, 2, 3, 4])
         for _ in range(n_melds):
-            kind = rng.choice([M_PONG, M_KONG, M_ANKONG, M_BUKONG, M_PONG])
+            kinds_of_meld = [M_KONG, M_ANKONG, M_BUKONG] if four_kongs else [M_PONG, M_KONG, M_ANKONG, M_BUKONG, M_PONG]
+            kind = rng.choice(kinds_of_meld)
             tile = rng.choice(kinds)
             size = 3 if kind == M_PONG else 4
             if own[tile]:
@@ -182,8 +231,9 @@ def test_score_equals_python(name: str) -> None:
     rng = random.Random(f"score-{name}")
     wild = cfg.wild == "hongzhong"
     wins = 0
+    situations: Counter[str] = Counter()
     for _ in range(600):
-        counts, melds, void = _random_hand(rng, wild, 14)
+        counts, melds, void = _random_hand(rng, wild, 14, kongs=0.05)
         held = [k for k in range(NK) if counts[k]]
         tile = rng.choice(held)
         flags = _situation(rng)
@@ -195,7 +245,12 @@ def test_score_equals_python(name: str) -> None:
         )  # fmt: skip
         assert got == (want.is_win, want.payment, want.doublings or 0), (counts, melds, tile, void, flags, want)
         wins += want.is_win
+        if want.is_win:
+            situations.update(key for key, on in flags.items() if on)
+            situations["discard"] += not flags["self_drawn"] and not flags["robbing_kong"]
     assert wins > 150  # the generator makes mostly complete hands
+    for key in ("self_drawn", "discard", "robbing_kong", "after_kong", "last_tile", "tianhu", "dihu"):
+        assert situations[key] > 0, (key, situations)  # every situation is compared on wins
 
 
 @pytest.mark.parametrize("name", sorted(CONFIGS))
@@ -207,7 +262,7 @@ def test_ready_value_equals_settlement(name: str) -> None:
     wild = cfg.wild == "hongzhong"
     ready = four_red = 0
     for _ in range(250):
-        counts, melds, void = _random_hand(rng, wild, 14)
+        counts, melds, void = _random_hand(rng, wild, 14, kongs=0.05)
         held = [k for k in range(NK) if counts[k]]
         counts[rng.choice(held)] -= 1  # a 13-tile hand: often ready
         want = ready_value(
@@ -254,9 +309,54 @@ def test_scores_fixed_examples() -> None:
     assert hz.score(seven, none, 0, RED, void=2, self_drawn=False) == (False, 0, 0)
 
 
+def test_scores_mahjongsoul_examples() -> None:
+    """赤羽 hands worked by hand from RULES §4.6.1 / §4.6.2: P(h) = min(1000·2^(h-1), 32000), +1000 on a self-draw."""
+    ms = S.CompiledScorer.for_config(load_variant("chiyu"))
+    assert ms is not None
+
+    def counts_of(*kinds: int) -> np.ndarray:
+        out = np.zeros(NK, dtype=np.int32)
+        for k in kinds:
+            out[k] += 1
+        return out
+
+    none = S.meld_array([])
+    # 无番和 (1 han): 1000 on a discard, 2000 on a self-draw (1000 + 1000)
+    plain = counts_of(0, 1, 2, 3, 4, 5, 9, 10, 11, 12, 13, 14, 16, 16)
+    assert ms.score(plain, none, 0, 16, void=2, self_drawn=False) == (True, 1000, 1)
+    assert ms.score(plain, none, 0, 16, void=2, self_drawn=True) == (True, 2000, 1)
+    # 杠上炮, 抢杠, 海底捞月 (+ the self-draw bonus): +1 han each
+    assert ms.score(plain, none, 0, 16, void=2, self_drawn=False, after_kong=True) == (True, 2000, 2)
+    assert ms.score(plain, none, 0, 16, void=2, self_drawn=False, robbing_kong=True) == (True, 2000, 2)
+    assert ms.score(plain, none, 0, 16, void=2, self_drawn=True, last_tile=True) == (True, 3000, 2)
+    # 清一色 (3 han): 4000
+    flush = counts_of(0, 1, 2, 3, 3, 3, 4, 5, 6, 7, 7, 7, 8, 8)
+    assert ms.score(flush, none, 0, 8, void=1, self_drawn=False) == (True, 4000, 3)
+    # 清对 (4 han, not 清一色 3 + 对对和 2): 8000
+    qd = counts_of(0, 0, 0, 2, 2, 2, 4, 4, 4, 6, 6, 6, 8, 8)
+    assert ms.score(qd, none, 0, 8, void=1, self_drawn=False) == (True, 8000, 4)
+    # 龙七对 (4 han, its 根 included) + a second 根: 5 han = 16000
+    lqd = counts_of(0, 0, 0, 0, 2, 2, 2, 2, 4, 4, 10, 10, 12, 12)
+    assert ms.score(lqd, none, 0, 12, void=2, self_drawn=False) == (True, 16000, 5)
+    # 清龙七对 (6 han, its 根 included) on a self-draw: 32000 + 1000
+    qlqd = counts_of(0, 0, 0, 0, 2, 2, 4, 4, 5, 5, 6, 6, 8, 8)
+    assert ms.score(qlqd, none, 0, 8, void=1, self_drawn=True) == (True, 33000, 6)
+    # 天和 (ms6: a 6-han base row) + 根 = 7 han: 32000 + 1000
+    tian = counts_of(0, 1, 2, 3, 4, 5, 9, 9, 9, 9, 10, 11, 16, 16)
+    assert ms.score(tian, none, 0, 16, void=2, self_drawn=True, tianhu=True) == (True, 33000, 7)
+    # 十八罗汉 (6 han, its four 根 consumed; the base row is the highest one, not 金钩钓 3 + 4 根): 32000
+    kongs = S.meld_array([(M_KONG, 0, 1), (M_ANKONG, 10, -1), (M_BUKONG, 12, 2), (M_KONG, 14, 3)])
+    assert ms.score(counts_of(4, 4), kongs, 4, 4, void=2, self_drawn=False) == (True, 32000, 6)
+    # a void-suit tile is not a win
+    assert ms.score(flush, none, 0, 8, void=0, self_drawn=True) == (False, 0, 0)
+    # 查大叫: 1m 2m 3m 4m 5m 6m 1p 2p 3p 4p 5p 6p 8p waits on 8p (无番和 1000)
+    assert ms.ready(counts_of(0, 1, 2, 3, 4, 5, 9, 10, 11, 12, 13, 14, 16), none, 0, 2) == 1000
+
+
 def test_for_config_declines_what_it_does_not_score() -> None:
     for cfg in (
-        load_variant("chiyu"),  # mahjongsoul table
+        load_variant("chiyu").replace(tiandihu="cap", cap_doublings=1),  # 地胡 0 han: Python cannot price it
+        load_variant("chiyu").replace(point_cap=-1),
         load_variant("yibin"),
         load_variant("wuhan"),
         load_variant("chengdu").replace(fan_table="wiki_xueliu"),
@@ -268,7 +368,7 @@ def test_for_config_declines_what_it_does_not_score() -> None:
         assert S.unsupported(cfg)
         with pytest.raises(ValueError, match="compiled scorer does not cover"):
             S.rule_vector(cfg)
-    for name in ("chengdu", "xueliu", "hongzhong"):
+    for name in ("chengdu", "xueliu", "hongzhong", "chiyu"):
         assert S.CompiledScorer.for_config(load_variant(name)) is not None
 
 
@@ -277,8 +377,8 @@ def test_ledger_falls_back_to_python() -> None:
     from envs.compiled.ledger import Ledger
     from envs.compiled.support import win_table
 
-    for name in ("chiyu",):
-        assert Ledger(load_variant(name), win_table()).scorer is None
-    for name in ("chengdu", "xueliu", "hongzhong"):
+    for cfg in (load_variant("chengdu").replace(fan_table="yibin"), load_variant("chiyu").replace(point_cap=-1)):
+        assert Ledger(cfg, win_table()).scorer is None
+    for name in ("chengdu", "xueliu", "hongzhong", "chiyu"):
         ledger = Ledger(load_variant(name), win_table())
         assert ledger.scorer is not None and ledger.scorer.cfg is ledger.cfg

@@ -2,8 +2,9 @@
 
 The numba counterparts of :func:`envs.judge.score` (→ :func:`envs.scoring.score_win`) and
 :func:`envs.settlement.ready_value` for the fan tables ``chengdu`` and ``hongzhong`` (additive doublings, RULES.md
-§4.1, §4.3; pricing §2.11): the compiled engine's ledger (:mod:`envs.compiled.ledger`) asks them for every win and
-every seat that may be ready at exhaustion.  Only the money is computed: ``(is_win, payment, doublings)``, no
+§4.1, §4.3) and ``mahjongsoul`` (赤羽之战 han, §4.6.2: one base row plus the bonus rows), pricing §2.11 and §4.6.1:
+the compiled engine's ledger (:mod:`envs.compiled.ledger`) asks them for every win and every seat that may be ready
+at exhaustion.  Only the money is computed: ``(is_win, payment, doublings)`` (doublings: han in ``mahjongsoul``), no
 breakdown and no interpretation.  :meth:`CompiledScorer.for_config` builds the rule vector of a configuration, or
 answers None for a configuration these functions do not cover (the ledger then calls the Python functions).
 
@@ -16,7 +17,7 @@ How a hand is read (the same readings as :mod:`envs.interpret`)
   readings are kept as ``(sets, pair, wildcards used, suit facts) -> most 根``; the three suits are then combined
   under the totals (four sets less the melds, one pair, every wildcard used).
 * 七对 (no melds): every kind holds 0, 2 or 4 tiles, wildcards filling odd counts (a four of a kind is two pairs).
-* The facts are the flag bits of :mod:`envs.interpret` the two tables read (suits, runs, a group without 1/9, a
+* The facts are the flag bits of :mod:`envs.interpret` the tables read (suits, runs, a group without 1/9, a
   1/9 tile, a simple, a non-2-5-8 tile) plus the melds' bits; 根 counts kinds whose represented copies (concealed
   and melded) reach four (``wild_counts_for_gen = false``: natural copies only).  As in the Python scorer, the
   readings that agree on ``(shape, facts)`` keep the most 根, each is valued by the table, and the best one
@@ -27,11 +28,18 @@ void suit, no reading (not a win), 天胡/地胡 fixed values (precomputed per `
 自摸加底 (not for a 点杠花 paid as a discard), the cap, and the two-player minimum (``allow_pinghu_on_discard``).
 ``tests/test_compiled_score.py`` compares every output with the Python scorer and settlement.
 
-What it covers (:func:`unsupported` names the rest): the ``chengdu`` and ``hongzhong`` fan tables with their
-options, the three suits (no honors) with or without the four 红中 wildcards, 13-tile hands, wildcards never melded
-nor claimable, ``wild_ignores_four_copy_limit = false`` (the compiled engine does not play a fifth copy through
-a wildcard) and dead waits counting as ready.  和绝张 never applies (the engines never pass ``juezhang``), nor does
-the dealer (a Wuhan rule).
+The tables (:func:`_table_value`, ``S_TABLE``): 0 ``chengdu`` and 1 ``hongzhong`` add their rows; 2 ``mahjongsoul``
+takes the single highest base row (``patterns._best_base``: ties to the row consuming fewer 根; 无番和 1 han when
+none applies) and adds 根 left after the base row's consumption (龙七对 / 清龙七对 one, 十八罗汉 four) and the
+situational rows.  Its total is han: ``_price`` pays ``base_unit · 2^(h-1)`` (a fixed 天胡/地胡 the same), every
+payment (fixed ones too) capped at ``point_cap``, as ``scoring._payment`` / ``_fixed_result`` do; with
+``tiandihu = "ms6"`` 天胡/地胡 are 6-han base rows of the table, not fixed hands.
+
+What it covers (:func:`unsupported` names the rest): the ``chengdu``, ``hongzhong`` and ``mahjongsoul`` fan tables
+with their options, the three suits (no honors) with or without the four 红中 wildcards, 13-tile hands, wildcards
+never melded nor claimable, ``wild_ignores_four_copy_limit = false`` (the compiled engine does not play a fifth copy
+through a wildcard) and dead waits counting as ready.  和绝张 never applies (the engines never pass ``juezhang``),
+nor does the dealer (a Wuhan rule).
 """
 
 from __future__ import annotations
@@ -54,7 +62,7 @@ from envs.patterns import FAN_TABLES
 from envs.tiles import RED
 
 # ---- the rule vector -------------------------------------------------------------------------------------------
-S_TABLE = 0  # 0 chengdu, 1 hongzhong
+S_TABLE = 0  # 0 chengdu, 1 hongzhong, 2 mahjongsoul (han)
 S_WILD = 1  # the wildcard kind (红中 31) or -1
 S_FOUR_RED = 2  # 四红中 instant win (hz_four_red_instant with 红中 wildcards)
 S_FOUR_RED_D = 3  # its fixed doublings (hz_tiandihu_fixed)
@@ -81,7 +89,11 @@ S_LIMIT = 23  # not wild_ignores_four_copy_limit
 S_DINGQUE = 24
 S_THREE_SUITS = 25  # huazhu_definition == "three_suits"
 S_MASK = 26  # the interpretation flag bits the table reads
-NUM_SCORE_RULES = 27
+S_POINT_CAP = 27  # the cap of a payment in points (mahjongsoul point_cap), -1: none
+S_TIANDI_ROWS = 28  # 天胡/地胡 are 6-han base rows of the table (mahjongsoul with tiandihu "ms6")
+NUM_SCORE_RULES = 29
+
+T_CHENGDU, T_HONGZHONG, T_MAHJONGSOUL = 0, 1, 2  # S_TABLE values
 
 NOT_READY = -1  # ready_value: not ready (or a 花猪)
 
@@ -266,9 +278,19 @@ def _pairs_search(counts, void, n_wild, limit, soft, mask, best, stk):
 
 # ---- the fan tables ---------------------------------------------------------------------------------------------
 @njit(cache=True)
-def _table_value(rules, standard, flags, gen, n_melds, concealed, wild_tiles, self_drawn, robbing_kong, after_kong,
-                 last_tile):  # fmt: skip
-    """Total doublings of one reading (``patterns.evaluate`` of ``CHENGDU`` / ``HONGZHONG``)."""
+def _higher_base(base, used, value, consumes, applies):
+    """``patterns._best_base`` one row at a time: ``(value, 根 consumed)`` of the best base row so far, replaced by
+    an applicable row worth more, or as much while consuming fewer 根."""
+    if applies and (value > base or (value == base and consumes < used)):
+        return value, consumes
+    return base, used
+
+
+@njit(cache=True)
+def _table_value(rules, standard, flags, gen, n_melds, concealed, all_kongs, wild_tiles, self_drawn, robbing_kong,
+                 after_kong, last_tile, tianhu, dihu):  # fmt: skip
+    """Total of one reading (``patterns.evaluate``): doublings of ``CHENGDU`` / ``HONGZHONG``, han of
+    ``MAHJONGSOUL``.  ``all_kongs``: every meld is a kong (十八罗汉 with four melds)."""
     seven = not standard
     suits = flags & 15
     qys = suits == 1 or suits == 2 or suits == 4
@@ -276,8 +298,11 @@ def _table_value(rules, standard, flags, gen, n_melds, concealed, wild_tiles, se
     jgd = standard and n_melds == 4
     lqd_mode = rules[S_LQD]
     lqd = lqd_mode != 0 and seven and gen >= 1
+    table = rules[S_TABLE]
     total = 0
-    if rules[S_TABLE] == 0:  # 成都
+    consumed = 0  # 根 included in a base row (not counted again)
+    inherit = True  # 杠上炮, 抢杠胡 and 海底炮 count
+    if table == T_CHENGDU:
         yjjd = rules[S_YJJD] != 0
         jiang = ddh and not flags & _NOTJ
         jd = yjjd and jiang
@@ -289,6 +314,7 @@ def _table_value(rules, standard, flags, gen, n_melds, concealed, wild_tiles, se
             total += 2
         if lqd:
             total += 4 if lqd_mode == 1 else 3
+            consumed = 1
         if yjjd and not flags & _GNT:
             total += 2
         if jgd:
@@ -299,11 +325,11 @@ def _table_value(rules, standard, flags, gen, n_melds, concealed, wild_tiles, se
             total += 1
         if rules[S_DUANYAO] and not flags & (_TERM | _HONOR) and not jd:
             total += 1
-        inherit = True
-    else:  # 红中
+    elif table == T_HONGZHONG:
         qidui = rules[S_HZ_QIDUI]
         if lqd:
             total += 4 if lqd_mode == 1 else qidui + 1
+            consumed = 1
         if seven and not lqd:
             total += qidui
         if qys:
@@ -322,7 +348,20 @@ def _table_value(rules, standard, flags, gen, n_melds, concealed, wild_tiles, se
         if wild_tiles == 0:
             total += 1
         inherit = rules[S_HZ_INHERIT] != 0
-    g = gen - 1 if lqd else gen
+    else:  # 雀魂 赤羽 (han): the single highest base row, 无番和 1 when none applies
+        dyj = not flags & _GNT
+        base, used = 1, 0
+        base, used = _higher_base(base, used, 2, 0, ddh)  # 对对和
+        base, used = _higher_base(base, used, 3, 0, qys or seven or dyj or jgd)  # 清一色, 七对, 带幺九, 金钩钓
+        base, used = _higher_base(base, used, 4, 0, (qys and ddh) or (ddh and not flags & _NOTJ))  # 清对, 将对
+        base, used = _higher_base(base, used, 4, 1, lqd)  # 龙七对
+        base, used = _higher_base(base, used, 5, 0, qys and (seven or dyj or jgd))  # 清七对, 清幺九, 清金钩钓
+        base, used = _higher_base(base, used, 6, 1, qys and lqd)  # 清龙七对
+        base, used = _higher_base(base, used, 6, 4, jgd and all_kongs)  # (清)十八罗汉
+        base, used = _higher_base(base, used, 6, 0, rules[S_TIANDI_ROWS] != 0 and (tianhu or dihu))  # 天和, 地和
+        total = base
+        consumed = used
+    g = gen - consumed
     if g > 0:
         total += g
     if after_kong and self_drawn:
@@ -340,27 +379,45 @@ def _table_value(rules, standard, flags, gen, n_melds, concealed, wild_tiles, se
 
 
 @njit(cache=True)
+def _cap_amount(rules):
+    """The most one payer pays (``scoring._payment``): ``2^cap_doublings`` units and ``point_cap``, -1: no cap."""
+    cap = rules[S_CAP]
+    amount = (np.int64(1) << cap) * rules[S_BASE] if cap >= 0 else np.int64(-1)
+    points = rules[S_POINT_CAP]
+    if points >= 0 and (amount < 0 or points < amount):
+        amount = np.int64(points)
+    return amount
+
+
+@njit(cache=True)
+def _fixed_payment(rules, value):
+    """``scoring._fixed_result``: a fixed hand of ``value`` doublings (han in ``mahjongsoul``: ``2^(value-1)``),
+    never capped but by ``point_cap``."""
+    if rules[S_TABLE] == T_MAHJONGSOUL:
+        pay = (np.int64(1) << (value - 1)) * rules[S_BASE]
+        return min(pay, np.int64(rules[S_POINT_CAP]))
+    return (np.int64(1) << value) * rules[S_BASE]
+
+
+@njit(cache=True)
 def _price(rules, total, zimo):
-    """``scoring._priced`` / ``_payment`` of a doubling table: ``(multiplier, payment, doublings)``."""
+    """``scoring._priced`` / ``_payment`` of a doubling or han table: ``(multiplier, payment, doublings)``."""
     doublings = total
-    multiplier = np.int64(1) << total
+    if rules[S_TABLE] == T_MAHJONGSOUL:  # han: 2^(h-1)
+        multiplier = np.int64(1) << (total - 1 if total > 0 else 0)
+    else:
+        multiplier = np.int64(1) << total
     if zimo and rules[S_ZIMO] == 2:
         doublings += 1
         multiplier *= 2
-    unit = rules[S_BASE]
-    raw = multiplier * unit
-    cap = rules[S_CAP]
-    value = raw
-    if cap >= 0:
-        cap_amount = (np.int64(1) << cap) * unit
-        if raw > cap_amount:
-            value = cap_amount
+    raw = multiplier * rules[S_BASE]
+    cap_amount = _cap_amount(rules)
+    value = raw if cap_amount < 0 or raw <= cap_amount else cap_amount
     if zimo and rules[S_ZIMO] == 1:
         bonus = rules[S_TSUMO_UNITS]
-        if rules[S_JIADI_AFTER_CAP] or cap < 0:
+        if rules[S_JIADI_AFTER_CAP] or cap_amount < 0:
             value += bonus
         else:
-            cap_amount = (np.int64(1) << cap) * unit
             value = min(raw + bonus, cap_amount)
     return multiplier, value, doublings
 
@@ -386,6 +443,7 @@ def _score(counts, melds, n_melds, win_tile, void, self_drawn, robbing_kong, aft
         return False, np.int64(0), np.int64(0)
     m = np.zeros(27, dtype=np.int64)
     concealed = True
+    all_kongs = True
     mflags = 0
     for i in range(n_melds):
         kind = melds[3 * i]
@@ -395,6 +453,8 @@ def _score(counts, melds, n_melds, win_tile, void, self_drawn, robbing_kong, aft
         m[tile] += 3 if kind == 1 else 4
         if kind != 3:
             concealed = False
+        if kind == 1:
+            all_kongs = False
         r = tile % 9
         mflags |= _local_to_flags(_tile_local(r) | (0 if r == 0 or r == 8 else L_GNT), tile // 9)
     if not shape_only and void >= 0:
@@ -454,7 +514,7 @@ def _score(counts, melds, n_melds, win_tile, void, self_drawn, robbing_kong, aft
     if tianhu or dihu:
         fixed = rules[S_TIAN] if tianhu else rules[S_DI]
         if fixed >= 0:
-            return True, (np.int64(1) << fixed) * unit, np.int64(fixed)
+            return True, _fixed_payment(rules, fixed), np.int64(fixed)
     if not soft:  # 根 of natural copies only (interpret.hard_gen)
         hard = 0
         for k in range(27):
@@ -474,8 +534,8 @@ def _score(counts, melds, n_melds, win_tile, void, self_drawn, robbing_kong, aft
             gen = best_std[f] if shape == 0 else best_7[f]
             if gen < 0:
                 continue
-            total = _table_value(rules, shape == 0, f, gen, n_melds, concealed, n_wild, self_drawn, robbing_kong,
-                                 after_kong, last_tile)  # fmt: skip
+            total = _table_value(rules, shape == 0, f, gen, n_melds, concealed, all_kongs, n_wild, self_drawn,
+                                 robbing_kong, after_kong, last_tile, tianhu, dihu)  # fmt: skip
             mult, pay, dbl = _price(rules, total, zimo)
             if mult > b_mult or (mult == b_mult and (pay > b_pay or (pay == b_pay and dbl > b_dbl))):
                 b_mult, b_pay, b_dbl = mult, pay, dbl
@@ -585,20 +645,21 @@ def ready_value(counts, melds, n_melds, void, rules, tab, ent, ne, best_std, bes
 
 
 # ---- the Python entry -------------------------------------------------------------------------------------------
-_TABLES = {"chengdu": 0, "hongzhong": 1}
+_TABLES = {"chengdu": T_CHENGDU, "hongzhong": T_HONGZHONG, "mahjongsoul": T_MAHJONGSOUL}
 _EXTRA_TILES = {"none": (), "hongzhong": (RED,) * 4}
 _LQD = {"qidui_plus_gen": 0, "fixed4_incl_gen": 1, "ms": 2}
 _ZIMO = {"none": 0, "factor": 0, "jiadi": 1, "jiafan": 2}
 
 
 def _fixed_values(cfg: RuleConfig) -> tuple[int, int]:
-    """天胡 / 地胡 fixed doublings per ``tiandihu`` (``scoring._fixed_hand``), -1 where the table scores the hand."""
+    """天胡 / 地胡 fixed doublings (han in ``mahjongsoul``) per ``tiandihu`` (``scoring._fixed_hand``), -1 where the
+    table scores the hand (``ms6`` in ``mahjongsoul``: 6-han base rows, ``S_TIANDI_ROWS``)."""
     if cfg.tiandihu == "off":
         return -1, -1
     top = cfg.cap_doublings if cfg.cap_doublings is not None else 6
     mode = cfg.tiandihu
     if mode == "ms6":
-        return 6, 6
+        return (-1, -1) if cfg.fan_table == "mahjongsoul" else (6, 6)
     if mode == "cap":
         return top, top - 1
     if mode == "fixed8":
@@ -628,10 +689,15 @@ def unsupported(cfg: RuleConfig) -> list[str]:
     if not cfg.dead_wait_counts_as_ready:
         problems.append("dead_wait_counts_as_ready = false (查大叫 needs the unseen copies)")
     tian, di = _fixed_values(cfg)
-    if min(tian, di) < -1 or (cfg.cap_doublings is not None and cfg.cap_doublings < 0):
-        problems.append("a negative cap or fixed value")
+    mahjongsoul = cfg.fan_table == "mahjongsoul"
+    fixed = cfg.tiandihu != "off" and not (mahjongsoul and cfg.tiandihu == "ms6")
+    negative_cap = cfg.cap_doublings is not None and cfg.cap_doublings < 0
+    if negative_cap or (fixed and min(tian, di) < (1 if mahjongsoul else 0)):
+        problems.append("a negative cap or fixed value (a fixed mahjongsoul hand needs 1 han; Python raises)")
     if max(tian, di, cfg.hz_tiandihu_fixed, cfg.cap_doublings or 0) > 40:
         problems.append("fixed values or caps past 2^40")
+    if mahjongsoul and not 0 <= cfg.point_cap <= 1 << 40:
+        problems.append(f"point_cap {cfg.point_cap} (it reads 0 to 2^40)")
     return problems
 
 
@@ -668,6 +734,9 @@ def rule_vector(cfg: RuleConfig) -> np.ndarray:
     r[S_DINGQUE] = cfg.dingque
     r[S_THREE_SUITS] = cfg.huazhu_definition == "three_suits"
     r[S_MASK] = FAN_TABLES[cfg.fan_table].reads
+    mahjongsoul = cfg.fan_table == "mahjongsoul"
+    r[S_POINT_CAP] = cfg.point_cap if mahjongsoul else -1
+    r[S_TIANDI_ROWS] = mahjongsoul and cfg.tiandihu == "ms6"
     return r
 
 
