@@ -145,8 +145,8 @@ def test_sb3_api_errors_and_refused_variants():
     with pytest.raises(AttributeError, match="no envs.game.Game"):
         venv.get_attr("game")
     venv.step(venv.sample_actions())  # still usable after the refused steps
-    with pytest.raises(UnsupportedRule, match="num_players = 2"):
-        CompiledVectorEnv("two_player", 2)
+    with pytest.raises(UnsupportedRule, match="allow_chi = True"):
+        CompiledVectorEnv("wuhan", 2)
     with pytest.raises(UnsupportedRule, match="wild = 'laizi'"):
         make_vec_env("wuhan", 2, engine="compiled")
     with pytest.raises(ValueError, match="engine"):
