@@ -16,8 +16,9 @@
 * :mod:`envs.compiled.aec` — ``CompiledRawEnv``, the AEC environment on it (``raw_env(engine="compiled")``), with
   :mod:`envs.compiled.shadow` replaying a hand on the Python engine for the event logs of its infos.
 
-It plays the ``chengdu``, ``xueliu``, ``hongzhong``, ``chiyu`` and ``two_player`` presets (and their scoring / settlement options);
-``tests/test_compiled_engine.py`` proves it equal to :class:`envs.game.Game` decision by decision.
+It plays the ``chengdu``, ``xueliu``, ``hongzhong``, ``chiyu`` and ``two_player`` presets (and their scoring /
+settlement options); ``tests/test_compiled_engine.py`` proves it equal to :class:`envs.game.Game` decision by
+decision.
 
 numba comes with the ``env`` extra (``pip install 'chuanma[env]'``); the first use compiles the kernel (about half a
 minute; numba caches it on disk for later processes, stamped with all of this package's sources:

@@ -5,9 +5,9 @@ each event into transfers with the functions the Python engine calls at the same
 (:func:`envs.judge.score`, :mod:`envs.settlement`), keeps the kong payment records for 呼叫转移 and 退税, and writes
 the scores back into the state row, where the observation reads them.  Events are rare (a few per hand), so this
 costs little next to the decisions — except the scorer itself (红中 hands: every wildcard reading), so where
-:class:`envs.compiled.score.CompiledScorer` covers the configuration (the ``chengdu``, ``hongzhong`` and ``mahjongsoul`` fan tables)
-a win's payment and a ready hand's 查大叫 value come from its numba functions (equal to the Python ones, see
-``tests/test_compiled_score.py``); other configurations keep calling the Python scorer.
+:class:`envs.compiled.score.CompiledScorer` covers the configuration (the ``chengdu``, ``hongzhong`` and
+``mahjongsoul`` fan tables) a win's payment and a ready hand's 查大叫 value come from its numba functions (equal to
+the Python ones, see ``tests/test_compiled_score.py``); other configurations keep calling the Python scorer.
 """
 
 from __future__ import annotations
