@@ -531,7 +531,7 @@ class ObservationEncoder:
                     if (w.tile, w.from_seat) not in robbed:
                         robbed.add((w.tile, w.from_seat))
                         extra.append(w.tile)
-                elif w.from_seat is None and w.how != "qinghu":  # a 请胡 single lies among the discards
+                elif w.how in ("zimo", "instant"):  # self-drawn (点杠花 too); a 请胡 single lies among the discards
                     extra.append(w.tile)
         for k in view.wild_kinds:
             add(_WILD + k)
@@ -685,7 +685,7 @@ class ObservationEncoder:
                     if (w.tile, w.from_seat) not in robbed:
                         robbed.add((w.tile, w.from_seat))
                         extra.append(w.tile)
-                elif w.from_seat is None and w.how != "qinghu":
+                elif w.how in ("zimo", "instant"):  # self-drawn (点杠花 too); a 请胡 single lies among the discards
                     extra.append(w.tile)
         for k in game._wild_kinds:
             add(_WILD + k)
@@ -918,7 +918,7 @@ class GameObserver:
                     if (w.tile, w.from_seat) not in robbed:
                         robbed.add((w.tile, w.from_seat))
                         extra.append(w.tile)
-                elif w.from_seat is None and w.how != "qinghu":  # a 请胡 single lies among the discards
+                elif w.how in ("zimo", "instant"):  # self-drawn (点杠花 too); a 请胡 single lies among the discards
                     extra.append(w.tile)
             st.wins = len(wins)
             st.wins_extra = tuple(extra)
