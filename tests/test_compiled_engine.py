@@ -17,7 +17,18 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from envs.actions import DINGQUE_BASE, EXCHANGE_BASE, HU_ID, KONG_BASE, PASS_ID, PONG_ID, decode, exchange
+from envs.actions import (
+    BAOHU_ID,
+    DINGQUE_BASE,
+    EXCHANGE_BASE,
+    HU_ID,
+    KONG_BASE,
+    PASS_ID,
+    PONG_ID,
+    QINGHU_BASE,
+    decode,
+    exchange,
+)
 from envs.compiled import hand as H
 from envs.compiled import kernel as K
 from envs.compiled import layout as L
@@ -28,9 +39,10 @@ from envs.compiled.support import check_supported, rule_vector, unsupported, win
 from envs.config import load_variant
 from envs.game import Game, UnsupportedRule
 from envs.hand import shanten
-from envs.observation import ObservationEncoder, game_mask
+from envs.observation import SLICES, ObservationEncoder, game_mask
 from envs.tiles import parse_counts, parse_tiles
 from envs.view import Phase
+from envs.wall import tile_multiset
 
 CFG = load_variant("chengdu")
 TABLE = win_table()
@@ -84,7 +96,7 @@ def lockstep(game: Game, choose: Chooser, rng: np.random.Generator, seen: Counte
     row = np.zeros(L.STATE_SIZE, dtype=np.int32)
     events, counts = K.empty_events(1)
     wall = np.asarray(game._wall, dtype=np.int32)
-    K.deal(row, wall, game.dealer, game.exchange_offset or 0, rules, events[0], counts[0:1])
+    K.deal(row, wall, game.dealer, game.exchange_offset or 0, rules, TABLE, events[0], counts[0:1])
     ledger = Ledger(cfg, TABLE)
     ledger.settle(row, events[0], counts[0:1], rules)
     picks: list[list[int]] = [[] for _ in range(game.n)]
@@ -129,6 +141,10 @@ def _kind(a: int) -> str:
         return "discard"
     if a < 68:
         return "kong"
+    if a == BAOHU_ID:
+        return "baohu"
+    if QINGHU_BASE <= a < QINGHU_BASE + 34:
+        return "qinghu"
     return {PONG_ID: "pong", HU_ID: "hu", PASS_ID: "pass"}.get(a, "exchange" if a < DINGQUE_BASE else "dingque")
 
 
@@ -246,10 +262,113 @@ def test_hongzhong_with_two_suits_and_ten_tiles_matches_the_python_engine():
     assert seen["win:zimo"] and seen["win:dianpao"] and seen["transfer:huazhu"], dict(seen)
 
 
+def duankagen_seeking(game: Game, seat: int, ids: np.ndarray, rng: np.random.Generator) -> int:
+    """断卡根: 报胡 (70%) and 请胡 (60%) whenever offered, else :func:`win_seeking`."""
+    if BAOHU_ID in ids and rng.random() < 0.7:
+        return BAOHU_ID
+    requests = [int(a) for a in ids if QINGHU_BASE <= a < QINGHU_BASE + 34]
+    if requests and rng.random() < 0.6:
+        return requests[0]
+    return win_seeking(game, seat, ids, rng)
+
+
+def play_duankagen(cfg, seeds, choose: Chooser) -> Counter:
+    seen: Counter = Counter()
+    for seed in seeds:
+        game = Game(cfg, seed=seed, record_events=False)
+        lockstep(game, choose, np.random.default_rng(seed), seen)
+        seen["baohu_declared"] += sum(game.vstate.baohu)
+        seen["forfeited"] += sum(game.vstate.forfeit)
+        seen["qinghu_requested"] += sum(game.vstate.qinghu)
+        seen["qinghu_caught"] += sum(w.how == "dianpao" and game.vstate.qinghu[w.from_seat] for w in game.wins)
+    return seen
+
+
+def test_duankagen_matches_the_python_engine():
+    """断卡根: 报胡 before the first draw and the dealer's BAOHU, forfeits, 请胡 (won by its requester or caught), the
+    小胡 rule (the kernel asks the Python scorer before offering a win), 报胡 penalties, 赔喜 and 查叫."""
+    cfg = load_variant("duankagen")
+    seen = play_duankagen(cfg, range(6000, 6300), duankagen_seeking)
+    seen += play_duankagen(cfg, range(6400, 6420), uniform)
+    for name in (
+        "declare:baohu", "declare:pass", "self:baohu", "self:qinghu", "forfeited", "win:zimo", "win:dianpao",
+        "transfer:xi", "transfer:chadajiao", "exhausted", "ended_by_wins",
+    ):  # fmt: skip
+        assert seen[name] > 0, f"never reached {name}: {dict(seen)}"
+
+
+def test_dianganghua_paid_as_a_discard_shows_its_winning_tile():
+    """点杠花 with ``dianganghua = "dianpao"`` (paid by the kong's discarder, ``WinInfo.from_seat`` set) is still a
+    self-drawn tile set aside face up: every observation counts it as visible, so the visible (own hand included)
+    and hidden copies add up to the whole set (the Python encoder once skipped it: ``from_seat`` was not None)."""
+    cfg = load_variant("chengdu", dianganghua="dianpao", exchange_mode="none", dingque=False)
+    game = Game(cfg, wall=_dealt(cfg, {0: "5s", 1: "555s123m456m789m1p"}, first_draws="1p"), dealer=0)
+    encoder = ObservationEncoder.from_config(cfg)
+    checked = []
+
+    def scripted(game: Game, seat: int, ids: np.ndarray, rng: np.random.Generator) -> int:
+        if game.wins and not checked:  # the first decision after the win
+            for q in range(cfg.num_players):
+                visible = encoder.encode_game(game, q)[SLICES["visible"].start]
+                others = sum(sum(game.hand_of(p)) for p in range(cfg.num_players) if p != q)
+                assert visible.sum() + others + game.wall_remaining == cfg.num_tiles, q  # own hand included
+            checked.append(True)
+        if seat == 0 and not game.discards[0]:
+            return parse_tiles("5s")[0]
+        for a in (HU_ID, KONG_BASE + parse_tiles("5s")[0]):
+            if seat == 1 and a in ids:
+                return a
+        return passive(game, seat, ids, rng)
+
+    lockstep(game, scripted, np.random.default_rng(0), Counter())
+    win = game.wins[0]
+    assert (win.seat, win.how, win.from_seat, win.tile) == (1, "zimo", 0, parse_tiles("1p")[0])
+    assert checked
+
+
+@pytest.mark.parametrize("caught", [True, False])
+def test_duankagen_qinghu_single_caught_or_won_by_its_requester(caught):
+    """The dealer's five pairs and a single: it plays ``QINGHU_DISCARD`` on its first action; seat 1, waiting on the
+    single with a 小胡, may win on it (请胡炮); when it passes, the requester wins 请胡 and plays on committed."""
+    cfg = load_variant("duankagen")
+    game = Game(cfg, wall=_dealt(cfg, {0: "1133557799s2p", 1: "234s456p789p2p"}), dealer=0)
+    played = []
+
+    def scripted(game: Game, seat: int, ids: np.ndarray, rng: np.random.Generator) -> int:
+        if not played:
+            assert seat == 0 and QINGHU_BASE + parse_tiles("2p")[0] in ids, ids
+            played.append(seat)
+            return QINGHU_BASE + parse_tiles("2p")[0]
+        if len(played) == 1:
+            played.append(seat)
+            assert game.phase is Phase.CLAIM and sorted(ids) == [HU_ID, PASS_ID], ids
+            return HU_ID if caught else PASS_ID
+        return passive(game, seat, ids, rng)
+
+    lockstep(game, scripted, np.random.default_rng(0), Counter())
+    first = game.wins[0]
+    assert (first.seat, first.how, first.from_seat) == ((1, "dianpao", 0) if caught else (0, "qinghu", None))
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [
+        {"fan_table": "dkg_wanghu", "cap_doublings": 5, "dkg_qinghu_catch_bonus": 2, "dkg_zimo_units": 2},
+        {"dkg_xiaohu_zimo_vs_baohu": True, "dianganghua": "dianpao", "chadajiao": "min"},
+        {"dkg_zimo_plus_one_fan": True, "dkg_xiaohu_exceptions": [], "claims_on_last_discard": "all"},
+    ],
+    ids=["wanghu", "xiaohu_zimo_vs_baohu", "no_exceptions"],
+)
+def test_duankagen_options_match_the_python_engine(flags):
+    cfg = load_variant("duankagen", **flags)
+    assert not unsupported(cfg)
+    play_duankagen(cfg, range(60), duankagen_seeking)
+
+
 def _dealt(cfg, hands: dict[int, str], first_draws: str = "") -> list[int]:
     """A wall dealing ``hands`` (dealer 0; each seat topped up from the unused tiles in kind order) whose first
     draws after the deal are ``first_draws``."""
-    rest = [k for k in range(27) for _ in range(4)] + list(cfg.extra_tiles)
+    rest = list(tile_multiset(cfg))  # ascending kinds
     given = {q: parse_tiles(h) for q, h in hands.items()}
     for k in [k for tiles in given.values() for k in tiles] + parse_tiles(first_draws):
         rest.remove(k)
@@ -370,7 +489,7 @@ def test_tianhu_after_the_exchange_took_the_last_dealt_tile():
 
 
 # ---- what it refuses ---------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("variant", ["yibin", "duankagen", "wuhan"])
+@pytest.mark.parametrize("variant", ["yibin", "wuhan"])
 def test_other_presets_are_refused_by_name(variant):
     cfg = load_variant(variant)
     problems = unsupported(cfg)
@@ -381,7 +500,7 @@ def test_other_presets_are_refused_by_name(variant):
 
 
 def test_the_supported_presets_and_refused_flags():
-    for variant in ("chengdu", "xueliu", "hongzhong", "chiyu", "two_player"):
+    for variant in ("chengdu", "xueliu", "hongzhong", "chiyu", "two_player", "duankagen"):
         assert unsupported(load_variant(variant)) == [], variant
     problems = unsupported(load_variant("chengdu", allow_pinghu_on_discard=False, fan_table="wiki_xueliu"))
     assert any("allow_pinghu_on_discard" in p for p in problems), problems

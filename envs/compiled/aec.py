@@ -95,7 +95,7 @@ class CompiledRawEnv(raw_env):
         ledger.transfers = []
         count = self._count
         count[0] = 0
-        K.deal(self._row, wall[: cfg.num_tiles], dealer, offset, self._rules, self._ev, count)
+        K.deal(self._row, wall[: cfg.num_tiles], dealer, offset, self._rules, self._table, self._ev, count)
         if count[0]:  # four 红中 can win at the deal
             ledger.settle(self._row, self._ev, count, self._rules)
         return list(ledger.scores)

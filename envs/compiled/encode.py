@@ -7,8 +7,8 @@
 allocate nothing: every cell of ``out`` is overwritten.
 
 A table of two or three players (``NSEATS``) fills the first seat slots only.  Only the planes of the core rules
-are written (no indicator, concealed kongs revealed, no 吃 / 报胡 / 请胡): those planes stay zero, as they do in
-the reference for these rules.
+are written, with 断卡根's 报胡 / 请胡 (no indicator, concealed kongs revealed, no 吃): those planes stay zero, as
+they do in the reference for these rules.
 
 Float values: count planes are small integers (exact in float32, so the ``visible`` row is summed in float32 as it
 is built); broadcast values (wall / 136, hand size / 14, melds / 4, the score scale) are computed in float64 and
@@ -61,6 +61,8 @@ R_WILD = SLICES["wild_kinds"].start
 R_WON = SLICES["won"].start
 R_WIN_TILES = SLICES["win_tiles"].start
 R_ACTIVE = SLICES["active"].start
+R_BAOHU = SLICES["baohu"].start
+R_QINGHU = SLICES["qinghu"].start
 R_PRESENT = SLICES["seat_present"].start
 R_DEALER = SLICES["dealer"].start
 R_CURRENT = SLICES["current"].start
@@ -79,6 +81,7 @@ R_MELDS_COUNT = SLICES["melds_count"].start
 # layout offsets (module constants: numba compiles them in)
 PHASE, DEALER, CURRENT, FRONT, BACK, DRAWN = L.PHASE, L.DEALER, L.CURRENT, L.FRONT, L.BACK, L.DRAWN
 NSEATS = L.NSEATS
+BAOHU, QINGHU = L.BAOHU, L.QINGHU
 CLAIM_TILE, EX_OFFSET, EX_DONE, VOID_REVEALED = L.CLAIM_TILE, L.EX_OFFSET, L.EX_DONE, L.VOID_REVEALED
 VOID, WON, ACTIVE, SCORES, LAST_DISCARD = L.VOID, L.WON, L.ACTIVE, L.SCORES, L.LAST_DISCARD
 NUM_MELDS, PENDING, PICK_COUNT, DINGQUE_CHOICE = L.NUM_MELDS, L.PENDING, L.PICK_COUNT, L.DINGQUE_CHOICE
@@ -200,6 +203,10 @@ def _encode_seat(row, me, r, base_unit, out):
         _fill_row(out, R_WON + r, 1.0)
     if row[ACTIVE + s]:
         _fill_row(out, R_ACTIVE + r, 1.0)
+    if row[BAOHU + s]:  # 断卡根
+        _fill_row(out, R_BAOHU + r, 1.0)
+    if row[QINGHU + s]:
+        _fill_row(out, R_QINGHU + r, 1.0)
     _fill_row(out, R_PRESENT + r, 1.0)
     score = row[SCORES + s]
     if score:

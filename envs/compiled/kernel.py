@@ -24,15 +24,27 @@ players uses the first ones and takes turns modulo ``NSEATS``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, objmode
 
-from envs.actions import DINGQUE_BASE, DISCARD_BASE, EXCHANGE_BASE, HU_ID, KONG_BASE, PASS_ID, PONG_ID
+from envs.actions import (
+    BAOHU_ID,
+    DINGQUE_BASE,
+    DISCARD_BASE,
+    EXCHANGE_BASE,
+    HU_ID,
+    KONG_BASE,
+    PASS_ID,
+    PONG_ID,
+    QINGHU_BASE,
+)
 from envs.compiled.hand import holds_void, is_win, waits_mask, wins_on
 from envs.compiled.layout import (
     ACTIVE,
     AFTER_KONG,
     AFTER_PONG,
     BACK,
+    BAOHU,
+    BAOHU_DISCARD,
     CLAIM_FROM,
     CLAIM_TILE,
     CONT,
@@ -54,11 +66,13 @@ from envs.compiled.layout import (
     FIRST_DRAW_PENDING,
     FIRST_WIN_PAYER,
     FIRST_WIN_SEATS,
+    FORFEIT,
     FRONT,
     GIVEN,
     HANDS,
     HU_LOCK,
     KONG_FEEDER,
+    KONGS_AT_BAOHU,
     LAST_DISCARD,
     M_ANKONG,
     M_BUKONG,
@@ -83,6 +97,7 @@ from envs.compiled.layout import (
     OVER,
     PENDING,
     PH_CLAIM,
+    PH_DECLARE,
     PH_DINGQUE,
     PH_END,
     PH_EXCHANGE,
@@ -92,6 +107,8 @@ from envs.compiled.layout import (
     PICK_COUNT,
     PICKS,
     PONG_LOCK,
+    QINGHU,
+    QINGHU_SEAT,
     RECEIVED,
     REVEAL,
     SHOWN_WIN_TILES,
@@ -115,6 +132,8 @@ A_HU = HU_ID
 A_PASS = PASS_ID
 A_EXCHANGE = EXCHANGE_BASE
 A_DINGQUE = DINGQUE_BASE
+A_BAOHU = BAOHU_ID
+A_QINGHU = QINGHU_BASE
 
 # ---- rule flags (envs.compiled.support.rule_vector) --------------------------------------------------------------
 R_EXCHANGE = 0  # 换三张 swap3
@@ -140,8 +159,15 @@ R_BANKRUPTCY = 19  # start_points > 0: a payment can end the hand, so the kernel
 R_NUM_PLAYERS = 20  # players at the table (2-4)
 R_PINGHU = 21  # allow_pinghu_on_discard: any shape wins on a discard (else the scorer decides each offer)
 R_SUITS = 22  # bitmask of the suits in play (1 m, 2 p, 4 s): the 定缺 choices
-R_SCORE = 23  # the compiled scorer's rule vector (envs.compiled.score.rule_vector) starts here
+R_DKG = 23  # 断卡根: 报胡 (declaration before the first draw, the dealer's BAOHU), 请胡, forfeits
+R_VERDICT = 24  # V_*: who decides whether a hand with a winning shape may win
+R_CFG_ID = 25  # the configuration's number in envs.compiled.configs (V_PYTHON asks the Python scorer with it)
+R_SCORE = 26  # the compiled scorer's rule vector (envs.compiled.score.rule_vector) starts here
 NUM_RULES = R_SCORE + NUM_SCORE_RULES
+
+# verdicts (R_VERDICT): the shape alone; the compiled scorer on discard / rob wins (no 平胡 on a discard); the Python
+# scorer on every win (variants whose wins have minimums, ``VariantRules.win_rules``: 断卡根 小胡)
+V_SHAPE, V_SCORER, V_PYTHON = 0, 1, 2
 
 # ---- continuations (CONT): what the hand does after a payment ----------------------------------------------------
 C_NONE, C_DRAW, C_REPLACEMENT, C_END = 0, 1, 2, 3
@@ -151,8 +177,10 @@ EV_KONG = 1  # a kong took effect: seat, tile, meld kind, feeder, immediate, act
 EV_WIN = 2  # a win: seat, tile (-1: the engine's choice of a 天胡 without a drawn tile), how, payer, ...
 EV_CALL = 3  # 呼叫转移: the kong player (payer), the winners, the kongs of that turn
 EV_END = 4  # the hand ended (exhausted or not)
-HOW_ZIMO, HOW_DIANPAO, HOW_QIANGGANG, HOW_INSTANT = 0, 1, 2, 3
+HOW_ZIMO, HOW_DIANPAO, HOW_QIANGGANG, HOW_INSTANT, HOW_QINGHU = 0, 1, 2, 3, 4
 F_AFTER_KONG, F_LAST_TILE, F_TIANHU, F_DIHU = 1, 2, 4, 8
+# 断卡根 win facts (E_VFLAGS): the winner declared 报胡; a 请胡 win; the payer declared 报胡; a win on a 请胡 single
+VF_BAOHU, VF_QINGHU, VF_PAYER_BAOHU, VF_ON_QINGHU = 1, 2, 4, 8
 # event fields
 E_TYPE = 0
 E_SEAT = 1
@@ -165,7 +193,11 @@ E_ACTIVE = 7  # bitmask of the seats still in the hand (EV_CALL: of the winners)
 E_VOID = 8
 E_COUNT = 9  # EV_CALL: the number of kongs of that turn
 E_NUM_MELDS = 10
-E_MELDS = 11  # MAX_MELDS * MELD_FIELDS
+E_DEALER = 11  # EV_WIN: the dealer
+E_VFLAGS = 12  # EV_WIN: VF_* (断卡根)
+E_KAB = 13  # EV_WIN: kongs declared after the winner's 报胡 (at most 4)
+E_BAOHU = 14  # EV_WIN: bitmask of the seats that declared 报胡
+E_MELDS = 15  # MAX_MELDS * MELD_FIELDS
 E_COUNTS = E_MELDS + MAX_MELDS * MELD_FIELDS  # NK counts (a claim's counts include the claimed tile)
 EV_SIZE = E_COUNTS + NK
 MAX_EVENTS = 8
@@ -261,11 +293,41 @@ def pong_slot(s, seat, k):
 
 
 @njit(cache=True)
-def can_self_win(s, seat, table):
-    """``Game._can_self_win`` (no variant hooks)."""
-    if s[AFTER_PONG] or holds_void(s, seat):
+def can_self_win(s, seat, rules, table):
+    """``Game._can_self_win``: the shape, then (``V_PYTHON``) the scorer's verdict (``Game._self_win_choice``)."""
+    if s[AFTER_PONG] or holds_void(s, seat) or s[FORFEIT + seat]:
         return False
-    return is_win(s, seat, table)
+    if not is_win(s, seat, table):
+        return False
+    if rules[R_VERDICT] != V_PYTHON:
+        return True
+    flags = self_win_flags(s, seat)
+    feeder = s[KONG_FEEDER] if s[AFTER_KONG] else -1
+    t = s[DRAWN]
+    if t >= 0:
+        return win_ok(s, seat, t, HOW_ZIMO, -1, feeder, flags, -1, rules)
+    for k in range(NK):  # 天胡 without a drawn tile: some tile of the hand as the winning tile
+        if s[HANDS + seat * NK + k] and win_ok(s, seat, k, HOW_ZIMO, -1, feeder, flags, -1, rules):
+            return True
+    return False
+
+
+@njit(cache=True)
+def self_win_flags(s, seat):
+    """The situation (``F_*``) of the seat's self-draw now (杠上开花, 海底捞月, 天胡, 地胡)."""
+    first_win = not s[WON + seat]
+    tianhu = seat == s[DEALER] and s[FIRST_ACTION] == 1 and first_win
+    dihu = (not tianhu) and s[DIHU_DRAW] == 1 and first_win
+    flags = 0
+    if s[AFTER_KONG]:
+        flags |= F_AFTER_KONG
+    if s[DREW_LAST]:
+        flags |= F_LAST_TILE
+    if tianhu:
+        flags |= F_TIANHU
+    if dihu:
+        flags |= F_DIHU
+    return flags
 
 
 @njit(cache=True)
@@ -346,7 +408,12 @@ def emit_kong(s, ev, nev, owner, kind, tile, feeder, immediate):
 @njit(cache=True)
 def emit_win(s, ev, nev, seat, tile, how, payer, feeder, flags, claimed):
     """A win event with the winner's counts (``claimed``: plus the claimed tile) and melds."""
-    row = new_event(ev, nev, EV_WIN)
+    fill_win(new_event(ev, nev, EV_WIN), s, seat, tile, how, payer, feeder, flags, claimed)
+
+
+@njit(cache=True)
+def fill_win(row, s, seat, tile, how, payer, feeder, flags, claimed):
+    """Write a win (:func:`emit_win`'s fields) into the event row ``row`` (its type already set)."""
     row[E_SEAT] = seat
     row[E_TILE] = tile
     row[E_HOW] = how
@@ -366,18 +433,73 @@ def emit_win(s, ev, nev, seat, tile, how, payer, feeder, flags, claimed):
         row[E_COUNTS + k] = s[h + k]
     if claimed >= 0:
         row[E_COUNTS + claimed] += 1
+    row[E_DEALER] = s[DEALER]
+    vf = 0
+    baohu = 0
+    for q in range(NP):
+        if s[BAOHU + q]:
+            baohu |= 1 << q
+    if s[BAOHU + seat]:
+        vf |= VF_BAOHU
+        kongs = 0
+        for i in range(s[NUM_MELDS + seat]):
+            kind = s[MELDS + (seat * MAX_MELDS + i) * MELD_FIELDS]
+            kongs += kind == M_KONG or kind == M_ANKONG or kind == M_BUKONG
+        row[E_KAB] = min(kongs - s[KONGS_AT_BAOHU + seat], 4)
+    else:
+        row[E_KAB] = 0
+    if how == HOW_QINGHU:
+        vf |= VF_QINGHU
+    elif payer >= 0:
+        if s[BAOHU + payer]:
+            vf |= VF_PAYER_BAOHU
+        if how == HOW_DIANPAO and s[QINGHU_SEAT] == payer:
+            vf |= VF_ON_QINGHU
+    row[E_VFLAGS] = vf
+    row[E_BAOHU] = baohu
+
+
+def _python_verdict(cfg_id, row):
+    """Plain Python (called from :func:`win_ok` in object mode): the Python scorer's verdict on a win event row."""
+    from envs.compiled.ledger import win_verdict
+
+    return win_verdict(cfg_id, row)
+
+
+@njit(cache=True)
+def win_ok(s, seat, tile, how, payer, feeder, flags, claimed, rules):
+    """Whether ``seat``'s win with the winning shape (``how`` HOW_*, ``payer`` -1 on a self-draw, the situation
+    ``flags``, ``claimed``: a claimed tile) is legal: asked of the compiled scorer (``V_SCORER``, a discard or rob
+    win must score) or of the Python scorer (``V_PYTHON``: ``Game``'s ``win_rules`` path, e.g. 断卡根's 小胡)."""
+    row = np.full(EV_SIZE, -1, dtype=np.int32)
+    row[E_TYPE] = EV_WIN
+    fill_win(row, s, seat, tile, how, payer, feeder, flags, claimed)
+    if rules[R_VERDICT] == V_SCORER:
+        tab, ent, ne, best_std, best_7, stk = workspace()
+        robbing = how == HOW_QIANGGANG
+        n_melds = s[NUM_MELDS + seat]
+        ok, _, _ = score_hand(row[E_COUNTS : E_COUNTS + NK], row[E_MELDS : E_MELDS + MAX_MELDS * MELD_FIELDS],
+                              n_melds, tile, s[VOID + seat], False, robbing, flags & F_AFTER_KONG != 0,
+                              flags & F_LAST_TILE != 0, False, flags & F_DIHU != 0, False,
+                              rules[R_SCORE : R_SCORE + NUM_SCORE_RULES], tab, ent, ne, best_std, best_7,
+                              stk)  # fmt: skip
+        return ok
+    cfg_id = rules[R_CFG_ID]
+    with objmode(ok="boolean"):
+        ok = _python_verdict(cfg_id, row)
+    return ok
 
 
 # ---- dealing -----------------------------------------------------------------------------------------------------
 @njit(cache=True)
-def deal(s, wall, dealer, offset, rules, ev, nev):
+def deal(s, wall, dealer, offset, rules, table, ev, nev):
     """``Game.__init__`` + ``Game._deal``: a fresh hand from ``wall`` (kinds in draw order); without 换三张 and
     定缺 play starts at once (four 红中 may win there: events)."""
     s[:] = 0
     n_tiles = rules[R_NUM_TILES]
     for j in range(WALL_LEN):
         s[WALL + j] = wall[j] if j < n_tiles else -1
-    for name in (DRAWN, KONG_FEEDER, CLAIM_TILE, CLAIM_FROM, FIRST_WIN_PAYER):
+    for name in (DRAWN, KONG_FEEDER, CLAIM_TILE, CLAIM_FROM, FIRST_WIN_PAYER, QINGHU_SEAT):
         s[name] = -1
     n_seats = rules[R_NUM_PLAYERS]
     s[NSEATS] = n_seats
@@ -419,18 +541,18 @@ def deal(s, wall, dealer, offset, rules, ev, nev):
             s[PENDING + q] = 1
     else:
         s[EX_DONE] = 1
-        after_exchange(s, rules, ev, nev)
+        after_exchange(s, rules, table, ev, nev)
 
 
 @njit(cache=True)
-def after_exchange(s, rules, ev, nev):
+def after_exchange(s, rules, table, ev, nev):
     if rules[R_DINGQUE]:
         s[PHASE] = PH_DINGQUE
         for q in range(s[NSEATS]):
             s[PENDING + q] = 1
             s[DECISION + q] = 0
     else:
-        start_play(s, rules, ev, nev)
+        start_play(s, rules, table, ev, nev)
 
 
 @njit(cache=True)
@@ -440,7 +562,7 @@ def four_red(s, seat, rules):
 
 
 @njit(cache=True)
-def start_play(s, rules, ev, nev):
+def start_play(s, rules, table, ev, nev):
     """``Game._start_play``: the dealer's first turn (its 14th dealt tile plays the part of a drawn tile)."""
     dealer = s[DEALER]
     reset_turn(s, dealer)
@@ -448,11 +570,13 @@ def start_play(s, rules, ev, nev):
     s[DRAWN] = last if s[HANDS + dealer * NK + last] else -1
     enter_self(s, dealer)
     if four_red(s, dealer, rules):
-        after_instant(s, settle_self_draw(s, dealer, s[WILD], HOW_INSTANT, rules, ev, nev), rules, ev, nev)
+        after_instant(
+            s, settle_self_draw(s, dealer, s[WILD], HOW_INSTANT, rules, table, ev, nev), rules, table, ev, nev
+        )
 
 
 @njit(cache=True)
-def resolve_exchange(s, rules, ev, nev):
+def resolve_exchange(s, rules, table, ev, nev):
     """``Game._resolve_exchange``: every seat passes its three tiles to seat + offset."""
     off = s[EX_OFFSET]
     n = s[NSEATS]
@@ -471,11 +595,11 @@ def resolve_exchange(s, rules, ev, nev):
         for j in range(3):
             s[PICKS + q * 3 + j] = -1
     s[EX_DONE] = 1
-    after_exchange(s, rules, ev, nev)
+    after_exchange(s, rules, table, ev, nev)
 
 
 @njit(cache=True)
-def resolve_dingque(s, rules, ev, nev):
+def resolve_dingque(s, rules, table, ev, nev):
     """``Game._resolve_dingque``."""
     for q in range(NP):
         s[VOID + q] = s[DINGQUE_CHOICE + q]
@@ -483,7 +607,7 @@ def resolve_dingque(s, rules, ev, nev):
         s[DECISION + q] = 0
         s[PENDING + q] = 0
     s[VOID_REVEALED] = 1
-    start_play(s, rules, ev, nev)
+    start_play(s, rules, table, ev, nev)
 
 
 # ---- turns -------------------------------------------------------------------------------------------------------
@@ -528,9 +652,9 @@ def end_hand(s, ev, nev, exhausted):
 
 
 @njit(cache=True)
-def next_turn(s, seat, rules, ev, nev):
-    """``Game._next_turn`` + ``Game._begin_draw``; a draw completing four 红中 wins at once and the next seat
-    draws (a loop rather than recursion)."""
+def next_turn(s, seat, rules, table, ev, nev):
+    """``Game._next_turn``: ``seat`` draws (:func:`begin_draw`) unless 断卡根 asks it to declare 报胡 first; a draw
+    completing four 红中 wins at once and the next seat draws (a loop rather than recursion)."""
     while seat >= 0:
         s[CLAIM_TILE] = -1
         s[CLAIM_FROM] = -1
@@ -538,28 +662,193 @@ def next_turn(s, seat, rules, ev, nev):
             end_hand(s, ev, nev, True)
             return
         reset_turn(s, seat)
-        first = s[FIRST_DRAW_PENDING + seat]
-        s[FIRST_DRAW_PENDING + seat] = 0
-        s[DIHU_DRAW] = 1 if (first and not s[MELD_MADE]) else 0
-        t = draw_tile(s, seat, False, rules)
-        enter_self(s, seat)
-        if not four_red(s, seat, rules):
-            return
-        nxt = settle_self_draw(s, seat, t, HOW_INSTANT, rules, ev, nev)
-        if nxt < 0:
-            return
-        code = C_END if rules[R_FOUR_RED_ENDS] else C_DRAW
-        if rules[R_BANKRUPTCY]:
-            stop(s, code, nxt, -1)
-            return
-        if code == C_END:
-            end_hand(s, ev, nev, False)
-            return
-        seat = nxt
+        if rules[R_DKG]:
+            s[QINGHU_SEAT] = -1
+            if baohu_asked(s, seat, table):
+                return
+        seat = begin_draw(s, seat, rules, table, ev, nev)
 
 
 @njit(cache=True)
-def after_instant(s, nxt, rules, ev, nev):
+def begin_draw(s, seat, rules, table, ev, nev):
+    """``Game._begin_draw``; returns the seat that draws next after a four-红中 win, else -1."""
+    first = s[FIRST_DRAW_PENDING + seat]
+    s[FIRST_DRAW_PENDING + seat] = 0
+    s[DIHU_DRAW] = 1 if (first and not s[MELD_MADE]) else 0
+    t = draw_tile(s, seat, False, rules)
+    enter_self(s, seat)
+    if not four_red(s, seat, rules):
+        return -1
+    nxt = settle_self_draw(s, seat, t, HOW_INSTANT, rules, table, ev, nev)
+    if nxt < 0:
+        return -1
+    code = C_END if rules[R_FOUR_RED_ENDS] else C_DRAW
+    if rules[R_BANKRUPTCY]:
+        stop(s, code, nxt, -1)
+        return -1
+    if code == C_END:
+        end_hand(s, ev, nev, False)
+        return -1
+    return nxt
+
+
+# ---- 断卡根 报胡 / 请胡 (envs.variants.duankagen) -------------------------------------------------------------------
+@njit(cache=True)
+def baohu_asked(s, seat, table):
+    """``DuankagenRules.pre_draw``: a non-dealer whose hand is ready, before its first draw, without melds and not
+    yet 报胡, is asked BAOHU / PASS (phase DECLARE)."""
+    if (
+        seat != s[DEALER]
+        and s[FIRST_DRAW_PENDING + seat]
+        and not s[BAOHU + seat]
+        and s[NUM_MELDS + seat] == 0
+        and waits_mask(s, seat, table) != 0
+    ):
+        s[PHASE] = PH_DECLARE
+        set_pending_one(s, seat)
+        return True
+    return False
+
+
+@njit(cache=True)
+def declare_baohu(s, seat):
+    """``DuankagenRules._declare``."""
+    s[BAOHU + seat] = 1
+    kongs = 0
+    for i in range(s[NUM_MELDS + seat]):
+        kind = s[MELDS + (seat * MAX_MELDS + i) * MELD_FIELDS]
+        kongs += kind == M_KONG or kind == M_ANKONG or kind == M_BUKONG
+    s[KONGS_AT_BAOHU + seat] = kongs
+
+
+@njit(cache=True)
+def ready_after(s, seat, k, c, table):
+    """``duankagen._ready_after``: the seat's hand less ``c`` copies of ``k`` waits on some tile."""
+    s[HANDS + seat * NK + k] -= c
+    ready = waits_mask(s, seat, table) != 0
+    s[HANDS + seat * NK + k] += c
+    return ready
+
+
+@njit(cache=True)
+def ready_after_kong(s, seat, k, kind, from_seat, table):
+    """The seat's hand stays ready after a kong of ``k`` (``kind`` M_ANKONG / M_KONG / M_BUKONG)."""
+    h = HANDS + seat * NK + k
+    if kind == M_BUKONG:
+        slot = pong_slot(s, seat, k)
+        s[slot] = M_BUKONG
+        s[h] -= 1
+        ready = waits_mask(s, seat, table) != 0
+        s[h] += 1
+        s[slot] = M_PONG
+        return ready
+    used = 4 if kind == M_ANKONG else 3
+    s[h] -= used
+    add_meld(s, seat, kind, k, from_seat)
+    ready = waits_mask(s, seat, table) != 0
+    drop_last_meld(s, seat)
+    s[h] += used
+    return ready
+
+
+@njit(cache=True)
+def request_single(s, seat):
+    """``duankagen.request_single``: the single of five pairs and one tile (no melds), else -1."""
+    if s[NUM_MELDS + seat]:
+        return -1
+    h = HANDS + seat * NK
+    total = 0
+    single = -1
+    for k in range(NK):
+        c = s[h + k]
+        total += c
+        if c & 1:
+            if single >= 0:
+                return -1
+            single = k
+    return single if total == 11 else -1
+
+
+@njit(cache=True)
+def dkg_self_mask(s, seat, rules, table, out):
+    """``DuankagenRules.self_actions``: narrow the core's own-turn mask in ``out``."""
+    if s[BAOHU_DISCARD]:  # the dealer's 报胡 discard: only discards that keep the hand ready
+        out[A_HU] = 0
+        for k in range(NK):
+            out[A_KONG + k] = 0
+            if out[A_DISCARD + k] and not ready_after(s, seat, k, 1, table):
+                out[A_DISCARD + k] = 0
+        return
+    single = request_single(s, seat)
+    if s[QINGHU + seat] and single >= 0:  # committed: win, or request again
+        for k in range(NK):
+            out[A_KONG + k] = 0
+            out[A_DISCARD + k] = 0
+        out[A_QINGHU + single] = 1
+        return
+    if s[BAOHU + seat]:  # win, a kong keeping the hand ready, or discard the drawn tile
+        h = HANDS + seat * NK
+        for k in range(NK):
+            if out[A_KONG + k]:
+                kind = M_ANKONG if s[h + k] == 4 else M_BUKONG
+                if not ready_after_kong(s, seat, k, kind, -1, table):
+                    out[A_KONG + k] = 0
+            if k != s[DRAWN]:
+                out[A_DISCARD + k] = 0
+        return
+    if seat == s[DEALER] and s[FIRST_ACTION]:
+        for k in range(NK):
+            if out[A_DISCARD + k] and ready_after(s, seat, k, 1, table):
+                out[A_BAOHU] = 1
+                break
+    if single >= 0:
+        out[A_QINGHU + single] = 1
+
+
+@njit(cache=True)
+def dkg_self_step(s, seat, a, rules, table, ev, nev):
+    """``DuankagenRules.before_self_step`` and ``self_step``; True when ``a`` was a 断卡根 action (applied here)."""
+    if s[BAOHU + seat] and a != A_HU and not s[BAOHU_DISCARD] and can_self_win(s, seat, rules, table):
+        s[FORFEIT + seat] = 1  # declining an offered win forfeits winning
+    if a < A_DISCARD + NK:
+        s[BAOHU_DISCARD] = 0
+    if a == A_BAOHU:  # the dealer, with its first discard still to make
+        declare_baohu(s, seat)
+        s[BAOHU_DISCARD] = 1
+        s[FIRST_ACTION] = 0
+        enter_self(s, seat)
+        return True
+    if a >= A_QINGHU and a < A_QINGHU + NK:
+        s[QINGHU + seat] = 1
+        s[QINGHU_SEAT] = seat
+        discard(s, seat, a - A_QINGHU, rules, table, ev, nev)
+        return True
+    return False
+
+
+@njit(cache=True)
+def window_forfeits(s):
+    """``DuankagenRules.window_resolved``: a 报胡 seat that did not take an offered win forfeits winning."""
+    for q in range(NP):
+        if s[BAOHU + q] and s[OPTIONS + q] & O_HU and s[DECISION + q] != O_HU:
+            s[FORFEIT + q] = 1
+
+
+@njit(cache=True)
+def after_unclaimed(s, seat, rules, table, ev, nev):
+    """``Game._after_unclaimed``: the next seat draws — or an untaken 请胡 single wins for its requester
+    (``DuankagenRules.after_unclaimed`` → ``Game.settle_request_win``)."""
+    if rules[R_DKG] and s[QINGHU_SEAT] == seat:
+        s[QINGHU_SEAT] = -1
+        nxt = settle_self_draw(s, seat, s[LAST_DISCARD + seat], HOW_QINGHU, rules, table, ev, nev)
+        if nxt >= 0:
+            proceed(s, C_DRAW, nxt, -1, rules, table, ev, nev)
+        return
+    next_turn(s, next_active(s, seat), rules, table, ev, nev)
+
+
+@njit(cache=True)
+def after_instant(s, nxt, rules, table, ev, nev):
     """After a four-红中 win outside a turn's draw (``nxt``: the next seat, -1 when the wins ended the hand): the
     hand ends with ``hz_four_red_ends_hand``, else ``nxt`` draws — or the kernel stops for the ledger first."""
     if nxt < 0:
@@ -570,7 +859,7 @@ def after_instant(s, nxt, rules, ev, nev):
     elif code == C_END:
         end_hand(s, ev, nev, False)
     else:
-        next_turn(s, nxt, rules, ev, nev)
+        next_turn(s, nxt, rules, table, ev, nev)
 
 
 @njit(cache=True)
@@ -583,33 +872,33 @@ def stop(s, code, seat, arg):
 
 
 @njit(cache=True)
-def proceed(s, code, seat, arg, rules, ev, nev):
+def proceed(s, code, seat, arg, rules, table, ev, nev):
     """Go on after a payment (``code``: a ``C_*`` continuation of ``seat``), or stop for the ledger when payments can
     bankrupt a seat."""
     if rules[R_BANKRUPTCY]:
         stop(s, code, seat, arg)
     else:
-        go_on(s, code, seat, arg, rules, ev, nev)
+        go_on(s, code, seat, arg, rules, table, ev, nev)
 
 
 @njit(cache=True)
-def go_on(s, code, seat, arg, rules, ev, nev):
+def go_on(s, code, seat, arg, rules, table, ev, nev):
     if code == C_DRAW:
-        next_turn(s, seat, rules, ev, nev)
+        next_turn(s, seat, rules, table, ev, nev)
     elif code == C_REPLACEMENT:
         if arg >= 0:
             s[KONG_FEEDER] = arg  # a claimed kong's discarder (杠上花 / 点杠花)
-        replacement_draw(s, seat, rules, ev, nev)
+        replacement_draw(s, seat, rules, table, ev, nev)
     elif code == C_END:
         end_hand(s, ev, nev, False)
 
 
 @njit(cache=True)
-def resume(s, rules, ev, nev):
+def resume(s, rules, table, ev, nev):
     """The ledger found nobody bankrupt: do what the stored continuation says."""
     code, seat, arg = s[CONT], s[CONT_SEAT], s[CONT_ARG]
     stop(s, C_NONE, 0, 0)
-    go_on(s, code, seat, arg, rules, ev, nev)
+    go_on(s, code, seat, arg, rules, table, ev, nev)
 
 
 @njit(cache=True)
@@ -620,7 +909,7 @@ def end_bankrupt(s, ev, nev):
 
 
 @njit(cache=True)
-def replacement_draw(s, seat, rules, ev, nev):
+def replacement_draw(s, seat, rules, table, ev, nev):
     """``Game._replacement_draw``."""
     if wall_remaining(s) == 0:
         end_hand(s, ev, nev, True)
@@ -631,7 +920,7 @@ def replacement_draw(s, seat, rules, ev, nev):
     s[AFTER_KONG] = 1
     enter_self(s, seat)
     if four_red(s, seat, rules):
-        after_instant(s, settle_self_draw(s, seat, t, HOW_INSTANT, rules, ev, nev), rules, ev, nev)
+        after_instant(s, settle_self_draw(s, seat, t, HOW_INSTANT, rules, table, ev, nev), rules, table, ev, nev)
 
 
 @njit(cache=True)
@@ -663,17 +952,17 @@ def pay_kong(s, ev, nev, owner, kind, tile, feeder, immediate):
 
 
 @njit(cache=True)
-def concealed_kong(s, seat, k, rules, ev, nev):
+def concealed_kong(s, seat, k, rules, table, ev, nev):
     s[HANDS + seat * NK + k] -= 4
     add_meld(s, seat, M_ANKONG, k, -1)
     s[MELD_MADE] = 1
     s[KONG_FEEDER] = -1
     pay_kong(s, ev, nev, seat, M_ANKONG, k, -1, True)
-    proceed(s, C_REPLACEMENT, seat, -1, rules, ev, nev)
+    proceed(s, C_REPLACEMENT, seat, -1, rules, table, ev, nev)
 
 
 @njit(cache=True)
-def complete_added_kong(s, seat, k, rules, ev, nev):
+def complete_added_kong(s, seat, k, rules, table, ev, nev):
     """``Game._complete_added_kong``."""
     immediate = k == s[DRAWN]
     s[HANDS + seat * NK + k] -= 1
@@ -681,38 +970,23 @@ def complete_added_kong(s, seat, k, rules, ev, nev):
     s[MELD_MADE] = 1
     s[KONG_FEEDER] = -1
     pay_kong(s, ev, nev, seat, M_BUKONG, k, -1, immediate)
-    proceed(s, C_REPLACEMENT, seat, -1, rules, ev, nev)
+    proceed(s, C_REPLACEMENT, seat, -1, rules, table, ev, nev)
 
 
 @njit(cache=True)
 def hu_offered(s, q, k, payer, robbing, rules, table):
     """``Game._hu_offer`` (no pass_hu_allow_higher): ``q`` may win on ``payer``'s discard / robbed kong tile ``k``.
-    Without ``allow_pinghu_on_discard`` the win must also score (a 平胡 cannot win on a discard)."""
+    Without ``allow_pinghu_on_discard`` (or with a variant's win minimums) the scorer must accept the win too."""
+    if s[FORFEIT + q]:  # 断卡根: a 报胡 seat that passed a win (VariantRules.may_win)
+        return False
     if not wins_on(s, q, k, table):
         return False
     if rules[R_HU_LOCK] and s[HU_LOCK + q * NK + k]:
         return False
-    if rules[R_PINGHU]:
+    if rules[R_VERDICT] == V_SHAPE:
         return True
-    return scores_on_discard(s, q, k, payer, robbing, rules)
-
-
-@njit(cache=True)
-def scores_on_discard(s, q, k, payer, robbing, rules):
-    """``Game._score_on(q, k, "dianpao" / "qianggang", payer).is_win``: the compiled scorer's verdict on the win
-    :func:`discard_wins` would settle.  Rare (a seat waiting on the tile), so the scratch arrays are made here."""
-    counts = np.zeros(NK, dtype=np.int32)
-    for j in range(NK):
-        counts[j] = s[HANDS + q * NK + j]
-    counts[k] += 1
-    f = discard_win_flags(s, q, payer, robbing, rules)
-    base = MELDS + q * MAX_MELDS * MELD_FIELDS
-    tab, ent, ne, best_std, best_7, stk = workspace()
-    ok, _, _ = score_hand(counts, s[base : base + MAX_MELDS * MELD_FIELDS], s[NUM_MELDS + q], k, s[VOID + q],
-                          False, robbing, f & F_AFTER_KONG != 0, f & F_LAST_TILE != 0, False, f & F_DIHU != 0,
-                          False, rules[R_SCORE : R_SCORE + NUM_SCORE_RULES], tab, ent, ne, best_std, best_7,
-                          stk)  # fmt: skip
-    return ok
+    how = HOW_QIANGGANG if robbing else HOW_DIANPAO
+    return win_ok(s, q, k, how, payer, -1, discard_win_flags(s, q, payer, robbing, rules), k, rules)
 
 
 @njit(cache=True)
@@ -737,7 +1011,7 @@ def declare_added_kong(s, seat, k, rules, table, ev, nev):
     if any_option:
         open_window(s, PH_ROB, seat, k)
     else:
-        complete_added_kong(s, seat, k, rules, ev, nev)
+        complete_added_kong(s, seat, k, rules, table, ev, nev)
 
 
 @njit(cache=True)
@@ -770,13 +1044,20 @@ def discard(s, seat, k, rules, table, ev, nev):
                     opts |= O_KONG
                 if c >= 2 and not s[PONG_LOCK + q * NK + k]:
                     opts |= O_PONG
+                if rules[R_DKG]:  # DuankagenRules.meld_options
+                    if s[QINGHU_SEAT] == seat or s[QINGHU + q]:  # 请胡 singles are only won; requesters keep pairs
+                        opts &= O_HU
+                    elif s[BAOHU + q]:  # no pong; a kong only when the hand stays ready
+                        opts &= ~O_PONG
+                        if opts & O_KONG and not ready_after_kong(s, q, k, M_KONG, seat, table):
+                            opts &= ~O_KONG
         if opts:
             s[OPTIONS + q] = opts | O_PASS
             any_option = True
     if any_option:
         open_window(s, PH_CLAIM, seat, k)
     else:
-        next_turn(s, next_active(s, seat), rules, ev, nev)
+        after_unclaimed(s, seat, rules, table, ev, nev)
 
 
 @njit(cache=True)
@@ -798,25 +1079,19 @@ def finished_by_wins(s):
 
 
 @njit(cache=True)
-def settle_self_draw(s, seat, t, how, rules, ev, nev):
+def settle_self_draw(s, seat, t, how, rules, table, ev, nev):
     """``Game._settle_self_draw`` of a 自摸 (``t``: the drawn tile, -1 for a 天胡 without one: the ledger picks the
-    tile) or a four-红中 win (``t`` the tile just drawn).  Returns the seat that draws next, -1 when the hand
-    ended."""
-    first_win = not s[WON + seat]
-    tianhu = seat == s[DEALER] and s[FIRST_ACTION] == 1 and first_win
-    dihu = (not tianhu) and s[DIHU_DRAW] == 1 and first_win
-    flags = 0
-    if s[AFTER_KONG]:
-        flags |= F_AFTER_KONG
-    if s[DREW_LAST]:
-        flags |= F_LAST_TILE
-    if tianhu:
-        flags |= F_TIANHU
-    if dihu:
-        flags |= F_DIHU
+    tile), a four-红中 win (``t`` the tile just drawn) or a 断卡根 请胡 (``t`` the untaken single, already among the
+    discards).  Returns the seat that draws next, -1 when the hand ended."""
+    if how == HOW_QINGHU:  # a self-draw without 天胡 / 地胡 / 杠上开花 (Game._context)
+        flags = F_LAST_TILE if s[DREW_LAST] else 0
+    else:
+        flags = self_win_flags(s, seat)
     feeder = s[KONG_FEEDER] if (how == HOW_ZIMO and s[AFTER_KONG]) else -1
-    emit_win(s, ev, nev, seat, t, how, -1, feeder, flags, -1)
-    if t >= 0:  # without a drawn tile (天胡 after 换三张) the ledger chooses the tile and updates the row
+    emit_win(s, ev, nev, seat, t, how, -1, feeder, flags, -1 if how != HOW_QINGHU else t)
+    if how == HOW_QINGHU:
+        s[WIN_TILES + seat * NK + t] += 1
+    elif t >= 0:  # without a drawn tile (天胡 after 换三张) the ledger chooses the tile and updates the row
         s[HANDS + seat * NK + t] -= 1
         s[SHOWN_WIN_TILES + t] += 1
         s[WIN_TILES + seat * NK + t] += 1
@@ -849,7 +1124,7 @@ def discard_win_flags(s, q, payer, robbing, rules):
 
 
 @njit(cache=True)
-def discard_wins(s, winners, payer, k, robbing, rules, ev, nev):
+def discard_wins(s, winners, payer, k, robbing, rules, table, ev, nev):
     """``Game._discard_wins``: the seats of bitmask ``winners`` win on ``k`` (a discard, or 抢杠 when ``robbing``)."""
     current = s[CURRENT]
     order_last = -1
@@ -886,7 +1161,7 @@ def discard_wins(s, winners, payer, k, robbing, rules, ev, nev):
         end_hand(s, ev, nev, False)
         return
     nxt = next_active(s, payer) if robbing and rules[R_AFTER_ROBBED] else next_active(s, order_last)
-    proceed(s, C_DRAW, nxt, -1, rules, ev, nev)
+    proceed(s, C_DRAW, nxt, -1, rules, table, ev, nev)
 
 
 @njit(cache=True)
@@ -926,15 +1201,17 @@ def close_window(s):
 
 
 @njit(cache=True)
-def resolve_claims(s, rules, ev, nev):
+def resolve_claims(s, rules, table, ev, nev):
     """``Game._resolve_claims``: wins first, then a kong or pong, else the next seat draws."""
     k = s[CLAIM_TILE]
     p = s[CLAIM_FROM]
     apply_pass_locks(s, rules)
+    if rules[R_DKG]:
+        window_forfeits(s)
     winners = hu_claimants(s, p, rules)
     if winners:
         close_window(s)
-        discard_wins(s, winners, p, k, False, rules, ev, nev)
+        discard_wins(s, winners, p, k, False, rules, table, ev, nev)
         return
     claimer = -1
     choice = 0
@@ -948,7 +1225,7 @@ def resolve_claims(s, rules, ev, nev):
             break
     close_window(s)
     if claimer < 0:
-        next_turn(s, next_active(s, p), rules, ev, nev)
+        after_unclaimed(s, p, rules, table, ev, nev)
         return
     q = claimer
     reset_turn(s, q)
@@ -959,7 +1236,7 @@ def resolve_claims(s, rules, ev, nev):
         s[HANDS + q * NK + k] -= 3
         add_meld(s, q, M_KONG, k, p)
         pay_kong(s, ev, nev, q, M_KONG, k, p, True)
-        proceed(s, C_REPLACEMENT, q, p, rules, ev, nev)
+        proceed(s, C_REPLACEMENT, q, p, rules, table, ev, nev)
     else:
         s[HANDS + q * NK + k] -= 2
         add_meld(s, q, M_PONG, k, p)
@@ -969,19 +1246,21 @@ def resolve_claims(s, rules, ev, nev):
 
 
 @njit(cache=True)
-def resolve_rob(s, rules, ev, nev):
+def resolve_rob(s, rules, table, ev, nev):
     """``Game._resolve_rob``: 抢杠 winners, else the added kong completes."""
     k = s[CLAIM_TILE]
     p = s[CLAIM_FROM]
     apply_pass_locks(s, rules)
+    if rules[R_DKG]:
+        window_forfeits(s)
     winners = hu_claimants(s, p, rules)
     close_window(s)
     if winners:
-        discard_wins(s, winners, p, k, True, rules, ev, nev)
+        discard_wins(s, winners, p, k, True, rules, table, ev, nev)
     else:
         s[CLAIM_TILE] = -1
         s[CLAIM_FROM] = -1
-        complete_added_kong(s, p, k, rules, ev, nev)
+        complete_added_kong(s, p, k, rules, table, ev, nev)
 
 
 # ---- legal actions -----------------------------------------------------------------------------------------------
@@ -1015,7 +1294,7 @@ def exchange_mask(s, seat, out):
 def self_mask(s, seat, rules, table, out):
     """``Game._self_actions`` (no variant hooks)."""
     h = HANDS + seat * NK
-    if can_self_win(s, seat, table):
+    if can_self_win(s, seat, rules, table):
         out[A_HU] = 1
     if frozen(s, seat):  # only the drawn tile moves: a kong keeping the waits, or its discard
         t = s[DRAWN]
@@ -1039,6 +1318,8 @@ def self_mask(s, seat, rules, table, out):
         for k in range(NK):
             if s[h + k]:
                 out[A_DISCARD + k] = 1
+    if rules[R_DKG]:
+        dkg_self_mask(s, seat, rules, table, out)
 
 
 @njit(cache=True)
@@ -1066,6 +1347,9 @@ def legal_mask(s, seat, rules, table, out):
         for suit in range(3):
             if rules[R_SUITS] >> suit & 1:
                 out[A_DINGQUE + suit] = 1
+    elif ph == PH_DECLARE:
+        out[A_BAOHU] = 1
+        out[A_PASS] = 1
 
 
 # ---- one decision ------------------------------------------------------------------------------------------------
@@ -1095,15 +1379,17 @@ def apply_action(s, seat, a, rules, table, ev, nev):
     that does not complete the seat's triple (the engine has not seen a decision yet), else True."""
     ph = s[PHASE]
     if ph == PH_SELF:
+        if rules[R_DKG] and dkg_self_step(s, seat, a, rules, table, ev, nev):
+            return True
         if a == A_HU:
-            nxt = settle_self_draw(s, seat, s[DRAWN], HOW_ZIMO, rules, ev, nev)
+            nxt = settle_self_draw(s, seat, s[DRAWN], HOW_ZIMO, rules, table, ev, nev)
             if nxt >= 0:
-                proceed(s, C_DRAW, nxt, -1, rules, ev, nev)
+                proceed(s, C_DRAW, nxt, -1, rules, table, ev, nev)
         elif a >= A_KONG and a < A_KONG + NK:
             k = a - A_KONG
             s[FIRST_ACTION] = 0
             if s[HANDS + seat * NK + k] == 4:
-                concealed_kong(s, seat, k, rules, ev, nev)
+                concealed_kong(s, seat, k, rules, table, ev, nev)
             else:
                 declare_added_kong(s, seat, k, rules, table, ev, nev)
         else:
@@ -1118,13 +1404,20 @@ def apply_action(s, seat, a, rules, table, ev, nev):
         sort3(s, PICKS + seat * 3)  # the engine's triple is sorted
         s[PENDING + seat] = 0
         if all_answered(s):
-            resolve_exchange(s, rules, ev, nev)
+            resolve_exchange(s, rules, table, ev, nev)
         return True
     if ph == PH_DINGQUE:
         s[DINGQUE_CHOICE + seat] = a - A_DINGQUE
         s[PENDING + seat] = 0
         if all_answered(s):
-            resolve_dingque(s, rules, ev, nev)
+            resolve_dingque(s, rules, table, ev, nev)
+        return True
+    if ph == PH_DECLARE:  # 断卡根 报胡 before the first draw (DuankagenRules.declare_step), then the draw
+        if a == A_BAOHU:
+            declare_baohu(s, seat)
+        nxt = begin_draw(s, seat, rules, table, ev, nev)
+        if nxt >= 0:
+            next_turn(s, nxt, rules, table, ev, nev)
         return True
     # claim / rob window
     if a == A_HU:
@@ -1139,9 +1432,9 @@ def apply_action(s, seat, a, rules, table, ev, nev):
     s[PENDING + seat] = 0
     if all_answered(s):
         if ph == PH_CLAIM:
-            resolve_claims(s, rules, ev, nev)
+            resolve_claims(s, rules, table, ev, nev)
         else:
-            resolve_rob(s, rules, ev, nev)
+            resolve_rob(s, rules, table, ev, nev)
     return True
 
 

@@ -77,6 +77,8 @@ CONT_SEAT = _field("continuation_seat")
 CONT_ARG = _field("continuation_arg")  # the discarder of a claimed kong (its replacement draw sets KONG_FEEDER)
 WILD = _field("wild")  # the wildcard kind (红中 31), -1 without wildcards
 XUELIU = _field("xueliu")  # 1: 血流成河 continuation (winners stay, frozen); 0: 血战到底 (winners leave)
+BAOHU_DISCARD = _field("baohu_discard")  # 断卡根: the dealer declared 报胡 and owes a discard that keeps it ready
+QINGHU_SEAT = _field("qinghu_seat")  # 断卡根: whose 请胡 single is being answered now, -1: none
 # ---- per seat -----------------------------------------------------------------------------------------------
 VOID = _field("void", NP)  # declared void suit 0-2, -1 before 定缺
 WON = _field("won", NP)
@@ -90,6 +92,10 @@ DECISION = _field("decision", NP)  # the seat's answer in the open simultaneous 
 PENDING = _field("pending", NP)  # 1: the seat's decision is awaited
 PICK_COUNT = _field("pick_count", NP)  # 换三张 picks made so far (0-3); 3 = the seat has answered
 DINGQUE_CHOICE = _field("dingque_choice", NP)  # 定缺 answer before it is revealed, -1: none
+BAOHU = _field("baohu", NP)  # 断卡根: declared 报胡
+FORFEIT = _field("forfeit", NP)  # 断卡根: a 报胡 seat that passed a win can no longer win
+KONGS_AT_BAOHU = _field("kongs_at_baohu", NP)  # 断卡根: the seat's kongs when it declared
+QINGHU = _field("qinghu", NP)  # 断卡根: announced 请胡 at least once
 # ---- per seat, per kind -------------------------------------------------------------------------------------
 HANDS = _field("hands", NP * NK)
 DISCARDS = _field("discards", NP * NK)  # discarded copies, claimed ones included

@@ -15,11 +15,14 @@ from __future__ import annotations
 import numpy as np
 
 from envs import judge
+from envs.compiled import configs
 from envs.compiled import hand as H
 from envs.compiled import kernel as K
 from envs.compiled.layout import (
+    BAOHU,
     CONT,
     DEALER,
+    FORFEIT,
     HANDS,
     MAX_MELDS,
     MELD_FIELDS,
@@ -34,8 +37,9 @@ from envs.compiled.layout import (
     WON,
 )
 from envs.compiled.score import NOT_READY, CompiledScorer
-from envs.config import RuleConfig
+from envs.config import DKG_TABLES, RuleConfig
 from envs.melds import Meld, MeldKind
+from envs.scoring import ScoreResult
 from envs.settlement import (
     KONG_REASONS,
     KongPayment,
@@ -53,7 +57,14 @@ from envs.settlement import (
 _MELD_KIND = {1: MeldKind.PONG, 2: MeldKind.KONG, 3: MeldKind.ANKONG, 4: MeldKind.BUKONG}
 _KONG_TYPE = {2: "zhigang", 3: "angang", 4: "bugang"}
 _KONG_PAY_REASONS = frozenset(KONG_REASONS.values())
-_HOW = {K.HOW_ZIMO: "zimo", K.HOW_DIANPAO: "dianpao", K.HOW_QIANGGANG: "qianggang", K.HOW_INSTANT: "instant"}
+_HOW = {
+    K.HOW_ZIMO: "zimo",
+    K.HOW_DIANPAO: "dianpao",
+    K.HOW_QIANGGANG: "qianggang",
+    K.HOW_INSTANT: "instant",
+    K.HOW_QINGHU: "qinghu",
+}
+_SELF_DRAWN = (K.HOW_ZIMO, K.HOW_INSTANT, K.HOW_QINGHU)
 
 
 _SCORERS: dict[int, tuple[RuleConfig, CompiledScorer | None]] = {}
@@ -67,6 +78,65 @@ def _scorer(cfg: RuleConfig) -> CompiledScorer | None:
             _SCORERS.clear()
         hit = _SCORERS[id(cfg)] = (cfg, CompiledScorer.for_config(cfg))  # holds cfg: its id is not reused
     return hit[1]
+
+
+def _situation(cfg: RuleConfig, ev: np.ndarray) -> dict[str, bool | int]:
+    """The :func:`envs.judge.score` context of a win event: ``Game._context`` (+ ``paid_as_discard`` of a 点杠花)
+    and, on a 断卡根 table, ``DuankagenRules.win_context``."""
+    how, flags = int(ev[K.E_HOW]), int(ev[K.E_FLAGS])
+    robbing = how == K.HOW_QIANGGANG
+    feeder = int(ev[K.E_FEEDER])
+    if how == K.HOW_QINGHU:  # 请胡: a self-draw without 天胡 / 地胡 / 杠上开花
+        situation: dict[str, bool | int] = {
+            "self_drawn": True, "robbing_kong": False, "after_kong": False, "tianhu": False, "dihu": False,
+            "last_tile": bool(flags & K.F_LAST_TILE), "paid_as_discard": False,
+        }  # fmt: skip
+    else:
+        situation = {
+            "self_drawn": how in _SELF_DRAWN,
+            "robbing_kong": robbing,
+            "after_kong": not robbing and bool(flags & K.F_AFTER_KONG),
+            "last_tile": not robbing and bool(flags & K.F_LAST_TILE),
+            "tianhu": not robbing and bool(flags & K.F_TIANHU),
+            "dihu": not robbing and bool(flags & K.F_DIHU),
+            "paid_as_discard": how == K.HOW_ZIMO and paid_as_discard(cfg, "zimo", None if feeder < 0 else feeder),
+        }
+    if cfg.fan_table in DKG_TABLES:
+        vf = int(ev[K.E_VFLAGS])
+        situation["baohu"] = bool(vf & K.VF_BAOHU)
+        if vf & K.VF_BAOHU:
+            situation["kongs_after_baohu"] = int(ev[K.E_KAB])
+        if how == K.HOW_QINGHU:
+            situation["qinghu"] = True
+        elif int(ev[K.E_PAYER]) >= 0:
+            situation["payer_baohu"] = bool(vf & K.VF_PAYER_BAOHU)
+            situation["on_qinghu_discard"] = bool(vf & K.VF_ON_QINGHU)
+    return situation
+
+
+def _judge(cfg: RuleConfig, ev: np.ndarray, tile: int, **overrides: bool) -> ScoreResult:
+    """``Game._score_on`` with the Python scorer, from a win event (``overrides`` replace context fields)."""
+    counts = ev[K.E_COUNTS : K.E_COUNTS + NK].tolist()
+    melds = _melds(ev[K.E_MELDS : K.E_MELDS + MELD_FIELDS * int(ev[K.E_NUM_MELDS])].tolist())
+    void = int(ev[K.E_VOID])
+    seat, dealer = int(ev[K.E_SEAT]), int(ev[K.E_DEALER])
+    ctx = {**_situation(cfg, ev), **overrides}
+    return judge.score(cfg, counts, melds, tile, void=None if void < 0 else void, dealer=seat == dealer, **ctx)
+
+
+def win_verdict(cfg_id: int, ev: np.ndarray) -> bool:
+    """Whether the win of event row ``ev`` (its shape complete) is legal — ``Game``'s ``win_rules`` path: the scorer
+    accepts it, or (``DuankagenRules.self_win_ok``, ``dkg_xiaohu_zimo_vs_baohu``) a 小胡 self-draw scores against a
+    payer who declared 报胡.  The compiled kernel asks it (``kernel.win_ok``) with the number of
+    :mod:`envs.compiled.configs`."""
+    cfg = configs.config(cfg_id)
+    tile = int(ev[K.E_TILE])
+    if _judge(cfg, ev, tile).is_win:
+        return True
+    if int(ev[K.E_HOW]) in _SELF_DRAWN and cfg.fan_table in DKG_TABLES and cfg.dkg_xiaohu_zimo_vs_baohu:
+        others = int(ev[K.E_BAOHU]) & int(ev[K.E_ACTIVE]) & ~(1 << int(ev[K.E_SEAT]))
+        return bool(others) and _judge(cfg, ev, tile, payer_baohu=True).is_win
+    return False
 
 
 def _seats(mask: int) -> list[int]:
@@ -85,10 +155,11 @@ def _melds(values: list[int]) -> tuple[Meld, ...]:
 class Ledger:
     """Scores and kong payment records of one hand of the compiled engine."""
 
-    __slots__ = ("cfg", "kong_events", "kong_payments", "scorer", "scores", "table", "transfers")
+    __slots__ = ("cfg", "dkg", "kong_events", "kong_payments", "scorer", "scores", "table", "transfers")
 
     def __init__(self, cfg: RuleConfig, table: np.ndarray) -> None:
         self.cfg = cfg
+        self.dkg = cfg.fan_table in DKG_TABLES  # 断卡根 pricing (per payer) and 查叫
         self.scorer = _scorer(cfg)  # None: the Python scorer and settlement
         self.table = table  # the kernel's win table (support.win_table)
         self.scores = [0] * cfg.num_players
@@ -131,7 +202,7 @@ class Ledger:
             if self.bankrupt():
                 K.end_bankrupt(row, events, counts)
             else:
-                K.resume(row, rules, events, counts)
+                K.resume(row, rules, self.table, events, counts)
 
     def bankrupt(self) -> bool:
         """``Game._check_bankrupt``: some seat's points (``start_points`` plus this hand's score) fell below zero."""
@@ -156,48 +227,29 @@ class Ledger:
             self._apply(tr)
         self.kong_events.append(records)
 
-    def _score(self, ev: np.ndarray, counts: list[int], tile: int, dealer: int) -> tuple[bool, int, int]:
+    def _score(self, ev: np.ndarray, tile: int) -> tuple[bool, int, int]:
         """``Game._score_on`` from the event's snapshot of the winner: ``(is_win, payment, doublings)``."""
-        cfg = self.cfg
-        seat, how, flags = int(ev[K.E_SEAT]), int(ev[K.E_HOW]), int(ev[K.E_FLAGS])
-        void = int(ev[K.E_VOID])
-        n_melds = int(ev[K.E_NUM_MELDS])
-        robbing = how == K.HOW_QIANGGANG
-        self_drawn = how in (K.HOW_ZIMO, K.HOW_INSTANT)
-        feeder = int(ev[K.E_FEEDER])
-        situation = {
-            "self_drawn": self_drawn,
-            "robbing_kong": robbing,
-            "after_kong": not robbing and bool(flags & K.F_AFTER_KONG),
-            "last_tile": not robbing and bool(flags & K.F_LAST_TILE),
-            "tianhu": not robbing and bool(flags & K.F_TIANHU),
-            "dihu": not robbing and bool(flags & K.F_DIHU),
-            "paid_as_discard": how == K.HOW_ZIMO and paid_as_discard(cfg, "zimo", None if feeder < 0 else feeder),
-        }
         if self.scorer is not None:
             return self.scorer.score(
-                ev[K.E_COUNTS : K.E_COUNTS + NK],  # the same counts as ``counts``
+                ev[K.E_COUNTS : K.E_COUNTS + NK],
                 ev[K.E_MELDS : K.E_MELDS + MELD_FIELDS * MAX_MELDS],
-                n_melds,
+                int(ev[K.E_NUM_MELDS]),
                 tile,
-                void=void,
-                **situation,
+                void=int(ev[K.E_VOID]),
+                **_situation(self.cfg, ev),  # type: ignore[arg-type]
             )
-        melds = _melds(ev[K.E_MELDS : K.E_MELDS + MELD_FIELDS * n_melds].tolist())
-        r = judge.score(cfg, counts, melds, tile, void=None if void < 0 else void, dealer=seat == dealer, **situation)
+        r = _judge(self.cfg, ev, tile)
         return r.is_win, r.payment, r.doublings or 0
 
     def _win(self, row: np.ndarray, ev: np.ndarray) -> None:
-        """``Game._settle_self_draw`` (自摸, four 红中) / ``Game._discard_wins`` (one winner)."""
+        """``Game._settle_self_draw`` (自摸, four 红中, 请胡) / ``Game._discard_wins`` (one winner)."""
         cfg = self.cfg
         seat, how, tile = int(ev[K.E_SEAT]), int(ev[K.E_HOW]), int(ev[K.E_TILE])
-        counts = [int(c) for c in ev[K.E_COUNTS : K.E_COUNTS + NK]]
-        dealer = int(row[DEALER])
         if tile < 0:  # 天胡 without a drawn tile: the best tile of the hand (Game._self_win_choice)
             best = None
             for k in range(NK):
-                if counts[k]:
-                    is_win, payment, doublings = self._score(ev, counts, k, dealer)
+                if ev[K.E_COUNTS + k]:
+                    is_win, payment, doublings = self._score(ev, k)
                     if is_win and (best is None or (payment, doublings) > best[0]):
                         best = ((payment, doublings), k)
             assert best is not None, "HU was offered without a winning self-draw"
@@ -205,23 +257,56 @@ class Ledger:
             row[HANDS + seat * NK + tile] -= 1
             row[SHOWN_WIN_TILES + tile] += 1
             row[WIN_TILES + seat * NK + tile] += 1
-        is_win, payment, _ = self._score(ev, counts, tile, dealer)
-        assert is_win, f"seat {seat}: a win on {tile} that the scorer refuses"
-        payer = int(ev[K.E_PAYER])
-        if payer >= 0:
-            trs = win_transfers(cfg, seat, _HOW[how], payment, discarder=payer)
+        if self.dkg:
+            trs = self._dkg_transfers(ev, tile)
         else:
-            feeder = int(ev[K.E_FEEDER])
-            trs = win_transfers(
-                cfg,
-                seat,
-                _HOW[how],
-                payment,
-                active=_seats(int(ev[K.E_ACTIVE])),
-                kong_discarder=None if feeder < 0 else feeder,
-            )
+            is_win, payment, _ = self._score(ev, tile)
+            assert is_win, f"seat {seat}: a win on {tile} that the scorer refuses"
+            payer = int(ev[K.E_PAYER])
+            if payer >= 0:
+                trs = win_transfers(cfg, seat, _HOW[how], payment, discarder=payer)
+            else:
+                feeder = int(ev[K.E_FEEDER])
+                trs = win_transfers(
+                    cfg,
+                    seat,
+                    _HOW[how],
+                    payment,
+                    active=_seats(int(ev[K.E_ACTIVE])),
+                    kong_discarder=None if feeder < 0 else feeder,
+                )
         for tr in trs:
             self._apply(tr)
+
+    def _dkg_transfers(self, ev: np.ndarray, tile: int) -> list[Transfer]:
+        """``DuankagenRules.settle_win``: the payer of a discard win (or of a 点杠花 paid as a discard) pays the win
+        priced with its own 报胡; on a self-draw (请胡 included) each other active seat pays, a 报胡 seat with its
+        penalty."""
+        cfg = self.cfg
+        seat, how = int(ev[K.E_SEAT]), int(ev[K.E_HOW])
+        payer, feeder = int(ev[K.E_PAYER]), int(ev[K.E_FEEDER])
+        baohu = int(ev[K.E_BAOHU])
+        result = _judge(cfg, ev, tile)
+        assert result.is_win or win_verdict(configs.number(cfg), ev), f"seat {seat}: a win the scorer refuses"
+        reason = "zimo" if how == K.HOW_QINGHU else _HOW[how]
+        if payer >= 0 or (feeder >= 0 and cfg.dianganghua == "dianpao"):
+            who = payer if payer >= 0 else feeder
+            amount = result.payment if payer >= 0 else _judge(cfg, ev, tile, payer_baohu=bool(baohu >> who & 1)).payment
+            return [Transfer(who, seat, amount, reason if payer >= 0 else "dianpao")] if amount else []
+        penalised: ScoreResult | None = None
+        out = []
+        for p in _seats(int(ev[K.E_ACTIVE])):
+            if p == seat:
+                continue
+            if baohu >> p & 1:
+                if penalised is None:
+                    penalised = _judge(cfg, ev, tile, payer_baohu=True)
+                amount = penalised.payment if penalised.is_win else 0
+            else:
+                amount = result.payment if result.is_win else 0
+            if amount:
+                out.append(Transfer(p, seat, amount, reason))
+        return out
 
     def _call(self, ev: np.ndarray) -> None:
         """呼叫转移 of the payer's kongs of that turn (``Game._discard_wins``)."""
@@ -248,6 +333,9 @@ class Ledger:
         rest = [q for q in range(cfg.num_players) if not row[WON + q]]
         if len(rest) < 2:
             return
+        if self.dkg:
+            self._dkg_chajiao(row, rest)
+            return
         pig: dict[int, bool] = {}
         value: dict[int, int | None] = {}
         dingque, three_suits = cfg.dingque, cfg.huazhu_definition == "three_suits"
@@ -259,6 +347,34 @@ class Ledger:
             value[q] = self._ready(row, q)
         for tr in settle_end_of_hand(cfg, rest, pig, value, self.kong_payments):
             self._apply(tr)
+
+    def _dkg_chajiao(self, row: np.ndarray, rest: list[int]) -> None:
+        """``DuankagenRules.end_transfers`` (查叫): each seat of ``rest`` that is not ready pays each ready one that
+        one's best (``chadajiao``) discard-win payment — with its 报胡 fan; a seat that forfeited is not ready."""
+        cfg = self.cfg
+        value: dict[int, int | None] = {}
+        for q in rest:
+            payments = []
+            if not row[FORFEIT + q]:
+                mask = int(H.waits_mask(row, q, self.table))
+                hand = row[HANDS + q * NK : HANDS + (q + 1) * NK].tolist()
+                melds = self._player_end(row, q).melds
+                for t in range(NK):
+                    if mask >> t & 1:
+                        counts = hand[:]
+                        counts[t] += 1
+                        r = judge.score(cfg, counts, melds, t, void=None, dealer=q == int(row[DEALER]),
+                                        self_drawn=False, baohu=bool(row[BAOHU + q]))  # fmt: skip
+                        if r.is_win:
+                            payments.append(r.payment)
+            value[q] = (max(payments) if cfg.chadajiao == "max" else min(payments)) if payments else None
+        for p in rest:
+            if value[p] is not None:
+                continue
+            for q in rest:
+                v = value[q]
+                if v:
+                    self._apply(Transfer(p, q, v, "chadajiao"))
 
     def _ready(self, row: np.ndarray, q: int) -> int | None:
         """:func:`envs.settlement.ready_value` of seat ``q`` (the compiled one where it covers the hand)."""

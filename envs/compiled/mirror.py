@@ -43,6 +43,8 @@ Conventions (the kernel keeps its rows the same way)
   (``-1`` for a self-draw or before any win; ``FIRST_WIN_SEATS`` is then 0).
 * ``EX_OFFSET`` is the 换三张 offset drawn at the start of the hand (known to the engine from the start; the
   observation shows it only once ``EX_DONE``); ``SCORES`` are this hand's running scores.
+* 断卡根 (``BAOHU``, ``FORFEIT``, ``KONGS_AT_BAOHU``, ``QINGHU``, ``BAOHU_DISCARD``, ``QINGHU_SEAT``) mirror
+  :class:`envs.variants.duankagen.DuankagenState` (zero, and ``QINGHU_SEAT = -1``, in other variants).
 * ``NSEATS`` is the number of players; a two- or three-player table leaves the last seat slots at their defaults
   (inactive, ``-1`` where a field means "none").
 * ``WILD`` (the wildcard kind, -1), ``REVEAL (winners' hands shown) and ``XUELIU`` come from the configuration;
@@ -61,6 +63,7 @@ from envs.compiled import layout as L
 from envs.compiled.support import check_supported
 from envs.melds import MeldKind
 from envs.observation import PHASES
+from envs.variants.duankagen import DuankagenState
 from envs.view import Phase
 
 _PHASE_INDEX: dict[Phase, int] = {p: i for i, p in enumerate(PHASES)}
@@ -85,6 +88,7 @@ _MINUS_ONE: tuple[tuple[int, int], ...] = tuple(
         "claim_tile",
         "claim_from",
         "first_win_payer",
+        "qinghu_seat",
         "void",
         "last_discard",
         "dingque_choice",
@@ -143,6 +147,15 @@ def _fill_scalars(row: np.ndarray, game) -> None:
         winners, payer = first
         row[L.FIRST_WIN_SEATS] = sum(1 << s for s in winners)
         row[L.FIRST_WIN_PAYER] = _opt(payer)
+    st = game.vstate
+    if isinstance(st, DuankagenState):
+        row[L.BAOHU_DISCARD] = st.baohu_discard
+        row[L.QINGHU_SEAT] = _opt(st.qinghu_seat)
+        for s in range(game.n):
+            row[L.BAOHU + s] = st.baohu[s]
+            row[L.FORFEIT + s] = st.forfeit[s]
+            row[L.KONGS_AT_BAOHU + s] = st.kongs_at_baohu[s]
+            row[L.QINGHU + s] = st.qinghu[s]
 
 
 def _fill_seat(row: np.ndarray, game, s: int) -> None:
@@ -220,7 +233,7 @@ def _fill_wins(row: np.ndarray, game) -> None:
             if (w.tile, w.from_seat) not in robbed:
                 robbed.add((w.tile, w.from_seat))
                 row[L.SHOWN_WIN_TILES + w.tile] += 1
-        elif w.from_seat is None and w.how != "qinghu":  # a 断卡根 请胡 single lies among the discards
+        elif w.how in ("zimo", "instant"):  # self-drawn (a 点杠花 too); a 断卡根 请胡 single lies among the discards
             row[L.SHOWN_WIN_TILES + w.tile] += 1
 
 

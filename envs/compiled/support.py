@@ -15,13 +15,16 @@ from __future__ import annotations
 import numpy as np
 
 from envs import _suit_tables
+from envs.compiled import configs, score
 from envs.compiled import kernel as K
-from envs.compiled import score
 from envs.config import RuleConfig
 from envs.game import UnsupportedRule
 from envs.tiles import RED
 from envs.variants import rules_for
 from envs.variants.base import VariantRules
+from envs.variants.duankagen import DuankagenRules
+
+_KERNEL_VARIANTS = (VariantRules, DuankagenRules)  # the variant hooks the kernel implements
 
 _REQUIRED: tuple[tuple[str, object, str], ...] = (
     ("hz_red_discard_claimable", False, "dead 红中 discards"),
@@ -45,14 +48,16 @@ _EXTRA_TILES = {"none": (), "hongzhong": (31, 31, 31, 31)}  # no honors; the fou
 def unsupported(cfg: RuleConfig) -> list[str]:
     """The flags of ``cfg`` the compiled engine does not play (empty when it plays them all)."""
     problems = []
-    if not cfg.allow_pinghu_on_discard and score.unsupported(cfg):
+    if not cfg.allow_pinghu_on_discard and not rules_for(cfg).win_rules and score.unsupported(cfg):
         problems.append(
             "allow_pinghu_on_discard = false with a configuration the compiled scorer does not cover ("
             + "; ".join(score.unsupported(cfg))
             + ")"
         )
-    if type(rules_for(cfg)) is not VariantRules:
+    variant = rules_for(cfg)
+    if type(variant) not in _KERNEL_VARIANTS:
         problems.append(f"fan_table {cfg.fan_table!r} / wild {cfg.wild!r} need variant hooks")
+    problems += variant.unsupported(cfg)
     for key, want, what in _REQUIRED:
         got = getattr(cfg, key)
         if isinstance(want, tuple):
@@ -105,7 +110,13 @@ def rule_vector(cfg: RuleConfig) -> np.ndarray:
     r[K.R_NUM_PLAYERS] = cfg.num_players
     r[K.R_PINGHU] = bool(cfg.allow_pinghu_on_discard)
     r[K.R_SUITS] = sum(1 << "mps".index(letter) for letter in cfg.suits)
-    if not cfg.allow_pinghu_on_discard:  # read only then (kernel.scores_on_discard)
+    variant = rules_for(cfg)
+    r[K.R_DKG] = isinstance(variant, DuankagenRules)
+    r[K.R_CFG_ID] = configs.number(cfg)
+    if variant.win_rules:  # every win is judged by the Python scorer (Game._can_self_win / _hu_offer)
+        r[K.R_VERDICT] = K.V_PYTHON
+    elif not cfg.allow_pinghu_on_discard:  # discard and rob wins must score (kernel.win_ok)
+        r[K.R_VERDICT] = K.V_SCORER
         r[K.R_SCORE : K.R_SCORE + score.NUM_SCORE_RULES] = score.rule_vector(cfg)
     return r
 

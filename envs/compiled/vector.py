@@ -71,7 +71,9 @@ class CompiledVectorEnv(VectorEnv):
         dealer, offset = seeded_start(cfg, hand, self._tiles, self._wall)
         count = self._num_events[i : i + 1]
         count[0] = 0
-        K.deal(self.state[i], self._wall[: cfg.num_tiles], dealer, offset, self._rules, self._events[i], count)
+        K.deal(
+            self.state[i], self._wall[: cfg.num_tiles], dealer, offset, self._rules, self._table, self._events[i], count
+        )
         ledger = self._ledgers[i] = Ledger(cfg, self._table)
         if count[0]:  # without 换三张 and 定缺, four 红中 can win at the deal
             ledger.settle(self.state[i], self._events[i], count, self._rules)
