@@ -358,7 +358,8 @@ class Ledger:
             if not row[FORFEIT + q]:
                 mask = int(H.waits_mask(row, q, self.table))
                 hand = row[HANDS + q * NK : HANDS + (q + 1) * NK].tolist()
-                melds = self._player_end(row, q).melds
+                base = MELDS + q * MAX_MELDS * MELD_FIELDS
+                melds = _melds(row[base : base + MELD_FIELDS * int(row[NUM_MELDS + q])].tolist())
                 for t in range(NK):
                     if mask >> t & 1:
                         counts = hand[:]
