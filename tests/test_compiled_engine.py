@@ -356,12 +356,17 @@ def test_duankagen_qinghu_single_caught_or_won_by_its_requester(caught):
         {"fan_table": "dkg_wanghu", "cap_doublings": 5, "dkg_qinghu_catch_bonus": 2, "dkg_zimo_units": 2},
         {"dkg_xiaohu_zimo_vs_baohu": True, "dianganghua": "dianpao", "chadajiao": "min"},
         {"dkg_zimo_plus_one_fan": True, "dkg_xiaohu_exceptions": [], "claims_on_last_discard": "all"},
+        {"dkg_tier_units": list(range(1, 18)), "dkg_xiaohu_zimo_vs_baohu": True},  # past the compiled scorer
     ],
-    ids=["wanghu", "xiaohu_zimo_vs_baohu", "no_exceptions"],
+    ids=["wanghu", "xiaohu_zimo_vs_baohu", "no_exceptions", "python_verdict"],
 )
 def test_duankagen_options_match_the_python_engine(flags):
+    """Each flag set through the compiled 断卡根 scorer (kernel V_DKG), the last through the Python scorer's
+    verdict (V_PYTHON: a configuration the compiled scorer does not cover)."""
     cfg = load_variant("duankagen", **flags)
     assert not unsupported(cfg)
+    want = K.V_PYTHON if "dkg_tier_units" in flags else K.V_DKG
+    assert rule_vector(cfg)[K.R_VERDICT] == want
     play_duankagen(cfg, range(60), duankagen_seeking)
 
 

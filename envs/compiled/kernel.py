@@ -123,6 +123,7 @@ from envs.compiled.layout import (
     XUELIU,
 )
 from envs.compiled.score import NUM_SCORE_RULES, score_hand, workspace
+from envs.compiled.score_dkg import NUM_DKG_RULES, score_dkg, workspace_dkg
 
 # ---- flat action ids (envs.actions) ------------------------------------------------------------------------------
 A_DISCARD = DISCARD_BASE
@@ -162,12 +163,15 @@ R_SUITS = 22  # bitmask of the suits in play (1 m, 2 p, 4 s): the 定缺 choices
 R_DKG = 23  # 断卡根: 报胡 (declaration before the first draw, the dealer's BAOHU), 请胡, forfeits
 R_VERDICT = 24  # V_*: who decides whether a hand with a winning shape may win
 R_CFG_ID = 25  # the configuration's number in envs.compiled.configs (V_PYTHON asks the Python scorer with it)
-R_SCORE = 26  # the compiled scorer's rule vector (envs.compiled.score.rule_vector) starts here
-NUM_RULES = R_SCORE + NUM_SCORE_RULES
+R_DGH_DIANPAO = 26  # dianganghua = dianpao: a 点杠花 is paid as a discard (its score has no self-draw bonus)
+R_ZIMO_VS_BAOHU = 27  # dkg_xiaohu_zimo_vs_baohu: a 小胡 may self-draw when an active payer declared 报胡
+R_SCORE = 28  # the compiled scorer's rule vector (score.rule_vector / score_dkg.rule_vector_dkg) starts here
+NUM_RULES = R_SCORE + max(NUM_SCORE_RULES, NUM_DKG_RULES)
 
-# verdicts (R_VERDICT): the shape alone; the compiled scorer on discard / rob wins (no 平胡 on a discard); the Python
-# scorer on every win (variants whose wins have minimums, ``VariantRules.win_rules``: 断卡根 小胡)
-V_SHAPE, V_SCORER, V_PYTHON = 0, 1, 2
+# verdicts (R_VERDICT): the shape alone; the compiled scorer on discard / rob wins (no 平胡 on a discard); on every
+# win (variants whose wins have minimums, ``VariantRules.win_rules``: 断卡根 小胡) the compiled 断卡根 scorer, or the
+# Python scorer for a configuration no compiled scorer covers
+V_SHAPE, V_SCORER, V_PYTHON, V_DKG = 0, 1, 2, 3
 
 # ---- continuations (CONT): what the hand does after a payment ----------------------------------------------------
 C_NONE, C_DRAW, C_REPLACEMENT, C_END = 0, 1, 2, 3
@@ -294,12 +298,13 @@ def pong_slot(s, seat, k):
 
 @njit(cache=True)
 def can_self_win(s, seat, rules, table):
-    """``Game._can_self_win``: the shape, then (``V_PYTHON``) the scorer's verdict (``Game._self_win_choice``)."""
+    """``Game._can_self_win``: the shape, then (``V_DKG`` / ``V_PYTHON``) the scorer's verdict
+    (``Game._self_win_choice``)."""
     if s[AFTER_PONG] or holds_void(s, seat) or s[FORFEIT + seat]:
         return False
     if not is_win(s, seat, table):
         return False
-    if rules[R_VERDICT] != V_PYTHON:
+    if rules[R_VERDICT] == V_SHAPE or rules[R_VERDICT] == V_SCORER:  # they judge discard / rob wins only
         return True
     flags = self_win_flags(s, seat)
     feeder = s[KONG_FEEDER] if s[AFTER_KONG] else -1
@@ -459,6 +464,28 @@ def fill_win(row, s, seat, tile, how, payer, feeder, flags, claimed):
     row[E_BAOHU] = baohu
 
 
+@njit(cache=True)
+def dkg_score_event(row, tile, payer_baohu, dgh_dianpao, dkg_rules, stk):
+    """``score_dkg`` of the win in event row ``row`` on ``tile``: ``Game._context`` and
+    ``DuankagenRules.win_context`` from the event (as ``ledger._situation`` reads them); ``payer_baohu`` -1 takes the
+    event's, 0 / 1 replaces it (the per-payer 报胡 price); ``dkg_rules`` is ``score_dkg.rule_vector_dkg``."""
+    how = row[E_HOW]
+    flags = row[E_FLAGS]
+    vf = row[E_VFLAGS]
+    robbing = how == HOW_QIANGGANG
+    qinghu = how == HOW_QINGHU
+    plain = not robbing and not qinghu
+    baohu = vf & VF_BAOHU != 0
+    pb = vf & VF_PAYER_BAOHU != 0 if payer_baohu < 0 else payer_baohu == 1
+    return score_dkg(row[E_COUNTS : E_COUNTS + NK], row[E_MELDS : E_MELDS + MAX_MELDS * MELD_FIELDS],
+                     row[E_NUM_MELDS], tile, how == HOW_ZIMO or how == HOW_INSTANT or qinghu, robbing,
+                     plain and flags & F_AFTER_KONG != 0, not robbing and flags & F_LAST_TILE != 0,
+                     plain and flags & F_TIANHU != 0, plain and flags & F_DIHU != 0,
+                     how == HOW_ZIMO and row[E_FEEDER] >= 0 and dgh_dianpao != 0, row[E_SEAT] == row[E_DEALER],
+                     baohu, row[E_KAB] if baohu else 0, qinghu, pb, vf & VF_ON_QINGHU != 0, dkg_rules,
+                     stk)  # fmt: skip
+
+
 def _python_verdict(cfg_id, row):
     """Plain Python (called from :func:`win_ok` in object mode): the Python scorer's verdict on a win event row."""
     from envs.compiled.ledger import win_verdict
@@ -470,10 +497,19 @@ def _python_verdict(cfg_id, row):
 def win_ok(s, seat, tile, how, payer, feeder, flags, claimed, rules):
     """Whether ``seat``'s win with the winning shape (``how`` HOW_*, ``payer`` -1 on a self-draw, the situation
     ``flags``, ``claimed``: a claimed tile) is legal: asked of the compiled scorer (``V_SCORER``, a discard or rob
-    win must score) or of the Python scorer (``V_PYTHON``: ``Game``'s ``win_rules`` path, e.g. 断卡根's 小胡)."""
+    win must score), of the compiled 断卡根 scorer (``V_DKG``: its 小胡 rule and ``DuankagenRules.self_win_ok``) or
+    of the Python scorer (``V_PYTHON``: ``Game``'s ``win_rules`` path for what no compiled scorer covers)."""
     row = np.full(EV_SIZE, -1, dtype=np.int32)
     row[E_TYPE] = EV_WIN
     fill_win(row, s, seat, tile, how, payer, feeder, flags, claimed)
+    if rules[R_VERDICT] == V_DKG:
+        stk = workspace_dkg()[0]
+        dkg_rules = rules[R_SCORE : R_SCORE + NUM_DKG_RULES]
+        ok, _, _ = dkg_score_event(row, tile, -1, rules[R_DGH_DIANPAO], dkg_rules, stk)
+        self_drawn = how == HOW_ZIMO or how == HOW_QINGHU or how == HOW_INSTANT
+        if not ok and self_drawn and rules[R_ZIMO_VS_BAOHU] and row[E_BAOHU] & row[E_ACTIVE] & ~(1 << seat):
+            ok, _, _ = dkg_score_event(row, tile, 1, rules[R_DGH_DIANPAO], dkg_rules, stk)  # self_win_ok
+        return ok
     if rules[R_VERDICT] == V_SCORER:
         tab, ent, ne, best_std, best_7, stk = workspace()
         robbing = how == HOW_QIANGGANG

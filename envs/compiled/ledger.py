@@ -37,6 +37,7 @@ from envs.compiled.layout import (
     WON,
 )
 from envs.compiled.score import NOT_READY, CompiledScorer
+from envs.compiled.score_dkg import CompiledDkgScorer
 from envs.config import DKG_TABLES, RuleConfig
 from envs.melds import Meld, MeldKind
 from envs.scoring import ScoreResult
@@ -67,16 +68,18 @@ _HOW = {
 _SELF_DRAWN = (K.HOW_ZIMO, K.HOW_INSTANT, K.HOW_QINGHU)
 
 
-_SCORERS: dict[int, tuple[RuleConfig, CompiledScorer | None]] = {}
+_SCORERS: dict[int, tuple[RuleConfig, CompiledScorer | CompiledDkgScorer | None]] = {}
 
 
-def _scorer(cfg: RuleConfig) -> CompiledScorer | None:
-    """:meth:`CompiledScorer.for_config`, memoised on the configuration object (a ledger is made per hand)."""
+def _scorer(cfg: RuleConfig) -> CompiledScorer | CompiledDkgScorer | None:
+    """The compiled scorer of ``cfg`` (:class:`CompiledDkgScorer` for a 断卡根 table), None where none covers it;
+    memoised on the configuration object (a ledger is made per hand)."""
     hit = _SCORERS.get(id(cfg))
     if hit is None or hit[0] is not cfg:
         if len(_SCORERS) >= 64:
             _SCORERS.clear()
-        hit = _SCORERS[id(cfg)] = (cfg, CompiledScorer.for_config(cfg))  # holds cfg: its id is not reused
+        kind = CompiledDkgScorer if cfg.fan_table in DKG_TABLES else CompiledScorer
+        hit = _SCORERS[id(cfg)] = (cfg, kind.for_config(cfg))  # holds cfg: its id is not reused
     return hit[1]
 
 
@@ -167,6 +170,14 @@ class Ledger:
         self.kong_events: list[list[int]] = []  # per kong event: indices into kong_payments
         self.transfers: list[Transfer] | None = None  # a list: every transfer is appended (the AEC env's infos)
 
+    def __getstate__(self) -> dict[str, object]:
+        return {name: getattr(self, name) for name in self.__slots__}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        configs.number(self.cfg)  # the kernel may ask this process's Python scorer about it (kernel.win_ok)
+
     def _apply(self, tr: Transfer) -> None:
         self.scores[tr.payer] -= tr.amount
         self.scores[tr.receiver] += tr.amount
@@ -229,7 +240,7 @@ class Ledger:
 
     def _score(self, ev: np.ndarray, tile: int) -> tuple[bool, int, int]:
         """``Game._score_on`` from the event's snapshot of the winner: ``(is_win, payment, doublings)``."""
-        if self.scorer is not None:
+        if isinstance(self.scorer, CompiledScorer):
             return self.scorer.score(
                 ev[K.E_COUNTS : K.E_COUNTS + NK],
                 ev[K.E_MELDS : K.E_MELDS + MELD_FIELDS * MAX_MELDS],
@@ -286,27 +297,38 @@ class Ledger:
         seat, how = int(ev[K.E_SEAT]), int(ev[K.E_HOW])
         payer, feeder = int(ev[K.E_PAYER]), int(ev[K.E_FEEDER])
         baohu = int(ev[K.E_BAOHU])
-        result = _judge(cfg, ev, tile)
-        assert result.is_win or win_verdict(configs.number(cfg), ev), f"seat {seat}: a win the scorer refuses"
+        is_win, payment = self._dkg_price(ev, tile, -1)
+        assert is_win or win_verdict(configs.number(cfg), ev), f"seat {seat}: a win the scorer refuses"
         reason = "zimo" if how == K.HOW_QINGHU else _HOW[how]
         if payer >= 0 or (feeder >= 0 and cfg.dianganghua == "dianpao"):
             who = payer if payer >= 0 else feeder
-            amount = result.payment if payer >= 0 else _judge(cfg, ev, tile, payer_baohu=bool(baohu >> who & 1)).payment
+            amount = payment if payer >= 0 else self._dkg_price(ev, tile, baohu >> who & 1)[1]
             return [Transfer(who, seat, amount, reason if payer >= 0 else "dianpao")] if amount else []
-        penalised: ScoreResult | None = None
+        penalised: tuple[bool, int] | None = None
         out = []
         for p in _seats(int(ev[K.E_ACTIVE])):
             if p == seat:
                 continue
             if baohu >> p & 1:
                 if penalised is None:
-                    penalised = _judge(cfg, ev, tile, payer_baohu=True)
-                amount = penalised.payment if penalised.is_win else 0
+                    penalised = self._dkg_price(ev, tile, 1)
+                amount = penalised[1] if penalised[0] else 0
             else:
-                amount = result.payment if result.is_win else 0
+                amount = payment if is_win else 0
             if amount:
                 out.append(Transfer(p, seat, amount, reason))
         return out
+
+    def _dkg_price(self, ev: np.ndarray, tile: int, payer_baohu: int) -> tuple[bool, int]:
+        """``(is_win, payment)`` of a 断卡根 win event, the payer's 报胡 from the event (``payer_baohu`` -1) or
+        replaced (0 / 1): the compiled 断卡根 scorer (``kernel.dkg_score_event``) where it covers the table."""
+        scorer = self.scorer
+        if isinstance(scorer, CompiledDkgScorer):
+            ok, pay, _ = K.dkg_score_event(ev, tile, payer_baohu, self.cfg.dianganghua == "dianpao", scorer.rules,
+                                           *scorer.work)  # fmt: skip
+            return bool(ok), int(pay)
+        r = _judge(self.cfg, ev, tile) if payer_baohu < 0 else _judge(self.cfg, ev, tile, payer_baohu=payer_baohu == 1)
+        return r.is_win, r.payment
 
     def _call(self, ev: np.ndarray) -> None:
         """呼叫转移 of the payer's kongs of that turn (``Game._discard_wins``)."""
@@ -351,9 +373,17 @@ class Ledger:
     def _dkg_chajiao(self, row: np.ndarray, rest: list[int]) -> None:
         """``DuankagenRules.end_transfers`` (查叫): each seat of ``rest`` that is not ready pays each ready one that
         one's best (``chadajiao``) discard-win payment — with its 报胡 fan; a seat that forfeited is not ready."""
-        cfg = self.cfg
+        cfg, scorer = self.cfg, self.scorer
         value: dict[int, int | None] = {}
         for q in rest:
+            if isinstance(scorer, CompiledDkgScorer):
+                base = MELDS + q * MAX_MELDS * MELD_FIELDS
+                v = -1 if row[FORFEIT + q] else scorer.ready(
+                    row[HANDS + q * NK : HANDS + (q + 1) * NK], row[base : base + MAX_MELDS * MELD_FIELDS],
+                    int(row[NUM_MELDS + q]), bool(row[BAOHU + q]),
+                )  # fmt: skip
+                value[q] = None if v < 0 else v
+                continue
             payments = []
             if not row[FORFEIT + q]:
                 mask = int(H.waits_mask(row, q, self.table))
@@ -379,7 +409,7 @@ class Ledger:
 
     def _ready(self, row: np.ndarray, q: int) -> int | None:
         """:func:`envs.settlement.ready_value` of seat ``q`` (the compiled one where it covers the hand)."""
-        if self.scorer is not None:
+        if isinstance(self.scorer, CompiledScorer):
             n = int(row[NUM_MELDS + q])
             base = MELDS + q * MAX_MELDS * MELD_FIELDS
             value = self.scorer.ready(

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs import _suit_tables
-from envs.compiled import configs, score
+from envs.compiled import configs, score, score_dkg
 from envs.compiled import kernel as K
 from envs.config import RuleConfig
 from envs.game import UnsupportedRule
@@ -113,8 +113,14 @@ def rule_vector(cfg: RuleConfig) -> np.ndarray:
     variant = rules_for(cfg)
     r[K.R_DKG] = isinstance(variant, DuankagenRules)
     r[K.R_CFG_ID] = configs.number(cfg)
-    if variant.win_rules:  # every win is judged by the Python scorer (Game._can_self_win / _hu_offer)
-        r[K.R_VERDICT] = K.V_PYTHON
+    r[K.R_DGH_DIANPAO] = cfg.dianganghua == "dianpao"
+    r[K.R_ZIMO_VS_BAOHU] = bool(cfg.dkg_xiaohu_zimo_vs_baohu)
+    if variant.win_rules:  # every win is judged by a scorer (Game._can_self_win / _hu_offer)
+        if isinstance(variant, DuankagenRules) and not score_dkg.unsupported_dkg(cfg):
+            r[K.R_VERDICT] = K.V_DKG
+            r[K.R_SCORE : K.R_SCORE + score_dkg.NUM_DKG_RULES] = score_dkg.rule_vector_dkg(cfg)
+        else:
+            r[K.R_VERDICT] = K.V_PYTHON
     elif not cfg.allow_pinghu_on_discard:  # discard and rob wins must score (kernel.win_ok)
         r[K.R_VERDICT] = K.V_SCORER
         r[K.R_SCORE : K.R_SCORE + score.NUM_SCORE_RULES] = score.rule_vector(cfg)
