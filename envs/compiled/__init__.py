@@ -8,7 +8,8 @@
 * :mod:`envs.compiled.ledger` — money (kongs, wins, the end of hand) with the settlement functions of the Python
   engine;
 * :mod:`envs.compiled.score` — wins and 查大叫 values of the ``chengdu`` / ``hongzhong`` / ``mahjongsoul`` fan
-  tables in numba (other tables: the Python scorer);
+  tables in numba, and :mod:`envs.compiled.score_dkg` those of the 断卡根 tables (other tables: the Python scorer);
+* :mod:`envs.compiled.configs` — configuration numbers for the kernel's calls back into the Python scorer;
 * :mod:`envs.compiled.support` — which configurations it plays;
 * :mod:`envs.compiled.dealing` — the seeded wall, dealer and 换三张 offset of a hand;
 * :mod:`envs.compiled.mirror` — a row from an :class:`envs.game.Game` (tests, debugging);
@@ -16,9 +17,9 @@
 * :mod:`envs.compiled.aec` — ``CompiledRawEnv``, the AEC environment on it (``raw_env(engine="compiled")``), with
   :mod:`envs.compiled.shadow` replaying a hand on the Python engine for the event logs of its infos.
 
-It plays the ``chengdu``, ``xueliu``, ``hongzhong``, ``chiyu`` and ``two_player`` presets (and their scoring /
-settlement options); ``tests/test_compiled_engine.py`` proves it equal to :class:`envs.game.Game` decision by
-decision.
+It plays the ``chengdu``, ``xueliu``, ``hongzhong``, ``chiyu``, ``two_player`` and ``duankagen`` presets (and
+their scoring / settlement options); ``tests/test_compiled_engine.py`` proves it equal to :class:`envs.game.Game`
+decision by decision.
 
 numba comes with the ``env`` extra (``pip install 'chuanma[env]'``); the first use compiles the kernel (about half a
 minute; numba caches it on disk for later processes, stamped with all of this package's sources:

@@ -1,12 +1,14 @@
 """What the compiled engine plays (编译引擎支持的规则), its rule vector and its win table.
 
-The kernel implements the state machine of the core rules (:mod:`envs.variants.base`) for two to four players, any
-suits and hand size, no wildcards or the four 红中 wildcards, 血战到底 or 血流成河 continuation, with or without
-bankruptcy: the ``chengdu``, ``xueliu``, ``hongzhong``, ``chiyu`` and ``two_player`` presets and any configuration
-that differs from them only in flags the kernel reads from :func:`rule_vector` or that only the scorer and the
-settlement use (fan table, caps, payments, 查花猪 / 查大叫 options ...; those are the ledger's, see
-:mod:`envs.compiled.ledger`).  Without ``allow_pinghu_on_discard`` the kernel asks the compiled scorer
-(:mod:`envs.compiled.score`) whether a discard win scores, so the configuration must be one that scorer covers.
+The kernel implements the state machine of the core rules (:mod:`envs.variants.base`) and of 断卡根
+(:mod:`envs.variants.duankagen`: 报胡, 请胡) for two to four players, any suits and hand size, no wildcards or the
+four 红中 wildcards, 血战到底 or 血流成河 continuation, with or without bankruptcy: the ``chengdu``, ``xueliu``,
+``hongzhong``, ``chiyu``, ``two_player`` and ``duankagen`` presets and any configuration that differs from them only
+in flags the kernel reads from :func:`rule_vector` or that only the scorer and the settlement use (fan table, caps,
+payments, 查花猪 / 查大叫 options ...; those are the ledger's, see :mod:`envs.compiled.ledger`).  Without
+``allow_pinghu_on_discard`` the kernel asks the compiled scorer (:mod:`envs.compiled.score`) whether a discard win
+scores, so the configuration must be one that scorer covers; a variant whose wins have minimums (断卡根's 小胡) is
+judged by :mod:`envs.compiled.score_dkg`, or by the Python scorer where that one does not cover the configuration.
 :func:`check_supported` names every flag that is out of reach, so a caller can fall back to the Python engine.
 """
 
