@@ -8,6 +8,9 @@ costs little next to the decisions — except the scorer itself (红中 hands: e
 :class:`envs.compiled.score.CompiledScorer` covers the configuration (the ``chengdu``, ``hongzhong`` and
 ``mahjongsoul`` fan tables) a win's payment and a ready hand's 查大叫 value come from its numba functions (equal to
 the Python ones, see ``tests/test_compiled_score.py``); other configurations keep calling the Python scorer.
+On a 断卡根 table it prices each payer as ``DuankagenRules.settle_win`` does (报胡 penalties) and settles 查叫 as its
+``end_transfers``, with :class:`envs.compiled.score_dkg.CompiledDkgScorer` where that covers the configuration.
+:func:`win_verdict` is the Python scorer's verdict the kernel asks for a configuration no compiled scorer covers.
 """
 
 from __future__ import annotations
@@ -372,33 +375,12 @@ class Ledger:
 
     def _dkg_chajiao(self, row: np.ndarray, rest: list[int]) -> None:
         """``DuankagenRules.end_transfers`` (查叫): each seat of ``rest`` that is not ready pays each ready one that
-        one's best (``chadajiao``) discard-win payment — with its 报胡 fan; a seat that forfeited is not ready."""
-        cfg, scorer = self.cfg, self.scorer
-        value: dict[int, int | None] = {}
+        one's best (``chadajiao``) discard-win payment — with its 报胡 fan; a seat that forfeited is not ready.  Only
+        the seats the kernel cannot rule out (:func:`hand.may_be_ready`) are valued."""
+        value: dict[int, int | None] = dict.fromkeys(rest)
         for q in rest:
-            if isinstance(scorer, CompiledDkgScorer):
-                base = MELDS + q * MAX_MELDS * MELD_FIELDS
-                v = -1 if row[FORFEIT + q] else scorer.ready(
-                    row[HANDS + q * NK : HANDS + (q + 1) * NK], row[base : base + MAX_MELDS * MELD_FIELDS],
-                    int(row[NUM_MELDS + q]), bool(row[BAOHU + q]),
-                )  # fmt: skip
-                value[q] = None if v < 0 else v
-                continue
-            payments = []
-            if not row[FORFEIT + q]:
-                mask = int(H.waits_mask(row, q, self.table))
-                hand = row[HANDS + q * NK : HANDS + (q + 1) * NK].tolist()
-                base = MELDS + q * MAX_MELDS * MELD_FIELDS
-                melds = _melds(row[base : base + MELD_FIELDS * int(row[NUM_MELDS + q])].tolist())
-                for t in range(NK):
-                    if mask >> t & 1:
-                        counts = hand[:]
-                        counts[t] += 1
-                        r = judge.score(cfg, counts, melds, t, void=None, dealer=q == int(row[DEALER]),
-                                        self_drawn=False, baohu=bool(row[BAOHU + q]))  # fmt: skip
-                        if r.is_win:
-                            payments.append(r.payment)
-            value[q] = (max(payments) if cfg.chadajiao == "max" else min(payments)) if payments else None
+            if not row[FORFEIT + q] and H.may_be_ready(row, q, self.table):
+                value[q] = self._dkg_ready(row, q)
         for p in rest:
             if value[p] is not None:
                 continue
@@ -406,6 +388,34 @@ class Ledger:
                 v = value[q]
                 if v:
                     self._apply(Transfer(p, q, v, "chadajiao"))
+
+    def _dkg_ready(self, row: np.ndarray, q: int) -> int | None:
+        """``DuankagenRules._ready_value`` of seat ``q`` (not forfeited): the compiled ``ready_dkg`` where it covers
+        the configuration, else the Python scorer over the seat's waits."""
+        cfg, scorer = self.cfg, self.scorer
+        base = MELDS + q * MAX_MELDS * MELD_FIELDS
+        n_melds = int(row[NUM_MELDS + q])
+        if isinstance(scorer, CompiledDkgScorer):
+            v = scorer.ready(
+                row[HANDS + q * NK : HANDS + (q + 1) * NK], row[base : base + MAX_MELDS * MELD_FIELDS], n_melds,
+                bool(row[BAOHU + q]),
+            )  # fmt: skip
+            return None if v < 0 else v
+        mask = int(H.waits_mask(row, q, self.table))
+        hand = row[HANDS + q * NK : HANDS + (q + 1) * NK].tolist()
+        melds = _melds(row[base : base + MELD_FIELDS * n_melds].tolist())
+        payments = []
+        for t in range(NK):
+            if mask >> t & 1:
+                counts = hand[:]
+                counts[t] += 1
+                r = judge.score(cfg, counts, melds, t, void=None, dealer=q == int(row[DEALER]), self_drawn=False,
+                                baohu=bool(row[BAOHU + q]))  # fmt: skip
+                if r.is_win:
+                    payments.append(r.payment)
+        if not payments:
+            return None
+        return max(payments) if cfg.chadajiao == "max" else min(payments)
 
     def _ready(self, row: np.ndarray, q: int) -> int | None:
         """:func:`envs.settlement.ready_value` of seat ``q`` (the compiled one where it covers the hand)."""
