@@ -5,7 +5,7 @@ hands, 请胡 five pairs + a single) and near-misses, every context the Python `
 discard, 抢杠, 杠上, 海底, 天胡/地胡, 报胡 with 0-4 kongs after it, 请胡, the payer's 报胡, a 请胡 discard, 点杠花 paid
 as a discard), for the ``dkg_wiki`` and ``dkg_wanghu`` tables and flag variations: ``CompiledDkgScorer.score`` ==
 ``judge.score`` (``is_win``, ``payment``, ``doublings or 0``) and ``CompiledDkgScorer.ready`` == the 查叫 value of
-``DuankagenRules._ready_value`` (recomputed here from ``judge.waits_mask`` and ``judge.score``).  Every fan row, the
+``envs.variants.duankagen.ready_value`` (over ``judge.waits_mask``'s waits).  Every fan row, the
 fixed 天胡/地胡, the 小胡 refusal and each 小胡 exception must occur.  Seeded.
 """
 
@@ -23,6 +23,7 @@ from envs.compiled import score_dkg as D
 from envs.compiled.layout import M_ANKONG, M_BUKONG, M_KONG, M_PONG, NK
 from envs.config import load_variant
 from envs.melds import Meld, MeldKind
+from envs.variants.duankagen import ready_value as dkg_ready_value
 
 _MELD_KIND = {M_PONG: MeldKind.PONG, M_KONG: MeldKind.KONG, M_ANKONG: MeldKind.ANKONG, M_BUKONG: MeldKind.BUKONG}
 _SUITS = (1, 2)  # 筒 p, 条 s (suits "sp")
@@ -192,19 +193,11 @@ def _situation(rng: random.Random, counts, melds, erheyi: bool = False) -> tuple
 
 
 def _python_ready(cfg, counts, melds, baohu: bool) -> int:
-    """``DuankagenRules._ready_value`` of a seat that did not forfeit (its body, without a Game)."""
+    """:func:`envs.variants.duankagen.ready_value` (what ``DuankagenRules.end_transfers`` uses) of a seat that did not
+    forfeit, over its ``judge.waits_mask`` waits."""
     mask = judge.waits_mask(cfg, list(counts), melds, None)
-    payments = []
-    for t in range(NK):
-        if mask >> t & 1:
-            c = list(counts)
-            c[t] += 1
-            r = judge.score(cfg, c, melds, t, void=None, dealer=False, self_drawn=False, baohu=baohu)
-            if r.is_win:
-                payments.append(r.payment)
-    if not payments:
-        return D.NOT_READY
-    return max(payments) if cfg.chadajiao == "max" else min(payments)
+    value = dkg_ready_value(cfg, counts, melds, mask, dealer=False, baohu=baohu)
+    return D.NOT_READY if value is None else value
 
 
 @functools.cache

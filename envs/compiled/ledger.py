@@ -57,6 +57,8 @@ from envs.settlement import (
     settle_end_of_hand,
     win_transfers,
 )
+from envs.variants.duankagen import chajiao_transfers
+from envs.variants.duankagen import ready_value as dkg_ready_value
 
 _MELD_KIND = {1: MeldKind.PONG, 2: MeldKind.KONG, 3: MeldKind.ANKONG, 4: MeldKind.BUKONG}
 _KONG_TYPE = {2: "zhigang", 3: "angang", 4: "bugang"}
@@ -381,18 +383,13 @@ class Ledger:
         for q in rest:
             if not row[FORFEIT + q] and H.may_be_ready(row, q, self.table):
                 value[q] = self._dkg_ready(row, q)
-        for p in rest:
-            if value[p] is not None:
-                continue
-            for q in rest:
-                v = value[q]
-                if v:
-                    self._apply(Transfer(p, q, v, "chadajiao"))
+        for tr in chajiao_transfers(value):
+            self._apply(tr)
 
     def _dkg_ready(self, row: np.ndarray, q: int) -> int | None:
-        """``DuankagenRules._ready_value`` of seat ``q`` (not forfeited): the compiled ``ready_dkg`` where it covers
-        the configuration, else the Python scorer over the seat's waits."""
-        cfg, scorer = self.cfg, self.scorer
+        """:func:`envs.variants.duankagen.ready_value` of seat ``q`` (not forfeited): the compiled ``ready_dkg`` where
+        it covers the configuration."""
+        scorer = self.scorer
         base = MELDS + q * MAX_MELDS * MELD_FIELDS
         n_melds = int(row[NUM_MELDS + q])
         if isinstance(scorer, CompiledDkgScorer):
@@ -401,21 +398,14 @@ class Ledger:
                 bool(row[BAOHU + q]),
             )  # fmt: skip
             return None if v < 0 else v
-        mask = int(H.waits_mask(row, q, self.table))
-        hand = row[HANDS + q * NK : HANDS + (q + 1) * NK].tolist()
-        melds = _melds(row[base : base + MELD_FIELDS * n_melds].tolist())
-        payments = []
-        for t in range(NK):
-            if mask >> t & 1:
-                counts = hand[:]
-                counts[t] += 1
-                r = judge.score(cfg, counts, melds, t, void=None, dealer=q == int(row[DEALER]), self_drawn=False,
-                                baohu=bool(row[BAOHU + q]))  # fmt: skip
-                if r.is_win:
-                    payments.append(r.payment)
-        if not payments:
-            return None
-        return max(payments) if cfg.chadajiao == "max" else min(payments)
+        return dkg_ready_value(
+            self.cfg,
+            row[HANDS + q * NK : HANDS + (q + 1) * NK].tolist(),
+            _melds(row[base : base + MELD_FIELDS * n_melds].tolist()),
+            int(H.waits_mask(row, q, self.table)),
+            dealer=q == int(row[DEALER]),
+            baohu=bool(row[BAOHU + q]),
+        )
 
     def _ready(self, row: np.ndarray, q: int) -> int | None:
         """:func:`envs.settlement.ready_value` of seat ``q`` (the compiled one where it covers the hand)."""

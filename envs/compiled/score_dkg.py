@@ -2,7 +2,7 @@
 
 The numba counterparts of :func:`envs.judge.score` (→ :func:`envs.scoring.score_win`) for the 断卡根 fan tables
 ``dkg_wiki`` (S2 column: additive fan, paid by ``dkg_tier_units``) and ``dkg_wanghu`` (E5 网狐: the single highest
-base row + extras, fan f pays 2^(f-1) under ``cap_doublings``), and of ``DuankagenRules._ready_value``
+base row + extras, fan f pays 2^(f-1) under ``cap_doublings``), and of ``envs.variants.duankagen.ready_value``
 (:mod:`envs.variants.duankagen`, without the forfeit, which the caller handles).  Only the money is computed:
 ``(is_win, payment, fan)`` — ``fan`` is ``ScoreResult.doublings or 0`` (the fan total, the payer's 报胡 penalty and
 请胡炮 included).  :meth:`CompiledDkgScorer.for_config` answers None for a configuration these functions do not cover.
@@ -409,7 +409,7 @@ def score_dkg(counts, melds, n_melds, win_tile, self_drawn, robbing_kong, after_
 
 @njit(cache=True)
 def ready_dkg(counts, melds, n_melds, baohu, rules, stk):
-    """``DuankagenRules._ready_value`` without the forfeit: over the shape waits ``t`` of the 10-tile (3k+1) hand
+    """``envs.variants.duankagen.ready_value`` (no forfeit): over the shape waits ``t`` of the 10-tile (3k+1) hand
     (kinds of the suits in play held fewer than four times counting the melds), the payment of a plain discard win
     on ``t`` (with ``baohu``); the max (``chadajiao = "max"``) or min of the legal wins, :data:`NOT_READY` when none
     is one (小胡-only and 素卡 waits do not count; a 请胡 is never a discard win)."""

@@ -30,6 +30,7 @@ The fan table, tiers, 卡 / 硬卡 and the 小胡 rule are the scorer's (:mod:`e
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from envs import judge
@@ -44,7 +45,7 @@ from envs.variants.base import Rescore, SettledWin, VariantRules, VariantState
 if TYPE_CHECKING:  # pragma: no cover
     from envs.game import Game
 
-__all__ = ["DuankagenRules", "DuankagenState", "request_single"]
+__all__ = ["DuankagenRules", "DuankagenState", "chajiao_transfers", "ready_value", "request_single"]
 
 
 class DuankagenState(VariantState):
@@ -269,41 +270,45 @@ class DuankagenRules(VariantRules):
         rest = [s for s in range(game.n) if not game.won[s]]
         if len(rest) < 2:
             return []
-        value = {s: self._ready_value(game, s) for s in rest}
-        out = []
-        for p in rest:
-            if value[p] is not None:
-                continue
-            for q in rest:
-                v = value[q]
-                if v:
-                    out.append(Transfer(p, q, v, "chadajiao"))
-        return out
-
-    def _ready_value(self, game: Game, seat: int) -> int | None:
         st: DuankagenState = game.vstate
-        if st.forfeit[seat]:
-            return None
-        cfg = game.cfg
-        h = game.hands[seat]
-        mask = game.seat_waits(seat)
-        payments = []
-        for t in range(NUM_KINDS):
-            if mask >> t & 1:
-                counts = list(h)
-                counts[t] += 1
-                r = judge.score(
-                    cfg,
-                    counts,
-                    game.melds[seat],
-                    t,
-                    void=None,
-                    dealer=seat == game.dealer,
-                    self_drawn=False,
-                    baohu=st.baohu[seat],
-                )
-                if r.is_win:
-                    payments.append(r.payment)
-        if not payments:
-            return None
-        return max(payments) if cfg.chadajiao == "max" else min(payments)
+        value = {
+            s: None
+            if st.forfeit[s]
+            else ready_value(
+                game.cfg, game.hands[s], game.melds[s], game.seat_waits(s), dealer=s == game.dealer, baohu=st.baohu[s]
+            )
+            for s in rest
+        }
+        return chajiao_transfers(value)
+
+
+def ready_value(
+    cfg: RuleConfig, hand: Sequence[int], melds: Sequence[Meld], waits: int, *, dealer: bool, baohu: bool
+) -> int | None:
+    """查叫 value of a seat that has not forfeited: over its shape ``waits`` (a kind bitmask), the payment of a legal
+    *discard* win (with its 报胡 fan) — the max, or the min with ``chadajiao = "min"``; None when no wait is one
+    (小胡-only, pure 请胡 and 素卡 waits do not count)."""
+    payments = []
+    for t in range(NUM_KINDS):
+        if waits >> t & 1:
+            counts = list(hand)
+            counts[t] += 1
+            r = judge.score(cfg, counts, melds, t, void=None, dealer=dealer, self_drawn=False, baohu=baohu)
+            if r.is_win:
+                payments.append(r.payment)
+    if not payments:
+        return None
+    return max(payments) if cfg.chadajiao == "max" else min(payments)
+
+
+def chajiao_transfers(value: dict[int, int | None]) -> list[Transfer]:
+    """查叫 payments among the seats that never won (``value``: each one's :func:`ready_value`, None = not ready):
+    each seat that is not ready pays each ready one that one's value."""
+    out = []
+    for p, own in value.items():
+        if own is not None:
+            continue
+        for q, v in value.items():
+            if v:
+                out.append(Transfer(p, q, v, "chadajiao"))
+    return out
