@@ -14,9 +14,10 @@ with what comes next stored in the row (``CONT``, :func:`stop`), and the ledger 
 (:func:`end_bankrupt`) or lets it go on (:func:`resume`); otherwise the events are settled after the kernel
 returns.
 
-The play never needs a score, except where a win on a discard must score (``allow_pinghu_on_discard = false``, the
-two-player rule): :func:`scores_on_discard` then asks the compiled scorer (:mod:`envs.compiled.score`, its rule
-vector stored in ``rules`` from ``R_SCORE`` on).  Seats: a row has four seat slots; a table of ``NSEATS`` < 4
+The play never needs a score, except where a win must score to be legal (``allow_pinghu_on_discard = false``, the
+two-player rule; 断卡根's 小胡 rule): :func:`win_ok` then asks a compiled scorer (:mod:`envs.compiled.score` or
+:mod:`envs.compiled.score_dkg`, its rule vector stored in ``rules`` from ``R_SCORE`` on), or the Python scorer for a
+configuration neither covers.  Seats: a row has four seat slots; a table of ``NSEATS`` < 4
 players uses the first ones and takes turns modulo ``NSEATS``.
 """
 
@@ -158,14 +159,13 @@ R_FOUR_RED = 17  # hz_four_red_instant: four 红中 in hand win at once
 R_FOUR_RED_ENDS = 18  # hz_four_red_ends_hand
 R_BANKRUPTCY = 19  # start_points > 0: a payment can end the hand, so the kernel stops after each one
 R_NUM_PLAYERS = 20  # players at the table (2-4)
-R_PINGHU = 21  # allow_pinghu_on_discard: any shape wins on a discard (else the scorer decides each offer)
-R_SUITS = 22  # bitmask of the suits in play (1 m, 2 p, 4 s): the 定缺 choices
-R_DKG = 23  # 断卡根: 报胡 (declaration before the first draw, the dealer's BAOHU), 请胡, forfeits
-R_VERDICT = 24  # V_*: who decides whether a hand with a winning shape may win
-R_CFG_ID = 25  # the configuration's number in envs.compiled.configs (V_PYTHON asks the Python scorer with it)
-R_DGH_DIANPAO = 26  # dianganghua = dianpao: a 点杠花 is paid as a discard (its score has no self-draw bonus)
-R_ZIMO_VS_BAOHU = 27  # dkg_xiaohu_zimo_vs_baohu: a 小胡 may self-draw when an active payer declared 报胡
-R_SCORE = 28  # the compiled scorer's rule vector (score.rule_vector / score_dkg.rule_vector_dkg) starts here
+R_SUITS = 21  # bitmask of the suits in play (1 m, 2 p, 4 s): the 定缺 choices
+R_DKG = 22  # 断卡根: 报胡 (declaration before the first draw, the dealer's BAOHU), 请胡, forfeits
+R_VERDICT = 23  # V_*: who decides whether a hand with a winning shape may win (allow_pinghu_on_discard, win_rules)
+R_CFG_ID = 24  # the configuration's number in envs.compiled.configs (V_PYTHON asks the Python scorer with it)
+R_DGH_DIANPAO = 25  # dianganghua = dianpao: a 点杠花 is paid as a discard (its score has no self-draw bonus)
+R_ZIMO_VS_BAOHU = 26  # dkg_xiaohu_zimo_vs_baohu: a 小胡 may self-draw when an active payer declared 报胡
+R_SCORE = 27  # the compiled scorer's rule vector (score.rule_vector / score_dkg.rule_vector_dkg) starts here
 NUM_RULES = R_SCORE + max(NUM_SCORE_RULES, NUM_DKG_RULES)
 
 # verdicts (R_VERDICT): the shape alone; the compiled scorer on discard / rob wins (no 平胡 on a discard); on every

@@ -547,7 +547,7 @@ def _score(counts, melds, n_melds, win_tile, void, self_drawn, robbing_kong, aft
 @njit(cache=True)
 def workspace() -> tuple[np.ndarray, ...]:
     """Scratch arrays of :func:`score_hand` / :func:`ready_value` (one set per caller; they are left clean); compiled,
-    so that the kernel can make a set too (``kernel.scores_on_discard``)."""
+    so that the kernel can make a set too (``kernel.win_ok``)."""
     return (
         np.zeros(_SLOTS * _MAXE, dtype=np.int32),  # per slot: (sets, pair, wildcards, facts) -> entry + 1
         np.zeros((_SLOTS, _MAXE, 5), dtype=np.int16),  # per slot entries: sets, pair, wildcards, facts, 根

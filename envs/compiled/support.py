@@ -110,7 +110,6 @@ def rule_vector(cfg: RuleConfig) -> np.ndarray:
     r[K.R_FOUR_RED_ENDS] = hongzhong and cfg.hz_four_red_ends_hand
     r[K.R_BANKRUPTCY] = cfg.start_points > 0
     r[K.R_NUM_PLAYERS] = cfg.num_players
-    r[K.R_PINGHU] = bool(cfg.allow_pinghu_on_discard)
     r[K.R_SUITS] = sum(1 << "mps".index(letter) for letter in cfg.suits)
     variant = rules_for(cfg)
     r[K.R_DKG] = isinstance(variant, DuankagenRules)
