@@ -279,31 +279,33 @@ def test_ready_value_equals_settlement(name: str) -> None:
     assert four_red > 10 or not wild
 
 
+def _counts_of(*kinds: int) -> np.ndarray:
+    """34 counts holding ``kinds`` (repeated kinds count twice)."""
+    out = np.zeros(NK, dtype=np.int32)
+    for k in kinds:
+        out[k] += 1
+    return out
+
+
 def test_scores_fixed_examples() -> None:
     """A few hands worked by hand (RULES §4.1.2, §4.3.2): the tables, not only agreement with Python."""
     cd = S.CompiledScorer.for_config(load_variant("chengdu"))
     hz = S.CompiledScorer.for_config(load_variant("hongzhong"))
     assert cd is not None and hz is not None
 
-    def counts_of(*kinds: int) -> np.ndarray:
-        out = np.zeros(NK, dtype=np.int32)
-        for k in kinds:
-            out[k] += 1
-        return out
-
     none = S.meld_array([])
     # 清一色 all in 万 with one run: 2 doublings, capped at 3, discard win -> 4
-    hand = counts_of(0, 1, 2, 3, 3, 3, 4, 5, 6, 7, 7, 7, 8, 8)
+    hand = _counts_of(0, 1, 2, 3, 3, 3, 4, 5, 6, 7, 7, 7, 8, 8)
     assert cd.score(hand, none, 0, 8, void=1, self_drawn=False) == (True, 4, 2)
     # same on a self-draw: 自摸加底 after the cap -> 5
     assert cd.score(hand, none, 0, 8, void=1, self_drawn=True) == (True, 5, 2)
     # a void-suit tile is not a win
     assert cd.score(hand, none, 0, 8, void=0, self_drawn=True) == (False, 0, 0)
     # 红中: 七对 with one 红中 (3) + 自摸加番 (1) = 4 doublings -> 16; 四红中 -> 256
-    seven = counts_of(0, 0, 2, 2, 4, 4, 10, 10, 12, 12, 14, 14, 16, RED)
+    seven = _counts_of(0, 0, 2, 2, 4, 4, 10, 10, 12, 12, 14, 14, 16, RED)
     assert hz.score(seven, none, 0, RED, void=2, self_drawn=True) == (True, 16, 4)
     assert hz.score(seven, none, 0, 16, void=2, self_drawn=False) == (True, 8, 3)
-    four = counts_of(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, RED, RED, RED, RED)
+    four = _counts_of(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, RED, RED, RED, RED)
     assert hz.score(four, none, 0, 9, void=2, self_drawn=True) == (True, 256, 8)
     # a discarded 红中 is dead
     assert hz.score(seven, none, 0, RED, void=2, self_drawn=False) == (False, 0, 0)
@@ -314,15 +316,9 @@ def test_scores_mahjongsoul_examples() -> None:
     ms = S.CompiledScorer.for_config(load_variant("chiyu"))
     assert ms is not None
 
-    def counts_of(*kinds: int) -> np.ndarray:
-        out = np.zeros(NK, dtype=np.int32)
-        for k in kinds:
-            out[k] += 1
-        return out
-
     none = S.meld_array([])
     # 无番和 (1 han): 1000 on a discard, 2000 on a self-draw (1000 + 1000)
-    plain = counts_of(0, 1, 2, 3, 4, 5, 9, 10, 11, 12, 13, 14, 16, 16)
+    plain = _counts_of(0, 1, 2, 3, 4, 5, 9, 10, 11, 12, 13, 14, 16, 16)
     assert ms.score(plain, none, 0, 16, void=2, self_drawn=False) == (True, 1000, 1)
     assert ms.score(plain, none, 0, 16, void=2, self_drawn=True) == (True, 2000, 1)
     # 杠上炮, 抢杠, 海底捞月 (+ the self-draw bonus): +1 han each
@@ -330,27 +326,27 @@ def test_scores_mahjongsoul_examples() -> None:
     assert ms.score(plain, none, 0, 16, void=2, self_drawn=False, robbing_kong=True) == (True, 2000, 2)
     assert ms.score(plain, none, 0, 16, void=2, self_drawn=True, last_tile=True) == (True, 3000, 2)
     # 清一色 (3 han): 4000
-    flush = counts_of(0, 1, 2, 3, 3, 3, 4, 5, 6, 7, 7, 7, 8, 8)
+    flush = _counts_of(0, 1, 2, 3, 3, 3, 4, 5, 6, 7, 7, 7, 8, 8)
     assert ms.score(flush, none, 0, 8, void=1, self_drawn=False) == (True, 4000, 3)
     # 清对 (4 han, not 清一色 3 + 对对和 2): 8000
-    qd = counts_of(0, 0, 0, 2, 2, 2, 4, 4, 4, 6, 6, 6, 8, 8)
+    qd = _counts_of(0, 0, 0, 2, 2, 2, 4, 4, 4, 6, 6, 6, 8, 8)
     assert ms.score(qd, none, 0, 8, void=1, self_drawn=False) == (True, 8000, 4)
     # 龙七对 (4 han, its 根 included) + a second 根: 5 han = 16000
-    lqd = counts_of(0, 0, 0, 0, 2, 2, 2, 2, 4, 4, 10, 10, 12, 12)
+    lqd = _counts_of(0, 0, 0, 0, 2, 2, 2, 2, 4, 4, 10, 10, 12, 12)
     assert ms.score(lqd, none, 0, 12, void=2, self_drawn=False) == (True, 16000, 5)
     # 清龙七对 (6 han, its 根 included) on a self-draw: 32000 + 1000
-    qlqd = counts_of(0, 0, 0, 0, 2, 2, 4, 4, 5, 5, 6, 6, 8, 8)
+    qlqd = _counts_of(0, 0, 0, 0, 2, 2, 4, 4, 5, 5, 6, 6, 8, 8)
     assert ms.score(qlqd, none, 0, 8, void=1, self_drawn=True) == (True, 33000, 6)
     # 天和 (ms6: a 6-han base row) + 根 = 7 han: 32000 + 1000
-    tian = counts_of(0, 1, 2, 3, 4, 5, 9, 9, 9, 9, 10, 11, 16, 16)
+    tian = _counts_of(0, 1, 2, 3, 4, 5, 9, 9, 9, 9, 10, 11, 16, 16)
     assert ms.score(tian, none, 0, 16, void=2, self_drawn=True, tianhu=True) == (True, 33000, 7)
     # 十八罗汉 (6 han, its four 根 consumed; the base row is the highest one, not 金钩钓 3 + 4 根): 32000
     kongs = S.meld_array([(M_KONG, 0, 1), (M_ANKONG, 10, -1), (M_BUKONG, 12, 2), (M_KONG, 14, 3)])
-    assert ms.score(counts_of(4, 4), kongs, 4, 4, void=2, self_drawn=False) == (True, 32000, 6)
+    assert ms.score(_counts_of(4, 4), kongs, 4, 4, void=2, self_drawn=False) == (True, 32000, 6)
     # a void-suit tile is not a win
     assert ms.score(flush, none, 0, 8, void=0, self_drawn=True) == (False, 0, 0)
     # 查大叫: 1m 2m 3m 4m 5m 6m 1p 2p 3p 4p 5p 6p 8p waits on 8p (无番和 1000)
-    assert ms.ready(counts_of(0, 1, 2, 3, 4, 5, 9, 10, 11, 12, 13, 14, 16), none, 0, 2) == 1000
+    assert ms.ready(_counts_of(0, 1, 2, 3, 4, 5, 9, 10, 11, 12, 13, 14, 16), none, 0, 2) == 1000
 
 
 def test_for_config_declines_what_it_does_not_score() -> None:
