@@ -2,9 +2,10 @@
 
 The numba counterparts of :func:`envs.judge.is_win` / :func:`envs.judge.waits_mask` for the variants the compiled
 engine plays (three suits, optionally the 红中 wildcards): a suit's tiles are complete when the suit table of
-:mod:`envs._suit_tables` (``support.win_table``) says so; with wildcards every multiset of identities within the
-four-copy limit (counting the seat's melds) is tried per suit.  ``tests/test_compiled_engine.py`` compares them
-with ``envs.judge`` hand by hand and through whole games.
+:mod:`envs._suit_tables` (``support.win_table``) says so; with wildcards the multisets of identities within the
+four-copy limit (counting the seat's melds) are tried per suit, the candidates pruned where that cannot change the
+answer (:func:`fills`).  ``tests/test_compiled_engine.py`` compares them with ``envs.judge`` hand by hand and
+through whole games, ``tests/test_compiled_hand.py`` with the plain search and ``envs.judge`` on random hands.
 """
 
 # ruff: noqa: SIM110 - plain loops and comparisons compile best in numba (no generators)
@@ -63,14 +64,6 @@ def suit_key(s, h, suit):
 
 
 @njit(cache=True)
-def suit_count(s, h, suit):
-    n = 0
-    for r in range(9):
-        n += s[h + suit * 9 + r]
-    return n
-
-
-@njit(cache=True)
 def is_win(s, seat, table):
     """``judge.is_win``: the seat's concealed tiles (3k+2) form four sets and a pair, or 七对 — with its 红中
     wildcards standing for suited kinds outside its void suit, no kind past four copies counting its melds."""
@@ -100,88 +93,145 @@ def is_win(s, seat, table):
 
 
 @njit(cache=True)
-def room(s, seat, k):
-    """Copies of ``k`` a wildcard may still stand for: four less the seat's natural copies in hand and melds."""
-    return 4 - s[HANDS + seat * NK + k] - meld_copies(s, seat, k)
+def suit_rooms(s, seat, suit):
+    """The copies a wildcard may still stand for of each kind of ``suit`` — four less the seat's natural copies in
+    hand and melds, 0 at least — packed three bits per rank (rank ``r`` at bit ``3r``)."""
+    h = HANDS + seat * NK + suit * 9
+    melded = 0  # meld copies per rank, packed the same way
+    base = MELDS + seat * MAX_MELDS * MELD_FIELDS
+    for i in range(s[NUM_MELDS + seat]):
+        m = base + i * MELD_FIELDS
+        r = s[m + 1] - suit * 9
+        if 0 <= r < 9:
+            melded += (3 if s[m] == M_PONG else 4) << (3 * r)
+    rooms = 0
+    for r in range(9):
+        left = 4 - s[h + r] - (melded >> (3 * r) & 7)
+        rooms |= max(left, 0) << (3 * r)
+    return rooms
 
 
 @njit(cache=True)
-def suit_completes(s, seat, suit, added, table):
-    """Some ``added`` (0-4) wildcards standing for kinds of ``suit`` (within :func:`room`) complete the suit's tiles
-    (sets, or sets and a pair): every multiset of ranks is tried against the suit table."""
-    key = suit_key(s, HANDS + seat * NK, suit)
-    if added == 0:
-        return table[key] != 0
-    base = suit * 9
+def suit_held(s, h, suit):
+    """Bit ``r`` set when the hand at ``h`` holds rank ``r`` of ``suit``."""
+    held = 0
+    for r in range(9):
+        held |= min(s[h + suit * 9 + r], 1) << r
+    return held
+
+
+@njit(cache=True)
+def fills(key, held, rooms, added, table):
+    """Some ``added`` (1-4) ranks, rank ``r`` at most ``rooms``' three bits at ``3r`` times, added to suit key
+    ``key`` (``held``: its held ranks, bit ``r``) make it complete (sets, or sets and a pair) by the suit table.
+
+    Every multiset of ranks is tried, with fewer candidates for one or two: a wildcard that shares its set or pair
+    with a natural tile stands within two ranks of it; one that does not shares it with wildcards only, which with
+    two wildcards means the two are the pair and the natural tiles sets on their own (then any rank with room for
+    two completes the suit)."""
+    if added <= 2:
+        near = (held | held << 1 | held << 2 | held >> 1 | held >> 2) & 0x1FF
+        if added == 2 and table[key] == 1:
+            for r in range(9):
+                if rooms >> (3 * r) & 7 >= 2:
+                    return True
+    else:
+        near = 0x1FF
     for r1 in range(9):
-        if room(s, seat, base + r1) < 1:
+        if not near >> r1 & 1 or rooms >> (3 * r1) & 7 == 0:
             continue
         k1 = key + P5[r1]
         if added == 1:
             if table[k1]:
                 return True
             continue
+        rooms1 = rooms - (1 << (3 * r1))
         for r2 in range(r1, 9):
-            if room(s, seat, base + r2) < 1 + (r2 == r1):
+            if not near >> r2 & 1 or rooms1 >> (3 * r2) & 7 == 0:
                 continue
             k2 = k1 + P5[r2]
             if added == 2:
                 if table[k2]:
                     return True
                 continue
+            rooms2 = rooms1 - (1 << (3 * r2))
             for r3 in range(r2, 9):
-                if room(s, seat, base + r3) < 1 + (r3 == r2) + (r3 == r1):
+                if rooms2 >> (3 * r3) & 7 == 0:
                     continue
                 k3 = k2 + P5[r3]
                 if added == 3:
                     if table[k3]:
                         return True
                     continue
+                rooms3 = rooms2 - (1 << (3 * r3))
                 for r4 in range(r3, 9):
-                    if room(s, seat, base + r4) < 1 + (r4 == r3) + (r4 == r2) + (r4 == r1):
-                        continue
-                    if table[k3 + P5[r4]]:
+                    if rooms3 >> (3 * r4) & 7 and table[k3 + P5[r4]]:
                         return True
     return False
 
 
 @njit(cache=True)
+def suit_completes(s, seat, suit, added, table):
+    """Some ``added`` (0-4) wildcards standing for kinds of ``suit`` (within :func:`suit_rooms`) complete the suit's
+    tiles (sets, or sets and a pair) by the suit table (:func:`fills`)."""
+    h = HANDS + seat * NK
+    key = suit_key(s, h, suit)
+    if added == 0:
+        return table[key] != 0
+    return fills(key, suit_held(s, h, suit), suit_rooms(s, seat, suit), added, table)
+
+
+@njit(cache=True)
 def wild_win(s, seat, w, table):
     """:func:`is_win` of a hand holding ``w`` wildcards (``hand.is_winning`` with ``allowed_mask`` = the suited
-    kinds outside the void suit and the melds' copy caps)."""
+    kinds outside the void suit and the melds' copy caps): 七对, or some split of the wildcards over the suits
+    (none in the void suit) completes every suit (:func:`suit_completes`), exactly one of them with the pair.  One
+    pass reads the suits' counts, keys and odd kinds; each split asks its suits without wildcards first (one table
+    lookup each), and each (suit, wildcards) with some is searched once (:func:`fills`)."""
     h = HANDS + seat * NK
     v = s[VOID + seat]
-    n0, n1, n2 = suit_count(s, h, 0), suit_count(s, h, 1), suit_count(s, h, 2)
+    n0 = n1 = n2 = 0
+    key0 = key1 = key2 = 0
+    odd0 = odd1 = odd2 = 0
+    for r in range(9):
+        c0 = s[h + r]
+        c1 = s[h + 9 + r]
+        c2 = s[h + 18 + r]
+        n0 += c0
+        n1 += c1
+        n2 += c2
+        key0 += c0 * P5[r]
+        key1 += c1 * P5[r]
+        key2 += c2 * P5[r]
+        odd0 += c0 & 1
+        odd1 += c1 & 1
+        odd2 += c2 & 1
     if s[NUM_MELDS + seat] == 0 and n0 + n1 + n2 + w == 14:  # 七对: every odd kind gets a wildcard
-        odd = 0
-        ok = True
-        for k in range(NSUITED):
-            if s[h + k] & 1:
-                odd += 1
-                if v >= 0 and k // 9 == v:
-                    ok = False
-        if ok and odd <= w and (w - odd) % 2 == 0:
+        odd = odd0 + odd1 + odd2
+        void_odd = (v == 0 and odd0 > 0) or (v == 1 and odd1 > 0) or (v == 2 and odd2 > 0)
+        if not void_odd and odd <= w and (w - odd) % 2 == 0:
             return True
-    done = 0  # bit suit * 5 + added: suit_completes asked; good: and it said yes
+    done = 0  # bit suit * 5 + added: asked; good: and it said yes
     good = 0
     for a0 in range(w + 1):
         for a1 in range(w - a0 + 1):
             a2 = w - a0 - a1
-            pairs = 0
-            fits = True
-            for suit, n, a in ((0, n0, a0), (1, n1, a1), (2, n2, a2)):
-                r = (n + a) % 3
-                if r == 1 or (a > 0 and suit == v):
-                    fits = False
-                    break
-                pairs += r == 2
-            if not fits or pairs != 1:
+            if (v == 0 and a0 > 0) or (v == 1 and a1 > 0) or (v == 2 and a2 > 0):
                 continue
-            for suit, a in ((0, a0), (1, a1), (2, a2)):
+            m0, m1, m2 = (n0 + a0) % 3, (n1 + a1) % 3, (n2 + a2) % 3
+            if m0 == 1 or m1 == 1 or m2 == 1 or (m0 == 2) + (m1 == 2) + (m2 == 2) != 1:
+                continue
+            # the suits without wildcards first: one table lookup each
+            if (a0 == 0 and table[key0] == 0) or (a1 == 0 and table[key1] == 0) or (a2 == 0 and table[key2] == 0):
+                continue
+            fits = True
+            for suit, key, a in ((0, key0, a0), (1, key1, a1), (2, key2, a2)):
+                if a == 0:
+                    continue
                 bit = 1 << (suit * 5 + a)
                 if not done & bit:
                     done |= bit
-                    if suit_completes(s, seat, suit, a, table):
+                    if fills(key, suit_held(s, h, suit), suit_rooms(s, seat, suit), a, table):
                         good |= bit
                 if not good & bit:
                     fits = False

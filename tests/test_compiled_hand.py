@@ -1,0 +1,230 @@
+"""The compiled win checks (envs.compiled.hand) against brute force and the Python judge, on many random hands.
+
+:func:`envs.compiled.hand.wild_win` prunes its search (the suits without wildcards first, a wildcard's candidate
+ranks near the suit's natural tiles, the two-wildcard pair taken at once) and :func:`envs.compiled.hand.is_win`
+answers through it; the reference here is the plain search they replace — every split of the wildcards over the
+suits, every multiset of ranks per suit within the four-copy room, written in Python — and ``envs.judge``.  Hands
+are random (most incomplete), near-complete (built from sets and pairs, so that many win), with 0-4 wildcards,
+pongs and kongs (which cap the copies a wildcard may stand for) and a void suit.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations_with_replacement
+
+import numpy as np
+import pytest
+
+from envs import judge
+from envs.compiled import hand as H
+from envs.compiled import layout as L
+from envs.compiled.support import win_table
+from envs.config import load_variant
+from envs.melds import Meld, MeldKind
+
+TABLE = win_table()
+RED = 31  # 红中, the hongzhong preset's wildcard kind
+KONG_KINDS = (L.M_KONG, L.M_ANKONG, L.M_BUKONG)
+
+
+# ---- the reference: the plain search ------------------------------------------------------------------------------
+def _meld_copies(melds: list[tuple[int, int]], k: int) -> int:
+    return sum(3 if kind == L.M_PONG else 4 for kind, tile in melds if tile == k)
+
+
+def _suit_completes(counts: list[int], melds: list[tuple[int, int]], suit: int, added: int) -> bool:
+    """Some multiset of ``added`` ranks of ``suit`` within each kind's room completes the suit (suit table)."""
+    key = sum(counts[suit * 9 + r] * 5**r for r in range(9))
+    room = [4 - counts[suit * 9 + r] - _meld_copies(melds, suit * 9 + r) for r in range(9)]
+    for ranks in combinations_with_replacement(range(9), added):
+        if all(ranks.count(r) <= room[r] for r in set(ranks)) and TABLE[key + sum(5**r for r in ranks)]:
+            return True
+    return False
+
+
+def ref_is_win(counts: list[int], melds: list[tuple[int, int]], void: int, wild: int) -> bool:
+    """The 3k+2 hand ``counts`` (34 kinds, ``wild``: the wildcard kind or -1) is complete."""
+    w = counts[wild] if wild >= 0 else 0
+    n = [sum(counts[s * 9 : s * 9 + 9]) for s in range(3)]
+    odd = [k for k in range(27) if counts[k] & 1]
+    pairs_fit = len(odd) <= w and (w - len(odd)) % 2 == 0 and all(k // 9 != void for k in odd)
+    if not melds and sum(n) + w == 14 and pairs_fit:
+        return True  # 七对 (without wildcards: every kind even)
+    for a0 in range(w + 1):
+        for a1 in range(w - a0 + 1):
+            split = (a0, a1, w - a0 - a1)
+            if void >= 0 and split[void]:
+                continue
+            rest = [(n[s] + split[s]) % 3 for s in range(3)]
+            if 1 in rest or rest.count(2) != 1:
+                continue
+            if all(_suit_completes(counts, melds, s, split[s]) for s in range(3)):
+                return True
+    return False
+
+
+def ref_waits(counts: list[int], melds: list[tuple[int, int]], void: int, wild: int) -> int:
+    """``wins_on`` of every kind: no void tile held, kinds outside the void suit with a copy left."""
+    if void >= 0 and any(counts[void * 9 : void * 9 + 9]):
+        return 0
+    mask = 0
+    for k in range(27):
+        if k // 9 == void or counts[k] + _meld_copies(melds, k) >= 4:
+            continue
+        counts[k] += 1
+        if ref_is_win(counts, melds, void, wild):
+            mask |= 1 << k
+        counts[k] -= 1
+    return mask
+
+
+def ref_may_be_ready(counts: list[int], melds: list[tuple[int, int]], void: int, wild: int) -> bool:
+    for k in range(27):
+        if k // 9 == void:
+            continue
+        if counts[k] >= 4:
+            return True
+        counts[k] += 1
+        ok = ref_is_win(counts, melds, void, wild)
+        counts[k] -= 1
+        if ok:
+            return True
+    return False
+
+
+# ---- random hands ----------------------------------------------------------------------------------------------------
+def _row(counts: list[int], melds: list[tuple[int, int]], void: int, wild: int) -> np.ndarray:
+    row = np.zeros(L.STATE_SIZE, dtype=np.int32)
+    row[L.HANDS : L.HANDS + L.NK] = counts
+    row[L.VOID] = void
+    row[L.WILD] = wild
+    for i, (kind, tile) in enumerate(melds):
+        at = L.MELDS + i * L.MELD_FIELDS
+        row[at : at + 3] = (kind, tile, -1)
+    row[L.NUM_MELDS] = len(melds)
+    return row
+
+
+def random_hand(
+    rng: np.random.Generator, size_mod: int, reds: bool = True
+) -> tuple[list[int], list[tuple[int, int]], int]:
+    """Counts (3k+2 when ``size_mod`` is 2, else 3k+1), melds and void: random tiles, or sets and pairs of mostly
+    two suits with some noise; 0-4 红中 (``reds``); pongs and kongs."""
+    void = int(rng.integers(-1, 3))
+    suits = [s for s in range(3) if s != void]
+    melds: list[tuple[int, int]] = []
+    for _ in range(int(rng.integers(0, 4))):
+        tile = int(rng.choice(suits)) * 9 + int(rng.integers(9))
+        if all(t != tile for _, t in melds):
+            melds.append((L.M_PONG if rng.random() < 0.6 else int(rng.choice(KONG_KINDS)), tile))
+    size = 14 - 3 * len(melds) - (0 if size_mod == 2 else 1)
+    counts = [0] * 34
+    if reds:
+        counts[RED] = min(int(rng.choice([0, 0, 1, 1, 1, 2, 2, 3, 4])), size)
+
+    def fits(k: int) -> bool:
+        return counts[k] + _meld_copies(melds, k) < 4
+
+    if rng.random() < 0.5:  # near-complete: runs and pairs, then noise
+        while sum(counts) < size:
+            s = int(rng.choice(suits))
+            r = int(rng.integers(9))
+            for k in [s * 9 + r] * 2 if rng.random() < 0.4 else [s * 9 + min(r, 6) + d for d in range(3)]:
+                if sum(counts) < size and fits(k):
+                    counts[k] += 1
+        for _ in range(int(rng.integers(0, 3))):
+            held = [k for k in range(27) if counts[k]]
+            if held:
+                counts[int(rng.choice(held))] -= 1
+                counts[int(rng.choice([k for k in range(27) if fits(k)]))] += 1
+    else:  # random tiles, sometimes of the void suit too
+        kinds = [k for k in range(27) if rng.random() < 0.9 or k // 9 != void]
+        while sum(counts) < size:
+            k = int(rng.choice(kinds))
+            if fits(k):
+                counts[k] += 1
+    return counts, melds, void
+
+
+@pytest.mark.parametrize("wild", [RED, -1])
+def test_is_win_wins_on_and_ready_equal_the_plain_search(wild: int) -> None:
+    """``is_win`` (3k+2), ``wins_on`` / ``waits_mask`` and ``may_be_ready`` (3k+1) equal the plain search on thousands
+    of random hands, with and without wildcards."""
+    rng = np.random.default_rng(11 if wild >= 0 else 12)
+    answers: Counter = Counter()
+    for _ in range(3000):
+        counts, melds, void = random_hand(rng, 2, reds=wild >= 0)
+        row = _row(counts, melds, void, wild)
+        want = ref_is_win(counts, melds, void, wild)
+        assert H.is_win(row, 0, TABLE) == want, (counts, melds, void)
+        answers[f"win:{want}:{counts[RED] if wild >= 0 else 0}"] += 1
+        counts, melds, void = random_hand(rng, 1, reds=wild >= 0)
+        row = _row(counts, melds, void, wild)
+        mask = ref_waits(counts, melds, void, wild)
+        got = sum(1 << k for k in range(34) if H.wins_on(row, 0, k, TABLE))
+        assert got == mask, (counts, melds, void)
+        if not (void >= 0 and any(counts[void * 9 : void * 9 + 9])):
+            assert H.waits_mask(row, 0, TABLE) == mask, (counts, melds, void)
+        assert H.may_be_ready(row, 0, TABLE) == ref_may_be_ready(counts, melds, void, wild), (counts, melds, void)
+        answers[f"waits:{bool(mask)}"] += 1
+        assert row[L.HANDS : L.HANDS + L.NK].tolist() == counts  # the checks leave the row as they found it
+    wins = [key for key in answers if key.startswith("win:True")]
+    assert answers["waits:True"] > 300 and answers["waits:False"] > 300, dict(answers)
+    assert sum(answers[k] for k in wins) > 150, dict(answers)
+    if wild >= 0:  # wins with one to four wildcards
+        assert {k.rsplit(":", 1)[1] for k in wins} >= {"1", "2", "3", "4"}, dict(answers)
+
+
+def test_suit_completes_equals_every_multiset_of_ranks() -> None:
+    """:func:`hand.suit_completes` (pruned candidates) equals trying every multiset of ranks, for 0-4 added tiles,
+    suits of 0-11 tiles and rooms capped by melds."""
+    rng = np.random.default_rng(5)
+    seen: Counter = Counter()
+    for _ in range(6000):
+        counts = [0] * 34
+        melds: list[tuple[int, int]] = []
+        for _ in range(int(rng.integers(0, 3))):
+            tile = int(rng.integers(9))
+            if all(t != tile for _, t in melds):
+                melds.append((L.M_PONG if rng.random() < 0.5 else L.M_KONG, tile))
+        spread = int(rng.integers(3, 10))  # tiles over the first ``spread`` ranks: clustered or not
+        n = min(int(rng.integers(0, 12)), sum(4 - _meld_copies(melds, r) for r in range(spread)))
+        while sum(counts[:9]) < n:
+            r = int(rng.integers(spread))
+            if counts[r] + _meld_copies(melds, r) < 4:
+                counts[r] += 1
+        row = _row(counts, melds, -1, RED)
+        for added in range(5):
+            if (n + added) % 3 == 1:
+                continue
+            want = _suit_completes(counts, melds, 0, added)
+            assert H.suit_completes(row, 0, 0, added, TABLE) == want, (counts[:9], melds, added)
+            seen[(added, want)] += 1
+    assert all(seen[(a, b)] > 50 for a in range(1, 5) for b in (True, False)), dict(seen)
+
+
+def test_wildcard_hands_equal_the_judge() -> None:
+    """The same random hands against ``envs.judge.is_win`` / ``judge.waits_mask`` of the hongzhong preset."""
+    cfg = load_variant("hongzhong")
+    kinds = {L.M_PONG: MeldKind.PONG, L.M_KONG: MeldKind.KONG, L.M_ANKONG: MeldKind.ANKONG, L.M_BUKONG: MeldKind.BUKONG}
+    rng = np.random.default_rng(3)
+    answers: Counter = Counter()
+    for _ in range(1500):
+        for size_mod in (2, 1):
+            counts, melds, void = random_hand(rng, size_mod)
+            row = _row(counts, melds, void, RED)
+            objs = [Meld(kinds[m], t) for m, t in melds]
+            v = None if void < 0 else void
+            if size_mod == 2:
+                want = judge.is_win(cfg, list(counts), objs, v)
+                assert H.is_win(row, 0, TABLE) == want, (counts, melds, void)
+                answers[f"win:{want}"] += 1
+            else:
+                mask = judge.waits_mask(cfg, list(counts), objs, v)
+                if v is not None and any(counts[v * 9 : v * 9 + 9]):
+                    mask = 0  # wins_on: a seat holding its void suit never wins
+                got = sum(1 << k for k in range(34) if H.wins_on(row, 0, k, TABLE))
+                assert got == mask, (counts, melds, void)
+                answers[f"waits:{bool(mask)}"] += 1
+    assert len(answers) == 4 and min(answers.values()) > 150, dict(answers)
