@@ -94,6 +94,31 @@ class CompiledVectorEnv(VectorEnv):
             return True
         return not st[ACTIVE + seat] and self._ledgers[i].score_final(seat, st[WON : WON + self.num_players])
 
+    def _pay(self, i: int, row: np.ndarray) -> None:
+        """``VectorEnv._pay`` (slot ``i``'s self-play rewards of its last step, added to ``row``) reading the row once
+        for every seat: its scores, whether the hand is over, the seats still in it (:meth:`_leaves` per seat)."""
+        s = self._slots[i]
+        n = self.num_players
+        st = self.state[i]
+        scores = st[SCORES : SCORES + n].tolist()
+        over = st[OVER] != 0
+        active = st[ACTIVE : ACTIVE + n].tolist()
+        delta = self.reward_mode == "delta"
+        f = self._factor
+        old, alive = s.scores, s.alive
+        for q in range(n):
+            if not alive[q]:
+                continue
+            leaving = over or (not active[q] and self._ledgers[i].score_final(q, st[WON : WON + n]))
+            if delta:
+                if scores[q] != old[q]:  # adding 0.0 would change nothing: a reward row sums from +0.0, never -0.0
+                    row[q] += (scores[q] - old[q]) * f
+            elif leaving:
+                row[q] += scores[q] * f
+            if leaving:
+                alive[q] = False
+        s.scores = scores
+
     def _observe_into(self, pairs: list[tuple[int, int]], obs: np.ndarray, masks: np.ndarray) -> None:
         rows = np.asarray([i for i, _ in pairs], dtype=np.int64)
         seats = np.asarray([q for _, q in pairs], dtype=np.int64)
@@ -110,12 +135,12 @@ class CompiledVectorEnv(VectorEnv):
         encode_row(self.state[i], self._slots[i].seat, self._base_unit, out)
         return out
 
-    def _apply(self, rows: np.ndarray, seats: np.ndarray, actions: np.ndarray) -> np.ndarray:
+    def _apply(self, rows: np.ndarray, seats: np.ndarray, actions: np.ndarray) -> list[int]:
         """One decision of ``seats[j]`` in each slot ``rows[j]``; settles the money of what happened and returns the
         slots where something was paid or changed hands (kongs, wins, the end of a hand)."""
         counts = self._num_events
         batch.step_rows(self.state, rows, seats, actions, self._rules, self._table, self._events, counts)
-        moved = np.flatnonzero(counts)
+        moved = np.flatnonzero(counts).tolist()
         for i in moved:
             self._ledgers[i].settle(self.state[i], self._events[i], counts[i : i + 1], self._rules)
         return moved
@@ -154,7 +179,7 @@ class CompiledVectorEnv(VectorEnv):
             rewards[i] += self._slots[i].pending
         self._pending.clear()
         moved = self._apply(self._all, self.acting_seats, acts)
-        for i in moved.tolist():  # the other slots' scores, seats and hands did not change
+        for i in moved:  # the other slots' scores, seats and hands did not change
             self._pay(i, rewards[i])
         self._ep_len += 1
         over = self.state[:, OVER] == 1
