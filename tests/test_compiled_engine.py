@@ -43,6 +43,7 @@ from envs.observation import SLICES, ObservationEncoder, game_mask
 from envs.tiles import parse_counts, parse_tiles
 from envs.view import Phase
 from envs.wall import tile_multiset
+from tests.compiled_helpers import seat0_row
 
 CFG = load_variant("chengdu")
 TABLE = win_table()
@@ -514,16 +515,6 @@ def test_the_supported_presets_and_refused_flags():
 
 
 # ---- the wildcard win check against the Python judge -----------------------------------------------------------
-def _row_with(counts: list[int], melds: list[tuple[int, int]], void: int, wild: int) -> np.ndarray:
-    row = np.zeros(L.STATE_SIZE, dtype=np.int32)
-    row[L.HANDS : L.HANDS + L.NK] = counts
-    row[L.VOID] = void
-    row[L.WILD] = wild
-    for i, (kind, tile) in enumerate(melds):
-        at = L.MELDS + i * L.MELD_FIELDS
-        row[at : at + 3] = (kind, tile, -1)
-    row[L.NUM_MELDS] = len(melds)
-    return row
 
 
 def test_wildcard_wins_and_waits_equal_the_judge():
@@ -572,7 +563,7 @@ def test_wildcard_wins_and_waits_equal_the_judge():
         if rng.random() < 0.5:  # one tile less: a 3k+1 hand for the waits
             k = int(rng.choice(np.flatnonzero(counts[:27]))) if any(counts[:27]) else 31
             counts[k] -= 1
-        row = _row_with(counts, melds, void, 31)
+        row = seat0_row(counts, melds, void, 31)
         meld_objs = [Meld(kinds[m], t) for m, t in melds]
         v = None if void < 0 else void
         if sum(counts) % 3 == 2:

@@ -22,6 +22,7 @@ from envs.compiled import layout as L
 from envs.compiled.support import win_table
 from envs.config import load_variant
 from envs.melds import Meld, MeldKind
+from tests.compiled_helpers import seat0_row
 
 TABLE = win_table()
 RED = 31  # 红中, the hongzhong preset's wildcard kind
@@ -94,16 +95,6 @@ def ref_may_be_ready(counts: list[int], melds: list[tuple[int, int]], void: int,
 
 
 # ---- random hands ----------------------------------------------------------------------------------------------------
-def _row(counts: list[int], melds: list[tuple[int, int]], void: int, wild: int) -> np.ndarray:
-    row = np.zeros(L.STATE_SIZE, dtype=np.int32)
-    row[L.HANDS : L.HANDS + L.NK] = counts
-    row[L.VOID] = void
-    row[L.WILD] = wild
-    for i, (kind, tile) in enumerate(melds):
-        at = L.MELDS + i * L.MELD_FIELDS
-        row[at : at + 3] = (kind, tile, -1)
-    row[L.NUM_MELDS] = len(melds)
-    return row
 
 
 def random_hand(
@@ -155,12 +146,12 @@ def test_is_win_wins_on_and_ready_equal_the_plain_search(wild: int) -> None:
     answers: Counter = Counter()
     for _ in range(3000):
         counts, melds, void = random_hand(rng, 2, reds=wild >= 0)
-        row = _row(counts, melds, void, wild)
+        row = seat0_row(counts, melds, void, wild)
         want = ref_is_win(counts, melds, void, wild)
         assert H.is_win(row, 0, TABLE) == want, (counts, melds, void)
         answers[f"win:{want}:{counts[RED] if wild >= 0 else 0}"] += 1
         counts, melds, void = random_hand(rng, 1, reds=wild >= 0)
-        row = _row(counts, melds, void, wild)
+        row = seat0_row(counts, melds, void, wild)
         mask = ref_waits(counts, melds, void, wild)
         got = sum(1 << k for k in range(34) if H.wins_on(row, 0, k, TABLE))
         assert got == mask, (counts, melds, void)
@@ -194,7 +185,7 @@ def test_suit_completes_equals_every_multiset_of_ranks() -> None:
             r = int(rng.integers(spread))
             if counts[r] + _meld_copies(melds, r) < 4:
                 counts[r] += 1
-        row = _row(counts, melds, -1, RED)
+        row = seat0_row(counts, melds, -1, RED)
         for added in range(5):
             if (n + added) % 3 == 1:
                 continue
@@ -213,7 +204,7 @@ def test_wildcard_hands_equal_the_judge() -> None:
     for _ in range(1500):
         for size_mod in (2, 1):
             counts, melds, void = random_hand(rng, size_mod)
-            row = _row(counts, melds, void, RED)
+            row = seat0_row(counts, melds, void, RED)
             objs = [Meld(kinds[m], t) for m, t in melds]
             v = None if void < 0 else void
             if size_mod == 2:
