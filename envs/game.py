@@ -800,7 +800,7 @@ class Game:
                 return True
             before = self._seat_waits(seat)
             h[k] -= 3
-            after = judge.waits_mask(cfg, h, [*melds, Meld(MeldKind.KONG, k)], self.void[seat])
+            after = judge.waits_mask(cfg, h, [*melds, Meld(MeldKind.KONG, k)], self.void[seat], self._wild_kinds)
             h[k] += 3
             return after == before
         if any(m.kind is MeldKind.PONG and m.tile == k for m in melds):
@@ -810,9 +810,9 @@ class Game:
         if not cfg.xueliu_kong_requires_same_waits:
             return True
         h[k] -= 1
-        before = judge.waits_mask(cfg, h, melds, self.void[seat])
+        before = judge.waits_mask(cfg, h, melds, self.void[seat], self._wild_kinds)
         h[k] -= 3
-        after = judge.waits_mask(cfg, h, [*melds, Meld(MeldKind.ANKONG, k)], self.void[seat])
+        after = judge.waits_mask(cfg, h, [*melds, Meld(MeldKind.ANKONG, k)], self.void[seat], self._wild_kinds)
         h[k] += 4
         return after == before
 
