@@ -24,7 +24,7 @@ from envs.compiled.shadow import LazyInfo
 from envs.game import UnsupportedRule
 from tests.aec_helpers import flat_greedy
 
-COMPILED = ("chengdu", "xueliu", "hongzhong", "chiyu", "two_player", "duankagen")
+COMPILED = ("chengdu", "xueliu", "hongzhong", "chiyu", "two_player", "duankagen", "yibin")
 
 
 def _same_step(py, cc, *, read_infos: bool = True) -> None:

@@ -21,11 +21,13 @@ from envs.actions import (
     BAOHU_ID,
     DINGQUE_BASE,
     EXCHANGE_BASE,
+    FEI_ID,
     HU_ID,
     KONG_BASE,
     PASS_ID,
     PONG_ID,
     QINGHU_BASE,
+    TI_BASE,
     decode,
     exchange,
 )
@@ -146,6 +148,10 @@ def _kind(a: int) -> str:
         return "baohu"
     if QINGHU_BASE <= a < QINGHU_BASE + 34:
         return "qinghu"
+    if a == FEI_ID:
+        return "fei"
+    if TI_BASE <= a < TI_BASE + 34:
+        return "ti"
     return {PONG_ID: "pong", HU_ID: "hu", PASS_ID: "pass"}.get(a, "exchange" if a < DINGQUE_BASE else "dingque")
 
 
@@ -494,8 +500,69 @@ def test_tianhu_after_the_exchange_took_the_last_dealt_tile():
     assert (win.seat, win.how, win.from_seat) == (0, "zimo", None)
 
 
+# ---- 宜宾 Yibin: 本金 / 听用, 飞 / 提, 过胡 with the higher-win exception, forced wins -------------------------------
+def yibin_seeking(game: Game, seat: int, ids: np.ndarray, rng: np.random.Generator) -> int:
+    """飞 (70%) and 提 (70%) when offered, else :func:`win_seeking`."""
+    legal = set(ids.tolist())
+    if FEI_ID in legal and rng.random() < 0.7:
+        return FEI_ID
+    ti = [int(a) for a in ids if TI_BASE <= a < TI_BASE + 34]
+    if ti and rng.random() < 0.7:
+        return ti[0]
+    return win_seeking(game, seat, ids, rng)
+
+
+def play_mixed(cfg, seeds, choose: Chooser) -> Counter:
+    """Every third game uniformly random, the others with ``choose``."""
+    seen: Counter = Counter()
+    for seed in seeds:
+        policy = uniform if seed % 3 == 0 else choose
+        lockstep(Game(cfg, seed=seed, record_events=False), policy, np.random.default_rng(seed), seen)
+    return seen
+
+
+def test_yibin_matches_the_python_engine():
+    """The 本金 flip and its 听用 wildcards (never discarded, no suit), 飞 claims and 提, pongs refused when only 听用
+    would remain, 过胡 locks that give way to a higher win, the last four tiles' forced wins, 查大叫 with 听用."""
+    cfg = load_variant("yibin")
+    seen = play_mixed(cfg, range(150), yibin_seeking)
+    for key in ("claim:fei", "self:ti", "claim:pass", "win:zimo", "win:dianpao", "transfer:chadajiao"):
+        assert seen[key] >= 3, (key, seen)
+    assert seen["exhausted"] >= 20 and seen["ended_by_wins"] >= 20, seen
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [
+        {"yibin_fei_max_wild": 2, "indicator_removed_from_wall": False},
+        {"forced_hu_last_n": 12, "multi_ron": False},
+        {"continuation": "xueliu"},  # frozen kongs keep the waits counted with the 听用
+    ],
+    ids=lambda f: ",".join(f),
+)
+def test_yibin_options_match_the_python_engine(flags):
+    seen = play_mixed(load_variant("yibin", **flags), range(40), yibin_seeking)
+    assert seen["claim:fei"] >= 3 and seen["self:ti"] >= 1, seen
+
+
+@pytest.mark.parametrize(
+    ("variant", "flags"),
+    [
+        ("chengdu", {"pass_hu_allow_higher": True}),
+        ("chengdu", {"forced_hu_last_n": 8}),
+        ("hongzhong", {"pass_hu_allow_higher": True, "forced_hu_last_n": 4}),
+    ],
+    ids=lambda v: v if isinstance(v, str) else ",".join(v),
+)
+def test_higher_wins_and_forced_wins_match_the_python_engine(variant, flags):
+    """过胡 with the higher-win exception (the compiled scorer values each offer) and forced wins, Yibin's rules,
+    on other tables."""
+    seen = play_many(load_variant(variant, **flags), range(40), win_seeking)
+    assert seen["claim:pass"] >= 5 and seen["claim:hu"] >= 5, seen
+
+
 # ---- what it refuses ---------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("variant", ["yibin", "wuhan"])
+@pytest.mark.parametrize("variant", ["wuhan"])
 def test_other_presets_are_refused_by_name(variant):
     cfg = load_variant(variant)
     problems = unsupported(cfg)
@@ -506,12 +573,13 @@ def test_other_presets_are_refused_by_name(variant):
 
 
 def test_the_supported_presets_and_refused_flags():
-    for variant in ("chengdu", "xueliu", "hongzhong", "chiyu", "two_player", "duankagen"):
+    for variant in ("chengdu", "xueliu", "hongzhong", "chiyu", "two_player", "duankagen", "yibin"):
         assert unsupported(load_variant(variant)) == [], variant
     problems = unsupported(load_variant("chengdu", allow_pinghu_on_discard=False, fan_table="wiki_xueliu"))
     assert any("allow_pinghu_on_discard" in p for p in problems), problems
-    assert any("pass_hu_allow_higher" in p for p in unsupported(load_variant("chengdu", pass_hu_allow_higher=True)))
-    assert any("forced_hu_last_n" in p for p in unsupported(load_variant("chengdu", forced_hu_last_n=2)))
+    problems = unsupported(load_variant("chengdu", pass_hu_allow_higher=True, fan_table="wiki_xueliu"))
+    assert any("pass_hu_allow_higher" in p for p in problems), problems
+    assert any("wild_in_melds" in p for p in unsupported(load_variant("yibin", wild_in_melds=True)))
 
 
 # ---- the wildcard win check against the Python judge -----------------------------------------------------------

@@ -219,3 +219,55 @@ def test_wildcard_hands_equal_the_judge() -> None:
                 assert got == mask, (counts, melds, void)
                 answers[f"waits:{bool(mask)}"] += 1
     assert len(answers) == 4 and min(answers.values()) > 150, dict(answers)
+
+
+def test_tingyong_hands_equal_the_judge() -> None:
+    """宜宾's 听用 (two suited kinds standing for any suited kind outside the void suit, no suit of their own) and 飞
+    melds (natural copies cap the wildcards, the three copies they stand for rule out a wait): ``is_win`` /
+    ``wins_on`` / ``holds_void`` against ``envs.judge`` with the hand's wildcard kinds."""
+    cfg = load_variant("yibin")
+    kinds = {L.M_PONG: MeldKind.PONG, L.M_KONG: MeldKind.KONG, L.M_ANKONG: MeldKind.ANKONG, L.M_BUKONG: MeldKind.BUKONG}
+    rng = np.random.default_rng(11)
+    answers: Counter = Counter()
+    for _ in range(1200):
+        benjin = int(rng.integers(27))
+        suit, rank = divmod(benjin, 9)
+        wilds = tuple(sorted((suit * 9 + (rank + 8) % 9, suit * 9 + (rank + 1) % 9)))
+        for size_mod in (2, 1):
+            counts, melds, void = random_hand(rng, size_mod, reds=False)
+            if any(t in wilds for _, t in melds):
+                continue
+            for _ in range(int(rng.integers(0, 4))):  # some naturals become 听用 (physical counts stay within four)
+                held = [k for k in range(27) if counts[k] and k not in wilds]
+                w = wilds[int(rng.integers(2))]
+                if held and counts[w] < 4:
+                    counts[held[int(rng.integers(len(held)))]] -= 1
+                    counts[w] += 1
+            meld_wilds: list[tuple[int, ...]] = []
+            objs = []
+            for i, (m, t) in enumerate(melds):
+                in_feis = sum(1 for mw in meld_wilds if mw)
+                if m == L.M_PONG and rng.random() < 0.5 and counts[wilds[0]] + in_feis < 4:
+                    melds[i] = (L.M_FEI, t)  # a 飞: one natural copy less, one 听用 in the meld
+                    meld_wilds.append((wilds[0],))
+                    objs.append(Meld(MeldKind.FEI, t, 1, wild_kinds=(wilds[0],)))
+                else:
+                    meld_wilds.append(())
+                    objs.append(Meld(kinds[m], t))
+            row = seat0_row(counts, melds, void, wilds[0], wilds[1], meld_wilds)
+            v = None if void < 0 else void
+            holds = v is not None and any(counts[k] for k in range(v * 9, v * 9 + 9) if k not in wilds)
+            assert H.holds_void(row, 0) == holds, (counts, melds, void, wilds)
+            if size_mod == 2:
+                want = judge.is_win(cfg, list(counts), objs, v, wilds)
+                assert H.is_win(row, 0, TABLE) == want, (counts, melds, void, wilds)
+                answers[f"win:{want}"] += 1
+            else:
+                mask = 0 if holds else judge.waits_mask(cfg, list(counts), objs, v, wilds)
+                got = sum(1 << k for k in range(34) if H.wins_on(row, 0, k, TABLE))
+                assert got == mask, (counts, melds, void, wilds)
+                answers[f"waits:{bool(mask)}"] += 1
+            answers["fei"] += L.M_FEI in [m for m, _ in melds]
+            answers["tingyong"] += counts[wilds[0]] + counts[wilds[1]] > 0
+            answers["five or more"] += counts[wilds[0]] + counts[wilds[1]] >= 5  # past the 红中 search's four
+    assert len(answers) == 7 and min(answers.values()) > 50, dict(answers)

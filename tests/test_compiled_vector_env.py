@@ -69,7 +69,7 @@ def test_learner_mode_with_random_opponents_equals_the_python_batched_env():
     assert _compare(250, seat="random", reward_scale=0.1) >= 6
 
 
-@pytest.mark.parametrize("variant", ["xueliu", "hongzhong", "chiyu", "two_player", "duankagen"])
+@pytest.mark.parametrize("variant", ["xueliu", "hongzhong", "chiyu", "two_player", "duankagen", "yibin"])
 @pytest.mark.parametrize("self_play", [True, False])
 def test_other_presets_equal_the_python_batched_env(variant, self_play):
     assert _compare(300 if self_play else 150, n=4, variant=variant, self_play=self_play) >= 2

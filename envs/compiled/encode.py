@@ -7,8 +7,8 @@
 allocate nothing: every cell of ``out`` is overwritten.
 
 A table of two or three players (``NSEATS``) fills the first seat slots only.  Only the planes of the core rules
-are written, with 断卡根's 报胡 / 请胡 (no indicator, concealed kongs revealed, no 吃): those planes stay zero, as
-they do in the reference for these rules.
+are written, with 断卡根's 报胡 / 请胡 and 宜宾's 本金 indicator, 听用 and 飞 melds (concealed kongs revealed, no 吃):
+the other planes stay zero, as they do in the reference for these rules.
 
 Float values: count planes are small integers (exact in float32, so the ``visible`` row is summed in float32 as it
 is built); broadcast values (wall / 136, hand size / 14, melds / 4, the score scale) are computed in float64 and
@@ -58,6 +58,7 @@ R_VISIBLE = SLICES["visible"].start
 R_VOID = SLICES["void_suits"].start
 R_REVEALED = SLICES["revealed_hands"].start
 R_WILD = SLICES["wild_kinds"].start
+R_INDICATOR = SLICES["indicator"].start
 R_WON = SLICES["won"].start
 R_WIN_TILES = SLICES["win_tiles"].start
 R_ACTIVE = SLICES["active"].start
@@ -88,6 +89,7 @@ NUM_MELDS, PENDING, PICK_COUNT, DINGQUE_CHOICE = L.NUM_MELDS, L.PENDING, L.PICK_
 HANDS, DISCARDS, WIN_TILES, HU_LOCK, PONG_LOCK = L.HANDS, L.DISCARDS, L.WIN_TILES, L.HU_LOCK, L.PONG_LOCK
 PICKS, GIVEN, RECEIVED, MELDS, SHOWN = L.PICKS, L.GIVEN, L.RECEIVED, L.MELDS, L.SHOWN_WIN_TILES
 MAX_MELDS, MELD_FIELDS, REVEAL, WILD = L.MAX_MELDS, L.MELD_FIELDS, L.REVEAL, L.WILD
+WILD2, INDICATOR, MELD_WILDS = L.WILD2, L.INDICATOR, L.MELD_WILDS
 PH_EXCHANGE, PH_DINGQUE, PH_SELF, PH_CLAIM, PH_ROB = L.PH_EXCHANGE, L.PH_DINGQUE, L.PH_SELF, L.PH_CLAIM, L.PH_ROB
 
 # per meld kind M_*: its first plane, and the visible copies it shows beyond the discards
@@ -97,9 +99,10 @@ _MELD_PLANES = {
     L.M_KONG: (R_EXPOSED, 3.0),
     L.M_ANKONG: (R_CONCEALED, 4.0),
     L.M_BUKONG: (R_ADDED, 3.0),
+    L.M_FEI: (R_PONGS, 2.0),  # less the copies its 听用 stand for, plus the 听用 themselves
 }
-MELD_ROW = np.array([_MELD_PLANES.get(m, (0, 0.0))[0] for m in range(5)], dtype=np.int64)
-MELD_VISIBLE = np.array([_MELD_PLANES.get(m, (0, 0.0))[1] for m in range(5)], dtype=np.float32)
+MELD_ROW = np.array([_MELD_PLANES.get(m, (0, 0.0))[0] for m in range(L.M_FEI + 1)], dtype=np.int64)
+MELD_VISIBLE = np.array([_MELD_PLANES.get(m, (0, 0.0))[1] for m in range(L.M_FEI + 1)], dtype=np.float32)
 
 
 @njit(cache=True)
@@ -171,6 +174,12 @@ def _encode_seat(row, me, r, base_unit, out):
         k = row[at + 1]
         out[MELD_ROW[kind] + r, k] += 1.0
         out[R_VISIBLE, k] += MELD_VISIBLE[kind]
+        if kind == L.M_FEI:
+            w = MELD_WILDS + (s * MAX_MELDS + i) * 2
+            for j in range(2):
+                if row[w + j] >= 0:
+                    out[R_VISIBLE, k] -= 1.0
+                    out[R_VISIBLE, row[w + j]] += 1.0
     for k in range(NK):
         c = row[DISCARDS + s * NK + k]
         if c:
@@ -251,6 +260,11 @@ def encode_row(row: np.ndarray, seat: int, base_unit: float, out: np.ndarray) ->
         out[R_VISIBLE, k] += row[SHOWN + k]
     if row[WILD] >= 0:
         out[R_WILD, row[WILD]] = 1.0
+    if row[WILD2] >= 0:
+        out[R_WILD, row[WILD2]] = 1.0
+    if row[INDICATOR] >= 0:  # the flipped 本金, face up
+        out[R_INDICATOR, row[INDICATOR]] = 1.0
+        out[R_VISIBLE, row[INDICATOR]] += 1.0
     _encode_table(row, seat, out)
 
 

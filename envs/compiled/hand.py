@@ -16,15 +16,18 @@ from numba import njit
 
 from envs.compiled.layout import (
     HANDS,
+    M_FEI,
     M_PONG,
     MAX_MELDS,
     MELD_FIELDS,
+    MELD_WILDS,
     MELDS,
     NK,
     NSUITED,
     NUM_MELDS,
     VOID,
     WILD,
+    WILD2,
 )
 
 P5 = np.array([5**r for r in range(10)], dtype=np.int64)  # suit key digits
@@ -38,20 +41,38 @@ def holds_void(s, seat):
         return False
     h = HANDS + seat * NK + v * 9
     for r in range(9):
-        if s[h + r]:
+        if s[h + r] and not is_wild(s, v * 9 + r):  # a 听用 belongs to no suit
             return True
     return False
 
 
 @njit(cache=True)
+def is_wild(s, k):
+    """``k`` is one of the hand's wildcard kinds (红中; Yibin's two 听用 once the 本金 is flipped)."""
+    return k == s[WILD] or k == s[WILD2]
+
+
+@njit(cache=True)
+def natural_meld_copies(s, m):
+    """The natural tiles of the meld at row offset ``m``: a pong's 3, a kong's 4, a 飞's 3 less its 听用."""
+    kind = s[m]
+    if kind == M_PONG:
+        return 3
+    if kind == M_FEI:
+        i = (m - MELDS) // MELD_FIELDS
+        return 3 - (s[MELD_WILDS + 2 * i] >= 0) - (s[MELD_WILDS + 2 * i + 1] >= 0)
+    return 4
+
+
+@njit(cache=True)
 def meld_copies(s, seat, k):
-    """Copies of ``k`` in the seat's melds."""
+    """Copies of ``k`` the seat's melds stand for (a 飞 holds three, its 听用 standing for ``k``)."""
     n = 0
     base = MELDS + seat * MAX_MELDS * MELD_FIELDS
     for i in range(s[NUM_MELDS + seat]):
         m = base + i * MELD_FIELDS
         if s[m + 1] == k:
-            n += 3 if s[m] == M_PONG else 4
+            n += 3 if s[m] == M_PONG or s[m] == M_FEI else 4
     return n
 
 
@@ -66,11 +87,24 @@ def suit_key(s, h, suit):
 @njit(cache=True)
 def is_win(s, seat, table):
     """``judge.is_win``: the seat's concealed tiles (3k+2) form four sets and a pair, or 七对 — with its 红中
-    wildcards standing for suited kinds outside its void suit, no kind past four copies counting its melds."""
+    wildcards standing for suited kinds outside its void suit, no kind past four copies counting its melds' natural
+    tiles.  Yibin's 听用 are suited kinds: their counts leave the suits while the wildcards are placed."""
     h = HANDS + seat * NK
     wild = s[WILD]
-    if wild >= 0 and s[h + wild]:
-        return wild_win(s, seat, s[h + wild], table)
+    if wild >= 0:
+        wild2 = s[WILD2]
+        if wild2 >= 0:
+            c1 = s[h + wild]
+            c2 = s[h + wild2]
+            if c1 + c2:
+                s[h + wild] = 0
+                s[h + wild2] = 0
+                ok = wild_win(s, seat, c1 + c2, table)
+                s[h + wild] = c1
+                s[h + wild2] = c2
+                return ok
+        elif s[h + wild]:
+            return wild_win(s, seat, s[h + wild], table)
     total = 0
     odd = 0
     for k in range(NSUITED):
@@ -103,7 +137,7 @@ def suit_rooms(s, seat, suit):
         m = base + i * MELD_FIELDS
         r = s[m + 1] - suit * 9
         if 0 <= r < 9:
-            melded += (3 if s[m] == M_PONG else 4) << (3 * r)
+            melded += natural_meld_copies(s, m) << (3 * r)
     rooms = 0
     for r in range(9):
         left = 4 - s[h + r] - (melded >> (3 * r) & 7)
@@ -121,14 +155,52 @@ def suit_held(s, h, suit):
 
 
 @njit(cache=True)
+def fills_many(key, rooms, added, table):
+    """:func:`fills` for any number of wildcards (Yibin holds up to eight 听用): every multiset of ``added`` ranks
+    within the rooms, in nondecreasing rank order, depth first."""
+    room = np.empty(9, dtype=np.int64)
+    for q in range(9):
+        room[q] = rooms >> (3 * q) & 7
+    ranks = np.zeros(added, dtype=np.int64)
+    cur = key
+    d = 0
+    while d >= 0:
+        r = ranks[d]
+        if r > 8:  # this depth is exhausted: take back the rank placed one level up and try the next one there
+            d -= 1
+            if d >= 0:
+                room[ranks[d]] += 1
+                cur -= P5[ranks[d]]
+                ranks[d] += 1
+            continue
+        if room[r] == 0:
+            ranks[d] = r + 1
+            continue
+        room[r] -= 1
+        cur += P5[r]
+        if d == added - 1:
+            if table[cur]:
+                return True
+            room[r] += 1
+            cur -= P5[r]
+            ranks[d] = r + 1
+        else:
+            d += 1
+            ranks[d] = r
+    return False
+
+
+@njit(cache=True)
 def fills(key, held, rooms, added, table):
-    """Some ``added`` (1-4) ranks, rank ``r`` at most ``rooms``' three bits at ``3r`` times, added to suit key
+    """Some ``added`` (1-8) ranks, rank ``r`` at most ``rooms``' three bits at ``3r`` times, added to suit key
     ``key`` (``held``: its held ranks, bit ``r``) make it complete (sets, or sets and a pair) by the suit table.
 
     Every multiset of ranks is tried, with fewer candidates for one or two: a wildcard that shares its set or pair
     with a natural tile stands within two ranks of it; one that does not shares it with wildcards only, which with
     two wildcards means the two are the pair and the natural tiles sets on their own (then any rank with room for
-    two completes the suit)."""
+    two completes the suit).  More than four wildcards (Yibin's 听用) go to :func:`fills_many`."""
+    if added > 4:
+        return fills_many(key, rooms, added, table)
     if added <= 2:
         near = (held | held << 1 | held << 2 | held >> 1 | held >> 2) & 0x1FF
         if added == 2 and table[key] == 1:
@@ -172,7 +244,7 @@ def fills(key, held, rooms, added, table):
 
 @njit(cache=True)
 def suit_completes(s, seat, suit, added, table):
-    """Some ``added`` (0-4) wildcards standing for kinds of ``suit`` (within :func:`suit_rooms`) complete the suit's
+    """Some ``added`` (0-8) wildcards standing for kinds of ``suit`` (within :func:`suit_rooms`) complete the suit's
     tiles (sets, or sets and a pair) by the suit table (:func:`fills`)."""
     h = HANDS + seat * NK
     key = suit_key(s, h, suit)
@@ -211,7 +283,7 @@ def wild_win(s, seat, w, table):
         void_odd = (v == 0 and odd0 > 0) or (v == 1 and odd1 > 0) or (v == 2 and odd2 > 0)
         if not void_odd and odd <= w and (w - odd) % 2 == 0:
             return True
-    done = 0  # bit suit * 5 + added: asked; good: and it said yes
+    done = 0  # bit suit * 9 + added: asked; good: and it said yes
     good = 0
     for a0 in range(w + 1):
         for a1 in range(w - a0 + 1):
@@ -228,7 +300,7 @@ def wild_win(s, seat, w, table):
             for suit, key, a in ((0, key0, a0), (1, key1, a1), (2, key2, a2)):
                 if a == 0:
                     continue
-                bit = 1 << (suit * 5 + a)
+                bit = 1 << (suit * 9 + a)
                 if not done & bit:
                     done |= bit
                     if fills(key, suit_held(s, h, suit), suit_rooms(s, seat, suit), a, table):
@@ -247,7 +319,7 @@ def wins_on(s, seat, k, table):
     if holds_void(s, seat):
         return False
     v = s[VOID + seat]
-    if k >= NSUITED or (v >= 0 and k // 9 == v):  # the wildcard (红中) is never a wait
+    if k >= NSUITED or (v >= 0 and k // 9 == v) or is_wild(s, k):  # a wildcard is never a wait
         return False
     if s[HANDS + seat * NK + k] + meld_copies(s, seat, k) >= 4:
         return False
@@ -265,7 +337,7 @@ def waits_mask(s, seat, table):
     h = HANDS + seat * NK
     mask = 0
     for k in range(NSUITED):
-        if (v >= 0 and k // 9 == v) or s[h + k] + meld_copies(s, seat, k) >= 4:
+        if (v >= 0 and k // 9 == v) or s[h + k] + meld_copies(s, seat, k) >= 4 or is_wild(s, k):
             continue
         s[h + k] += 1
         if is_win(s, seat, table):
@@ -316,7 +388,7 @@ def suits_held(s, seat):
     held = 0
     h = HANDS + seat * NK
     for k in range(NSUITED):
-        if s[h + k]:
+        if s[h + k] and not is_wild(s, k):  # 听用 belong to no suit
             held |= 1 << (k // 9)
     base = MELDS + seat * MAX_MELDS * MELD_FIELDS
     for i in range(s[NUM_MELDS + seat]):

@@ -15,10 +15,11 @@ with what comes next stored in the row (``CONT``, :func:`stop`), and the ledger 
 returns.
 
 The play never needs a score, except where a win must score to be legal (``allow_pinghu_on_discard = false``, the
-two-player rule; 断卡根's 小胡 rule): :func:`win_ok` then asks a compiled scorer (:mod:`envs.compiled.score` or
-:mod:`envs.compiled.score_dkg`, its rule vector stored in ``rules`` from ``R_SCORE`` on), or the Python scorer for a
-configuration neither covers.  Seats: a row has four seat slots; a table of ``NSEATS`` < 4
-players uses the first ones and takes turns modulo ``NSEATS``.
+two-player rule; 断卡根's 小胡 rule; 宜宾, whose 飞 count towards the four-copy limit; the doublings of a 过胡 lock with
+``pass_hu_allow_higher``): :func:`win_value` then asks a compiled scorer (:mod:`envs.compiled.score`,
+:mod:`envs.compiled.score_dkg` or :mod:`envs.compiled.score_yibin`, its rule vector stored in ``rules`` from
+``R_SCORE`` on), or the Python scorer for a configuration none covers.  Seats: a row has four seat slots; a table
+of ``NSEATS`` < 4 players uses the first ones and takes turns modulo ``NSEATS``.
 """
 
 # ruff: noqa: SIM109, SIM110 - plain loops and comparisons compile best in numba (no generators)
@@ -32,13 +33,15 @@ from envs.actions import (
     DINGQUE_BASE,
     DISCARD_BASE,
     EXCHANGE_BASE,
+    FEI_ID,
     HU_ID,
     KONG_BASE,
     PASS_ID,
     PONG_ID,
     QINGHU_BASE,
+    TI_BASE,
 )
-from envs.compiled.hand import holds_void, is_win, waits_mask, wins_on
+from envs.compiled.hand import holds_void, is_wild, is_win, waits_mask, wins_on
 from envs.compiled.layout import (
     ACTIVE,
     AFTER_KONG,
@@ -72,17 +75,21 @@ from envs.compiled.layout import (
     GIVEN,
     HANDS,
     HU_LOCK,
+    HU_VALUE,
+    INDICATOR,
     KONG_FEEDER,
     KONGS_AT_BAOHU,
     LAST_DISCARD,
     M_ANKONG,
     M_BUKONG,
+    M_FEI,
     M_KONG,
     M_NONE,
     M_PONG,
     MAX_MELDS,
     MELD_FIELDS,
     MELD_MADE,
+    MELD_WILDS,
     MELDS,
     NK,
     NP,
@@ -90,6 +97,7 @@ from envs.compiled.layout import (
     NSUITED,
     NUM_MELDS,
     NUM_WINS,
+    O_FEI,
     O_HU,
     O_KONG,
     O_PASS,
@@ -119,12 +127,14 @@ from envs.compiled.layout import (
     WALL,
     WALL_LEN,
     WILD,
+    WILD2,
     WIN_TILES,
     WON,
     XUELIU,
 )
 from envs.compiled.score import NUM_SCORE_RULES, score_hand, workspace
 from envs.compiled.score_dkg import NUM_DKG_RULES, score_dkg, workspace_dkg
+from envs.compiled.score_yibin import NUM_YIBIN_RULES, score_yibin, workspace_yibin
 
 # ---- flat action ids (envs.actions) ------------------------------------------------------------------------------
 A_DISCARD = DISCARD_BASE
@@ -136,6 +146,8 @@ A_EXCHANGE = EXCHANGE_BASE
 A_DINGQUE = DINGQUE_BASE
 A_BAOHU = BAOHU_ID
 A_QINGHU = QINGHU_BASE
+A_FEI = FEI_ID
+A_TI = TI_BASE
 
 # ---- rule flags (envs.compiled.support.rule_vector) --------------------------------------------------------------
 R_EXCHANGE = 0  # 换三张 swap3
@@ -165,13 +177,18 @@ R_VERDICT = 23  # V_*: who decides whether a hand with a winning shape may win (
 R_CFG_ID = 24  # the configuration's number in envs.compiled.configs (V_PYTHON asks the Python scorer with it)
 R_DGH_DIANPAO = 25  # dianganghua = dianpao: a 点杠花 is paid as a discard (its score has no self-draw bonus)
 R_ZIMO_VS_BAOHU = 26  # dkg_xiaohu_zimo_vs_baohu: a 小胡 may self-draw when an active payer declared 报胡
-R_SCORE = 27  # the compiled scorer's rule vector (score.rule_vector / score_dkg.rule_vector_dkg) starts here
-NUM_RULES = R_SCORE + max(NUM_SCORE_RULES, NUM_DKG_RULES)
+R_TINGYONG = 27  # Yibin 本金 / 听用: a flipped indicator names two wildcard kinds, never discarded; 飞 and 提
+R_INDICATOR_REMOVED = 28  # indicator_removed_from_wall: the 本金 leaves the live wall
+R_FEI_MAX = 29  # yibin_fei_max_wild: the 听用 a 飞 may hold
+R_FORCED = 30  # forced_hu_last_n: while the live wall holds at most this many tiles a possible win is the only action
+R_HU_HIGHER = 31  # pass_hu_allow_higher: a 过胡 lock gives way to a win worth more doublings than the declined one
+R_SCORE = 32  # the compiled scorer's rule vector (score.rule_vector / score_dkg.rule_vector_dkg) starts here
+NUM_RULES = R_SCORE + max(NUM_SCORE_RULES, NUM_DKG_RULES, NUM_YIBIN_RULES)
 
-# verdicts (R_VERDICT): the shape alone; the compiled scorer on discard / rob wins (no 平胡 on a discard); on every
-# win (variants whose wins have minimums, ``VariantRules.win_rules``: 断卡根 小胡) the compiled 断卡根 scorer, or the
-# Python scorer for a configuration no compiled scorer covers
-V_SHAPE, V_SCORER, V_PYTHON, V_DKG = 0, 1, 2, 3
+# verdicts (R_VERDICT): the shape alone; the compiled scorer on discard / rob wins (no 平胡 on a discard, the doublings
+# of a 过胡 lock); on every win (``VariantRules.win_rules``: 断卡根 小胡, 宜宾 飞 copies) the compiled 断卡根 or 宜宾
+# scorer, or the Python scorer for a configuration no compiled scorer covers
+V_SHAPE, V_SCORER, V_PYTHON, V_DKG, V_YIBIN = 0, 1, 2, 3, 4
 
 # ---- continuations (CONT): what the hand does after a payment ----------------------------------------------------
 C_NONE, C_DRAW, C_REPLACEMENT, C_END = 0, 1, 2, 3
@@ -201,8 +218,10 @@ E_DEALER = 11  # EV_WIN: the dealer
 E_VFLAGS = 12  # EV_WIN: VF_* (断卡根)
 E_KAB = 13  # EV_WIN: kongs declared after the winner's 报胡 (at most 4)
 E_BAOHU = 14  # EV_WIN: bitmask of the seats that declared 报胡
-E_MELDS = 15  # MAX_MELDS * MELD_FIELDS
-E_COUNTS = E_MELDS + MAX_MELDS * MELD_FIELDS  # NK counts (a claim's counts include the claimed tile)
+E_INDICATOR = 15  # EV_WIN: the 本金 (Yibin), -1: none
+E_MELDS = 16  # MAX_MELDS * MELD_FIELDS
+E_MELD_WILDS = E_MELDS + MAX_MELDS * MELD_FIELDS  # MAX_MELDS * 2: the 听用 kinds of each 飞 (-1: none)
+E_COUNTS = E_MELD_WILDS + MAX_MELDS * 2  # NK counts (a claim's counts include the claimed tile)
 EV_SIZE = E_COUNTS + NK
 MAX_EVENTS = 8
 
@@ -240,9 +259,9 @@ def active_mask(s):
 
 @njit(cache=True)
 def kind_blocked(s, seat, k):
-    """``Game._kind_blocked``: the seat may never pong or kong ``k`` (its void suit, the wildcard)."""
+    """``Game._kind_blocked``: the seat may never pong or kong ``k`` (its void suit, the wildcards)."""
     v = s[VOID + seat]
-    return k == s[WILD] or (v >= 0 and k < NSUITED and k // 9 == v)
+    return is_wild(s, k) or (v >= 0 and k < NSUITED and k // 9 == v)
 
 
 @njit(cache=True)
@@ -433,6 +452,10 @@ def fill_win(row, s, seat, tile, how, payer, feeder, flags, claimed):
     base = MELDS + seat * MAX_MELDS * MELD_FIELDS
     for j in range(MAX_MELDS * MELD_FIELDS):
         row[E_MELDS + j] = s[base + j] if j < n * MELD_FIELDS else -1
+    wilds = MELD_WILDS + seat * MAX_MELDS * 2
+    for j in range(MAX_MELDS * 2):
+        row[E_MELD_WILDS + j] = s[wilds + j] if j < n * 2 else -1
+    row[E_INDICATOR] = s[INDICATOR]
     h = HANDS + seat * NK
     for k in range(NK):
         row[E_COUNTS + k] = s[h + k]
@@ -486,19 +509,26 @@ def dkg_score_event(row, tile, payer_baohu, dgh_dianpao, dkg_rules, stk):
                      stk)  # fmt: skip
 
 
-def _python_verdict(cfg_id, row):
-    """Plain Python (called from :func:`win_ok` in object mode): the Python scorer's verdict on a win event row."""
-    from envs.compiled.ledger import win_verdict
+def _python_value(cfg_id, row):
+    """Plain Python (called from :func:`win_value` in object mode): the Python scorer's verdict on a win event row."""
+    from envs.compiled.ledger import win_value as python_win_value
 
-    return win_verdict(cfg_id, row)
+    return python_win_value(cfg_id, row)
 
 
 @njit(cache=True)
 def win_ok(s, seat, tile, how, payer, feeder, flags, claimed, rules):
-    """Whether ``seat``'s win with the winning shape (``how`` HOW_*, ``payer`` -1 on a self-draw, the situation
-    ``flags``, ``claimed``: a claimed tile) is legal: asked of the compiled scorer (``V_SCORER``, a discard or rob
-    win must score), of the compiled 断卡根 scorer (``V_DKG``: its 小胡 rule and ``DuankagenRules.self_win_ok``) or
-    of the Python scorer (``V_PYTHON``: ``Game``'s ``win_rules`` path for what no compiled scorer covers)."""
+    """Whether ``seat``'s win with the winning shape is legal (:func:`win_value` >= 0)."""
+    return win_value(s, seat, tile, how, payer, feeder, flags, claimed, rules) >= 0
+
+
+@njit(cache=True)
+def win_value(s, seat, tile, how, payer, feeder, flags, claimed, rules):
+    """-1 when ``seat``'s win with the winning shape (``how`` HOW_*, ``payer`` -1 on a self-draw, the situation
+    ``flags``, ``claimed``: a claimed tile) is not legal, else its doublings (0 where no rule reads them).  Asked of
+    the compiled scorer (``V_SCORER``: a discard or rob win must score; the doublings of a 过胡 lock), of the compiled
+    断卡根 scorer (``V_DKG``: its 小胡 rule and ``DuankagenRules.self_win_ok``) or of the Python scorer
+    (``V_PYTHON``: ``Game``'s ``win_rules`` path for what no compiled scorer covers)."""
     row = np.full(EV_SIZE, -1, dtype=np.int32)
     row[E_TYPE] = EV_WIN
     fill_win(row, s, seat, tile, how, payer, feeder, flags, claimed)
@@ -509,21 +539,34 @@ def win_ok(s, seat, tile, how, payer, feeder, flags, claimed, rules):
         self_drawn = how == HOW_ZIMO or how == HOW_QINGHU or how == HOW_INSTANT
         if not ok and self_drawn and rules[R_ZIMO_VS_BAOHU] and row[E_BAOHU] & row[E_ACTIVE] & ~(1 << seat):
             ok, _, _ = dkg_score_event(row, tile, 1, rules[R_DGH_DIANPAO], dkg_rules, stk)  # self_win_ok
-        return ok
+        return 0 if ok else -1
+    if rules[R_VERDICT] == V_YIBIN:
+        dp, act, stab, sent, sn, p7, best, scratch = workspace_yibin()
+        robbing = how == HOW_QIANGGANG
+        self_drawn = how == HOW_ZIMO or how == HOW_INSTANT
+        ok, _, dbl = score_yibin(row[E_COUNTS : E_COUNTS + NK], row[E_MELDS : E_MELDS + MAX_MELDS * MELD_FIELDS],
+                                 row[E_MELD_WILDS : E_MELD_WILDS + MAX_MELDS * 2], row[E_NUM_MELDS], tile,
+                                 row[E_VOID], row[E_INDICATOR], self_drawn, robbing,
+                                 not robbing and flags & F_AFTER_KONG != 0, not robbing and flags & F_LAST_TILE != 0,
+                                 not robbing and flags & F_TIANHU != 0, not robbing and flags & F_DIHU != 0, False,
+                                 how == HOW_ZIMO and feeder >= 0 and rules[R_DGH_DIANPAO] != 0,
+                                 rules[R_SCORE : R_SCORE + NUM_YIBIN_RULES], dp, act, stab, sent, sn, p7, best,
+                                 scratch)  # fmt: skip
+        return dbl if ok else -1
     if rules[R_VERDICT] == V_SCORER:
         tab, ent, ne, best_std, best_7, stk = workspace()
         robbing = how == HOW_QIANGGANG
         n_melds = s[NUM_MELDS + seat]
-        ok, _, _ = score_hand(row[E_COUNTS : E_COUNTS + NK], row[E_MELDS : E_MELDS + MAX_MELDS * MELD_FIELDS],
-                              n_melds, tile, s[VOID + seat], False, robbing, flags & F_AFTER_KONG != 0,
-                              flags & F_LAST_TILE != 0, False, flags & F_DIHU != 0, False,
-                              rules[R_SCORE : R_SCORE + NUM_SCORE_RULES], tab, ent, ne, best_std, best_7,
-                              stk)  # fmt: skip
-        return ok
+        ok, _, dbl = score_hand(row[E_COUNTS : E_COUNTS + NK], row[E_MELDS : E_MELDS + MAX_MELDS * MELD_FIELDS],
+                                n_melds, tile, s[VOID + seat], False, robbing, flags & F_AFTER_KONG != 0,
+                                flags & F_LAST_TILE != 0, False, flags & F_DIHU != 0, False,
+                                rules[R_SCORE : R_SCORE + NUM_SCORE_RULES], tab, ent, ne, best_std, best_7,
+                                stk)  # fmt: skip
+        return dbl if ok else -1
     cfg_id = rules[R_CFG_ID]
-    with objmode(ok="boolean"):
-        ok = _python_verdict(cfg_id, row)
-    return ok
+    with objmode(value="int64"):
+        value = _python_value(cfg_id, row)
+    return value
 
 
 # ---- dealing -----------------------------------------------------------------------------------------------------
@@ -535,7 +578,7 @@ def deal(s, wall, dealer, offset, rules, table, ev, nev):
     n_tiles = rules[R_NUM_TILES]
     for j in range(WALL_LEN):
         s[WALL + j] = wall[j] if j < n_tiles else -1
-    for name in (DRAWN, KONG_FEEDER, CLAIM_TILE, CLAIM_FROM, FIRST_WIN_PAYER, QINGHU_SEAT):
+    for name in (DRAWN, KONG_FEEDER, CLAIM_TILE, CLAIM_FROM, FIRST_WIN_PAYER, QINGHU_SEAT, WILD2, INDICATOR):
         s[name] = -1
     n_seats = rules[R_NUM_PLAYERS]
     s[NSEATS] = n_seats
@@ -550,6 +593,8 @@ def deal(s, wall, dealer, offset, rules, table, ev, nev):
         m = MELDS + j * MELD_FIELDS
         s[m + 1] = -1
         s[m + 2] = -1
+        s[MELD_WILDS + 2 * j] = -1
+        s[MELD_WILDS + 2 * j + 1] = -1
     for j in range(NP * 3):
         s[PICKS + j] = -1
         s[GIVEN + j] = -1
@@ -599,7 +644,10 @@ def four_red(s, seat, rules):
 
 @njit(cache=True)
 def start_play(s, rules, table, ev, nev):
-    """``Game._start_play``: the dealer's first turn (its 14th dealt tile plays the part of a drawn tile)."""
+    """``Game._start_play``: the 本金 flip (Yibin), then the dealer's first turn (its 14th dealt tile plays the part
+    of a drawn tile)."""
+    if rules[R_TINGYONG]:
+        flip_indicator(s, rules)
     dealer = s[DEALER]
     reset_turn(s, dealer)
     last = s[WALL + rules[R_HAND_SIZE]]
@@ -609,6 +657,22 @@ def start_play(s, rules, table, ev, nev):
         after_instant(
             s, settle_self_draw(s, dealer, s[WILD], HOW_INSTANT, rules, table, ev, nev), rules, table, ev, nev
         )
+
+
+@njit(cache=True)
+def flip_indicator(s, rules):
+    """``Game._flip_indicator``: the next wall tile is the 本金; its rank neighbours in its suit (wrapping 1 <-> 9)
+    are the hand's 听用 (``scoring.tingyong_kinds``); it leaves the live wall with ``indicator_removed_from_wall``."""
+    k = s[WALL + s[FRONT]]
+    if rules[R_INDICATOR_REMOVED]:
+        s[FRONT] += 1
+    s[INDICATOR] = k
+    suit = k // 9
+    r = k % 9
+    a = suit * 9 + (r + 8) % 9
+    b = suit * 9 + (r + 1) % 9
+    s[WILD] = min(a, b)
+    s[WILD2] = max(a, b)
 
 
 @njit(cache=True)
@@ -969,6 +1033,88 @@ def add_meld(s, seat, kind, k, from_seat):
     s[NUM_MELDS + seat] = i + 1
 
 
+# ---- 宜宾 飞 / 提 (envs.variants.yibin) ------------------------------------------------------------------------------
+@njit(cache=True)
+def leaves_discard(s, seat, k, c):
+    """``yibin._leaves_discard``: the seat's hand still holds a tile that is not a 听用 after ``c`` natural ``k``
+    leave it."""
+    h = HANDS + seat * NK
+    left = -c
+    for j in range(NK):
+        if not is_wild(s, j):
+            left += s[h + j]
+    return left > 0
+
+
+@njit(cache=True)
+def fei_naturals(s, seat, k, rules):
+    """``yibin.fei_tiles``: the natural ``k`` (0 or 1) a 飞 of the discard ``k`` by ``seat`` would use, -1 when the
+    seat cannot 飞 (a meld of ``k`` already, too few 听用, or no tile it could discard afterwards)."""
+    max_wild = rules[R_FEI_MAX]
+    if max_wild < 1:
+        return -1
+    base = MELDS + seat * MAX_MELDS * MELD_FIELDS
+    for i in range(s[NUM_MELDS + seat]):
+        if s[base + i * MELD_FIELDS + 1] == k:
+            return -1  # a second triplet of one kind would stand for more than four copies
+    h = HANDS + seat * NK
+    naturals = 1 if s[h + k] >= 1 else 0
+    need = 2 - naturals
+    if need > max_wild or s[h + s[WILD]] + s[h + s[WILD2]] < need:
+        return -1
+    if not leaves_discard(s, seat, k, naturals):
+        return -1
+    return naturals
+
+
+@njit(cache=True)
+def claim_fei(s, seat, k, from_seat, rules):
+    """``YibinRules.claim_meld``: the natural ``k`` and the lowest 听用 kinds held make the 飞 meld {k, k, 听用}."""
+    naturals = fei_naturals(s, seat, k, rules)
+    h = HANDS + seat * NK
+    s[h + k] -= naturals
+    i = s[NUM_MELDS + seat]
+    add_meld(s, seat, M_FEI, k, from_seat)
+    slot = MELD_WILDS + (seat * MAX_MELDS + i) * 2
+    used = 0
+    for w in (s[WILD], s[WILD2]):
+        while used < 2 - naturals and s[h + w] > 0:
+            s[h + w] -= 1
+            s[slot + used] = w
+            used += 1
+
+
+@njit(cache=True)
+def fei_slot(s, seat, t):
+    """The index (0-3) of the seat's 飞 meld of ``t``, -1 when it has none."""
+    base = MELDS + seat * MAX_MELDS * MELD_FIELDS
+    for i in range(s[NUM_MELDS + seat]):
+        m = base + i * MELD_FIELDS
+        if s[m] == M_FEI and s[m + 1] == t:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def ti_step(s, seat, t):
+    """``YibinRules.self_step`` of 提 ``t``: the drawn natural ``t`` replaces the last 听用 of the seat's 飞 of ``t``
+    (a 飞 left without 听用 is a pong), the 听用 comes back as the turn's drawn tile and the turn goes on."""
+    i = fei_slot(s, seat, t)
+    m = MELDS + (seat * MAX_MELDS + i) * MELD_FIELDS
+    slot = MELD_WILDS + (seat * MAX_MELDS + i) * 2
+    j = 1 if s[slot + 1] >= 0 else 0
+    back = s[slot + j]
+    s[slot + j] = -1
+    if j == 0:
+        s[m] = M_PONG
+    h = HANDS + seat * NK
+    s[h + t] -= 1
+    s[h + back] += 1
+    s[DRAWN] = back
+    s[FIRST_ACTION] = 0
+    enter_self(s, seat)
+
+
 @njit(cache=True)
 def drop_last_meld(s, seat):
     """Undo :func:`add_meld` (a meld tried out): the slot is unused again, ``(M_NONE, -1, -1)``."""
@@ -1010,19 +1156,39 @@ def complete_added_kong(s, seat, k, rules, table, ev, nev):
 
 
 @njit(cache=True)
-def hu_offered(s, q, k, payer, robbing, rules, table):
-    """``Game._hu_offer`` (no pass_hu_allow_higher): ``q`` may win on ``payer``'s discard / robbed kong tile ``k``.
-    Without ``allow_pinghu_on_discard`` (or with a variant's win minimums) the scorer must accept the win too."""
+def hu_offer(s, q, k, payer, robbing, rules, table):
+    """``Game._hu_offer``: -1 when ``q`` may not win on ``payer``'s discard / robbed kong tile ``k``, else the win's
+    doublings where a rule reads them (0 otherwise).  Without ``allow_pinghu_on_discard``, with a variant's win
+    minimums or with ``pass_hu_allow_higher`` the scorer must accept the win too; a 过胡 lock on ``k`` (its value is
+    the declined win's doublings + 1) refuses it, or with ``pass_hu_allow_higher`` keeps only a win worth more."""
     if s[FORFEIT + q]:  # 断卡根: a 报胡 seat that passed a win (VariantRules.may_win)
-        return False
+        return -1
     if not wins_on(s, q, k, table):
-        return False
-    if rules[R_HU_LOCK] and s[HU_LOCK + q * NK + k]:
-        return False
+        return -1
+    locked = s[HU_LOCK + q * NK + k] - 1 if rules[R_HU_LOCK] else -1
+    if locked >= 0 and not rules[R_HU_HIGHER]:
+        return -1
     if rules[R_VERDICT] == V_SHAPE:
-        return True
+        return 0
     how = HOW_QIANGGANG if robbing else HOW_DIANPAO
-    return win_ok(s, q, k, how, payer, -1, discard_win_flags(s, q, payer, robbing, rules), k, rules)
+    d = win_value(s, q, k, how, payer, -1, discard_win_flags(s, q, payer, robbing, rules), k, rules)
+    if d < 0 or (locked >= 0 and d <= locked):
+        return -1
+    return d
+
+
+@njit(cache=True)
+def forced(s, rules):
+    """``Game._forced``: the live wall holds at most ``forced_hu_last_n`` tiles — a possible win must be taken."""
+    return rules[R_FORCED] > 0 and wall_remaining(s) <= rules[R_FORCED]
+
+
+@njit(cache=True)
+def offer_hu(s, q, value, rules):
+    """Record a HU offer of ``value`` doublings to ``q`` in the window being opened: HU alone when it is forced."""
+    s[OPTIONS + q] = O_HU if forced(s, rules) else O_HU | O_PASS
+    if rules[R_HU_HIGHER]:
+        s[HU_VALUE + q] = value
 
 
 @njit(cache=True)
@@ -1041,8 +1207,11 @@ def declare_added_kong(s, seat, k, rules, table, ev, nev):
     any_option = False
     for q in range(NP):
         s[OPTIONS + q] = 0
-        if q != seat and s[ACTIVE + q] and hu_offered(s, q, k, seat, True, rules, table):
-            s[OPTIONS + q] = O_HU | O_PASS
+        if q == seat or not s[ACTIVE + q]:
+            continue
+        value = hu_offer(s, q, k, seat, True, rules, table)
+        if value >= 0:
+            offer_hu(s, q, value, rules)
             any_option = True
     if any_option:
         open_window(s, PH_ROB, seat, k)
@@ -1068,7 +1237,12 @@ def discard(s, seat, k, rules, table, ev, nev):
         if q == seat or not s[ACTIVE + q] or k == s[WILD]:  # a discarded 红中 is dead (AMB-68)
             continue
         opts = 0
-        if hu_offered(s, q, k, seat, False, rules, table):
+        value = hu_offer(s, q, k, seat, False, rules, table)
+        if value >= 0:
+            offer_hu(s, q, value, rules)
+            if forced(s, rules):
+                any_option = True
+                continue
             opts |= O_HU
         if claims_open and not kind_blocked(s, q, k):
             c = s[HANDS + q * NK + k]
@@ -1080,6 +1254,11 @@ def discard(s, seat, k, rules, table, ev, nev):
                     opts |= O_KONG
                 if c >= 2 and not s[PONG_LOCK + q * NK + k]:
                     opts |= O_PONG
+                if rules[R_TINGYONG]:  # YibinRules.meld_options
+                    if opts & O_PONG and not leaves_discard(s, q, k, 2):
+                        opts &= ~O_PONG  # only 听用 would remain: no discard possible, 飞 must be used
+                    if not s[PONG_LOCK + q * NK + k] and fei_naturals(s, q, k, rules) >= 0:
+                        opts |= O_FEI
                 if rules[R_DKG]:  # DuankagenRules.meld_options
                     if s[QINGHU_SEAT] == seat or s[QINGHU + q]:  # 请胡 singles are only won; requesters keep pairs
                         opts &= O_HU
@@ -1210,8 +1389,10 @@ def apply_pass_locks(s, rules):
             continue
         choice = s[DECISION + q]
         if choice != O_HU and opts & O_HU and rules[R_HU_LOCK]:
-            s[HU_LOCK + q * NK + k] = 1
-        if choice == O_PASS and rules[R_PONG_LOCK] and opts & O_PONG:
+            v = s[HU_VALUE + q] + 1 if rules[R_HU_HIGHER] else 1
+            if s[HU_LOCK + q * NK + k] < v:
+                s[HU_LOCK + q * NK + k] = v
+        if choice == O_PASS and rules[R_PONG_LOCK] and opts & (O_PONG | O_FEI):
             s[PONG_LOCK + q * NK + k] = 1
 
 
@@ -1234,6 +1415,7 @@ def close_window(s):
         s[OPTIONS + q] = 0
         s[DECISION + q] = 0
         s[PENDING + q] = 0
+        s[HU_VALUE + q] = 0
 
 
 @njit(cache=True)
@@ -1255,7 +1437,7 @@ def resolve_claims(s, rules, table, ev, nev):
     for i in range(1, n):
         q = (p + i) % n
         d = s[DECISION + q]
-        if s[OPTIONS + q] and (d == O_KONG or d == O_PONG):
+        if s[OPTIONS + q] and (d == O_KONG or d == O_PONG or d == O_FEI):
             claimer = q
             choice = d
             break
@@ -1274,8 +1456,11 @@ def resolve_claims(s, rules, table, ev, nev):
         pay_kong(s, ev, nev, q, M_KONG, k, p, True)
         proceed(s, C_REPLACEMENT, q, p, rules, table, ev, nev)
     else:
-        s[HANDS + q * NK + k] -= 2
-        add_meld(s, q, M_PONG, k, p)
+        if choice == O_FEI:
+            claim_fei(s, q, k, p, rules)
+        else:
+            s[HANDS + q * NK + k] -= 2
+            add_meld(s, q, M_PONG, k, p)
         s[DRAWN] = -1
         s[AFTER_PONG] = 1
         enter_self(s, q)
@@ -1332,6 +1517,8 @@ def self_mask(s, seat, rules, table, out):
     h = HANDS + seat * NK
     if can_self_win(s, seat, rules, table):
         out[A_HU] = 1
+        if forced(s, rules):
+            return
     if frozen(s, seat):  # only the drawn tile moves: a kong keeping the waits, or its discard
         t = s[DRAWN]
         if kong_possible(s, rules) and frozen_kong_ok(s, seat, t, False, rules, table):
@@ -1354,6 +1541,12 @@ def self_mask(s, seat, rules, table, out):
         for k in range(NK):
             if s[h + k]:
                 out[A_DISCARD + k] = 1
+    if rules[R_TINGYONG]:  # 听用 are never discarded; 提 of the drawn natural tile into a 飞 of its kind
+        out[A_DISCARD + s[WILD]] = 0
+        out[A_DISCARD + s[WILD2]] = 0
+        t = s[DRAWN]
+        if t >= 0 and not is_wild(s, t) and not s[AFTER_PONG] and fei_slot(s, seat, t) >= 0:
+            out[A_TI + t] = 1
     if rules[R_DKG]:
         dkg_self_mask(s, seat, rules, table, out)
 
@@ -1373,6 +1566,8 @@ def legal_mask(s, seat, rules, table, out):
             out[A_HU] = 1
         if opts & O_PONG:
             out[A_PONG] = 1
+        if opts & O_FEI:
+            out[A_FEI] = 1
         if opts & O_KONG:
             out[A_KONG + s[CLAIM_TILE]] = 1
         if opts & O_PASS:
@@ -1421,6 +1616,8 @@ def apply_action(s, seat, a, rules, table, ev, nev):
             nxt = settle_self_draw(s, seat, s[DRAWN], HOW_ZIMO, rules, table, ev, nev)
             if nxt >= 0:
                 proceed(s, C_DRAW, nxt, -1, rules, table, ev, nev)
+        elif a >= A_TI and a < A_TI + NK:
+            ti_step(s, seat, a - A_TI)
         elif a >= A_KONG and a < A_KONG + NK:
             k = a - A_KONG
             s[FIRST_ACTION] = 0
@@ -1462,6 +1659,8 @@ def apply_action(s, seat, a, rules, table, ev, nev):
         d = O_PONG
     elif a == A_PASS:
         d = O_PASS
+    elif a == A_FEI:
+        d = O_FEI
     else:
         d = O_KONG
     s[DECISION + seat] = d

@@ -24,13 +24,13 @@ MAX_MELDS = 4
 MELD_FIELDS = 3  # (kind, tile, from_seat)
 
 # meld kinds (MELDS[seat, i, 0])
-M_NONE, M_PONG, M_KONG, M_ANKONG, M_BUKONG = 0, 1, 2, 3, 4
+M_NONE, M_PONG, M_KONG, M_ANKONG, M_BUKONG, M_FEI = 0, 1, 2, 3, 4, 5  # 飞 FEI: Yibin's triplet holding 听用
 
 # phases: the row order of the observation's ``phase`` planes (envs.observation.PHASES)
 PH_EXCHANGE, PH_DINGQUE, PH_SELF, PH_CLAIM, PH_ROB, PH_DECLARE, PH_END = 0, 1, 2, 3, 4, 5, 6
 
 # claim / rob window options and decisions (bit flags in OPTIONS; DECISION holds one of them, 0 = none yet)
-O_HU, O_PONG, O_KONG, O_PASS = 1, 2, 4, 8
+O_HU, O_PONG, O_KONG, O_PASS, O_FEI = 1, 2, 4, 8, 16
 
 _fields: dict[str, tuple[int, int]] = {}
 _size = 0
@@ -75,7 +75,9 @@ REVEAL = _field("reveal_hands")  # 1: winners' concealed hands are shown (血流
 CONT = _field("continuation")  # C_*: what the hand does next, stored while the ledger checks for a bankruptcy
 CONT_SEAT = _field("continuation_seat")
 CONT_ARG = _field("continuation_arg")  # the discarder of a claimed kong (its replacement draw sets KONG_FEEDER)
-WILD = _field("wild")  # the wildcard kind (红中 31), -1 without wildcards
+WILD = _field("wild")  # the wildcard kind (红中 31; Yibin: the lower 听用 once flipped), -1 without wildcards
+WILD2 = _field("wild2")  # Yibin: the higher 听用 kind once the 本金 is flipped, else -1
+INDICATOR = _field("indicator")  # Yibin: the flipped 本金 kind, -1 before the flip or without one
 XUELIU = _field("xueliu")  # 1: 血流成河 continuation (winners stay, frozen); 0: 血战到底 (winners leave)
 BAOHU_DISCARD = _field("baohu_discard")  # 断卡根: the dealer declared 报胡 and owes a discard that keeps it ready
 QINGHU_SEAT = _field("qinghu_seat")  # 断卡根: whose 请胡 single is being answered now, -1: none
@@ -89,6 +91,7 @@ LAST_DISCARD = _field("last_discard", NP)  # kind, -1: none yet
 NUM_MELDS = _field("num_melds", NP)
 OPTIONS = _field("options", NP)  # claim / rob window: O_* bits of each asked seat (0: not asked)
 DECISION = _field("decision", NP)  # the seat's answer in the open simultaneous decision (0: none yet)
+HU_VALUE = _field("hu_value", NP)  # pass_hu_allow_higher: the doublings of the win offered in the open window
 PENDING = _field("pending", NP)  # 1: the seat's decision is awaited
 PICK_COUNT = _field("pick_count", NP)  # 换三张 picks made so far (0-3); 3 = the seat has answered
 DINGQUE_CHOICE = _field("dingque_choice", NP)  # 定缺 answer before it is revealed, -1: none
@@ -108,6 +111,7 @@ GIVEN = _field("given", NP * 3)  # the three tiles passed (after the exchange re
 RECEIVED = _field("received", NP * 3)
 # ---- melds --------------------------------------------------------------------------------------------------
 MELDS = _field("melds", NP * MAX_MELDS * MELD_FIELDS)  # (kind M_*, tile, from_seat or -1) in the order made
+MELD_WILDS = _field("meld_wilds", NP * MAX_MELDS * 2)  # the 听用 kinds inside each 飞 meld, in the order used; -1
 # ---- public extras ------------------------------------------------------------------------------------------
 SHOWN_WIN_TILES = _field("shown_win_tiles", NK)  # self-drawn / robbed winning tiles set aside (seen by everyone)
 # ---- the wall -----------------------------------------------------------------------------------------------

@@ -27,8 +27,10 @@ from envs.compiled.layout import (
     DEALER,
     FORFEIT,
     HANDS,
+    INDICATOR,
     MAX_MELDS,
     MELD_FIELDS,
+    MELD_WILDS,
     MELDS,
     NK,
     NP,
@@ -41,6 +43,8 @@ from envs.compiled.layout import (
 )
 from envs.compiled.score import NOT_READY, CompiledScorer
 from envs.compiled.score_dkg import CompiledDkgScorer
+from envs.compiled.score_yibin import NOT_READY as YIBIN_NOT_READY
+from envs.compiled.score_yibin import CompiledYibinScorer
 from envs.config import DKG_TABLES, RuleConfig
 from envs.melds import Meld, MeldKind
 from envs.scoring import ScoreResult
@@ -60,7 +64,7 @@ from envs.settlement import (
 from envs.variants.duankagen import chajiao_transfers
 from envs.variants.duankagen import ready_value as dkg_ready_value
 
-_MELD_KIND = {1: MeldKind.PONG, 2: MeldKind.KONG, 3: MeldKind.ANKONG, 4: MeldKind.BUKONG}
+_MELD_KIND = {1: MeldKind.PONG, 2: MeldKind.KONG, 3: MeldKind.ANKONG, 4: MeldKind.BUKONG, 5: MeldKind.FEI}
 _KONG_TYPE = {2: "zhigang", 3: "angang", 4: "bugang"}
 _KONG_PAY_REASONS = frozenset(KONG_REASONS.values())
 _HOW = {
@@ -73,17 +77,22 @@ _HOW = {
 _SELF_DRAWN = (K.HOW_ZIMO, K.HOW_INSTANT, K.HOW_QINGHU)
 
 
-_SCORERS: dict[int, tuple[RuleConfig, CompiledScorer | CompiledDkgScorer | None]] = {}
+Scorer = CompiledScorer | CompiledDkgScorer | CompiledYibinScorer
+_SCORERS: dict[int, tuple[RuleConfig, Scorer | None]] = {}
 
 
-def _scorer(cfg: RuleConfig) -> CompiledScorer | CompiledDkgScorer | None:
-    """The compiled scorer of ``cfg`` (:class:`CompiledDkgScorer` for a 断卡根 table), None where none covers it;
-    memoised on the configuration object (a ledger is made per hand)."""
+def _scorer(cfg: RuleConfig) -> Scorer | None:
+    """The compiled scorer of ``cfg`` (:class:`CompiledDkgScorer` for a 断卡根 table, :class:`CompiledYibinScorer`
+    for 宜宾's), None where none covers it; memoised on the configuration object (a ledger is made per hand)."""
     hit = _SCORERS.get(id(cfg))
     if hit is None or hit[0] is not cfg:
         if len(_SCORERS) >= 64:
             _SCORERS.clear()
-        kind = CompiledDkgScorer if cfg.fan_table in DKG_TABLES else CompiledScorer
+        kind: type[Scorer] = CompiledScorer
+        if cfg.fan_table in DKG_TABLES:
+            kind = CompiledDkgScorer
+        elif cfg.fan_table == "yibin":
+            kind = CompiledYibinScorer
         hit = _SCORERS[id(cfg)] = (cfg, kind.for_config(cfg))  # holds cfg: its id is not reused
     return hit[1]
 
@@ -109,6 +118,8 @@ def _situation(cfg: RuleConfig, ev: np.ndarray) -> dict[str, bool | int]:
             "dihu": not robbing and bool(flags & K.F_DIHU),
             "paid_as_discard": how == K.HOW_ZIMO and paid_as_discard(cfg, "zimo", None if feeder < 0 else feeder),
         }
+    if cfg.wild == "tingyong":  # YibinRules.win_context
+        situation["indicator"] = int(ev[K.E_INDICATOR])
     if cfg.fan_table in DKG_TABLES:
         vf = int(ev[K.E_VFLAGS])
         situation["baohu"] = bool(vf & K.VF_BAOHU)
@@ -125,38 +136,53 @@ def _situation(cfg: RuleConfig, ev: np.ndarray) -> dict[str, bool | int]:
 def _judge(cfg: RuleConfig, ev: np.ndarray, tile: int, **overrides: bool) -> ScoreResult:
     """``Game._score_on`` with the Python scorer, from a win event (``overrides`` replace context fields)."""
     counts = ev[K.E_COUNTS : K.E_COUNTS + NK].tolist()
-    melds = _melds(ev[K.E_MELDS : K.E_MELDS + MELD_FIELDS * int(ev[K.E_NUM_MELDS])].tolist())
+    n = int(ev[K.E_NUM_MELDS])
+    melds = _melds(ev[K.E_MELDS : K.E_MELDS + MELD_FIELDS * n].tolist(), ev[K.E_MELD_WILDS : K.E_MELD_WILDS + 2 * n])
     void = int(ev[K.E_VOID])
     seat, dealer = int(ev[K.E_SEAT]), int(ev[K.E_DEALER])
     ctx = {**_situation(cfg, ev), **overrides}
     return judge.score(cfg, counts, melds, tile, void=None if void < 0 else void, dealer=seat == dealer, **ctx)
 
 
-def win_verdict(cfg_id: int, ev: np.ndarray) -> bool:
-    """Whether the win of event row ``ev`` (its shape complete) is legal — ``Game``'s ``win_rules`` path: the scorer
-    accepts it, or (``DuankagenRules.self_win_ok``, ``dkg_xiaohu_zimo_vs_baohu``) a 小胡 self-draw scores against a
-    payer who declared 报胡.  The compiled kernel asks it (``kernel.win_ok``) with the number of
-    :mod:`envs.compiled.configs`."""
+def win_value(cfg_id: int, ev: np.ndarray) -> int:
+    """-1 when the win of event row ``ev`` (its shape complete) is not legal, else its doublings (``doublings or
+    0``) — ``Game``'s ``win_rules`` path: the scorer accepts it, or (``DuankagenRules.self_win_ok``,
+    ``dkg_xiaohu_zimo_vs_baohu``) a 小胡 self-draw scores against a payer who declared 报胡.  The compiled kernel
+    asks it (``kernel.win_value``) with the number of :mod:`envs.compiled.configs`."""
     cfg = configs.config(cfg_id)
     tile = int(ev[K.E_TILE])
-    if _judge(cfg, ev, tile).is_win:
-        return True
+    r = _judge(cfg, ev, tile)
+    if r.is_win:
+        return r.doublings or 0
     if int(ev[K.E_HOW]) in _SELF_DRAWN and cfg.fan_table in DKG_TABLES and cfg.dkg_xiaohu_zimo_vs_baohu:
         others = int(ev[K.E_BAOHU]) & int(ev[K.E_ACTIVE]) & ~(1 << int(ev[K.E_SEAT]))
-        return bool(others) and _judge(cfg, ev, tile, payer_baohu=True).is_win
-    return False
+        if others and _judge(cfg, ev, tile, payer_baohu=True).is_win:
+            return 0
+    return -1
+
+
+def win_verdict(cfg_id: int, ev: np.ndarray) -> bool:
+    """Whether the win of event row ``ev`` is legal (:func:`win_value` >= 0)."""
+    return win_value(cfg_id, ev) >= 0
 
 
 def _seats(mask: int) -> list[int]:
     return [q for q in range(NP) if mask >> q & 1]  # a smaller table's empty slots are never set
 
 
-def _melds(values: list[int]) -> tuple[Meld, ...]:
-    """Melds from ``(kind, tile, from_seat)`` triples (a plain list of ints; ``Game`` builds them the same way)."""
+def _melds(values: list[int], wilds: np.ndarray | None = None) -> tuple[Meld, ...]:
+    """Melds from ``(kind, tile, from_seat)`` triples (a plain list of ints; ``Game`` builds them the same way) and,
+    for 飞 melds, the pairs of their 听用 kinds (``wilds``: 2 entries per meld, -1 for none)."""
     out = []
     for i in range(0, len(values), MELD_FIELDS):
         kind, tile, src = values[i : i + MELD_FIELDS]
-        out.append(Meld(_MELD_KIND[kind], tile, from_seat=None if src < 0 else src))
+        if kind == 5:  # 飞
+            j = 2 * (i // MELD_FIELDS)
+            assert wilds is not None
+            wk = tuple(int(w) for w in wilds[j : j + 2] if w >= 0)
+            out.append(Meld(MeldKind.FEI, tile, len(wk), None if src < 0 else src, wk))
+        else:
+            out.append(Meld(_MELD_KIND[kind], tile, from_seat=None if src < 0 else src))
     return tuple(out)
 
 
@@ -249,6 +275,16 @@ class Ledger:
             return self.scorer.score(
                 ev[K.E_COUNTS : K.E_COUNTS + NK],
                 ev[K.E_MELDS : K.E_MELDS + MELD_FIELDS * MAX_MELDS],
+                int(ev[K.E_NUM_MELDS]),
+                tile,
+                void=int(ev[K.E_VOID]),
+                **_situation(self.cfg, ev),  # type: ignore[arg-type]
+            )
+        if isinstance(self.scorer, CompiledYibinScorer):
+            return self.scorer.score(
+                ev[K.E_COUNTS : K.E_COUNTS + NK],
+                ev[K.E_MELDS : K.E_MELDS + MELD_FIELDS * MAX_MELDS],
+                ev[K.E_MELD_WILDS : K.E_MELD_WILDS + 2 * MAX_MELDS],
                 int(ev[K.E_NUM_MELDS]),
                 tile,
                 void=int(ev[K.E_VOID]),
@@ -417,6 +453,15 @@ class Ledger:
                 int(row[VOID + q]),
             )  # fmt: skip
             return None if value == NOT_READY else value
+        if isinstance(self.scorer, CompiledYibinScorer):
+            n = int(row[NUM_MELDS + q])
+            base = MELDS + q * MAX_MELDS * MELD_FIELDS
+            wilds = MELD_WILDS + q * MAX_MELDS * 2
+            value = self.scorer.ready(
+                row[HANDS + q * NK : HANDS + (q + 1) * NK], row[base : base + MAX_MELDS * MELD_FIELDS],
+                row[wilds : wilds + MAX_MELDS * 2], n, int(row[VOID + q]), int(row[INDICATOR]),
+            )  # fmt: skip
+            return None if value == YIBIN_NOT_READY else value
         return ready_value(self.cfg, self._player_end(row, q))
 
     @staticmethod
@@ -424,13 +469,15 @@ class Ledger:
         n = int(row[NUM_MELDS + q])
         base = MELDS + q * MAX_MELDS * MELD_FIELDS
         void = int(row[VOID + q])
+        wilds = MELD_WILDS + q * MAX_MELDS * 2
+        indicator = int(row[INDICATOR])
         return PlayerEnd(
             seat=q,
             won_ever=bool(row[WON + q]),
             concealed=tuple(row[HANDS + q * NK : HANDS + (q + 1) * NK].tolist()),
-            melds=_melds(row[base : base + n * MELD_FIELDS].tolist()),
+            melds=_melds(row[base : base + n * MELD_FIELDS].tolist(), row[wilds : wilds + 2 * n]),
             void_suit=None if void < 0 else void,
-            indicator=None,
+            indicator=None if indicator < 0 else indicator,
         )
 
     def score_final(self, seat: int, won: np.ndarray) -> bool:

@@ -72,12 +72,14 @@ _MELD_CODE: dict[MeldKind, int] = {
     MeldKind.KONG: L.M_KONG,
     MeldKind.ANKONG: L.M_ANKONG,
     MeldKind.BUKONG: L.M_BUKONG,
+    MeldKind.FEI: L.M_FEI,
 }
 _OPTION_BIT: dict[ActionType, int] = {
     ActionType.HU: L.O_HU,
     ActionType.PONG: L.O_PONG,
     ActionType.KONG: L.O_KONG,
     ActionType.PASS: L.O_PASS,
+    ActionType.FEI: L.O_FEI,
 }
 # fields whose "none" value is -1 (everything else starts at 0)
 _MINUS_ONE: tuple[tuple[int, int], ...] = tuple(
@@ -96,6 +98,9 @@ _MINUS_ONE: tuple[tuple[int, int], ...] = tuple(
         "given",
         "received",
         "melds",
+        "meld_wilds",
+        "wild2",
+        "indicator",
     )
 )
 
@@ -141,7 +146,10 @@ def _fill_scalars(row: np.ndarray, game) -> None:
     row[L.NUM_WINS] = len(game.wins)
     row[L.REVEAL] = game._reveals_hand()
     row[L.XUELIU] = game.cfg.continuation == "xueliu"
-    row[L.WILD] = game.wild_kinds[0] if game.wild_kinds else -1
+    wild = game.wild_kinds
+    row[L.WILD] = wild[0] if wild else -1
+    row[L.WILD2] = wild[1] if len(wild) > 1 else -1
+    row[L.INDICATOR] = _opt(game.indicator)
     first = game._first_win_event
     if first is not None:
         winners, payer = first
@@ -171,8 +179,9 @@ def _fill_seat(row: np.ndarray, game, s: int) -> None:
     if discards:
         row[L.LAST_DISCARD + s] = discards[-1]
         row[L.DISCARDS + base : L.DISCARDS + base + L.NK] = np.bincount(discards, minlength=L.NK)
-    for k in game._hu_lock[s]:
-        row[L.HU_LOCK + base + k] = 1
+    higher = game.cfg.pass_hu_allow_higher  # the lock keeps the declined win's doublings, + 1
+    for k, v in game._hu_lock[s].items():
+        row[L.HU_LOCK + base + k] = v + 1 if higher else 1
     mask = game._pong_lock[s]
     if mask:
         for k in range(L.NK):
@@ -187,6 +196,8 @@ def _fill_seat(row: np.ndarray, game, s: int) -> None:
             raise ValueError(f"meld kind {m.kind!r} has no M_* code in the compiled layout")
         at = L.MELDS + (s * L.MAX_MELDS + i) * L.MELD_FIELDS
         row[at : at + 3] = (code, m.tile, _opt(m.from_seat))
+        at = L.MELD_WILDS + (s * L.MAX_MELDS + i) * 2
+        row[at : at + len(m.wild_kinds)] = m.wild_kinds
     for i, k in enumerate(game.exchange_given[s]):
         row[L.GIVEN + 3 * s + i] = k
     for i, k in enumerate(game.exchange_received[s]):
@@ -220,6 +231,9 @@ def _fill_decisions(row: np.ndarray, game, picks: Sequence[Sequence[int]] | None
     elif phase is Phase.CLAIM or phase is Phase.ROB:
         for q, opts in game._options.items():
             row[L.OPTIONS + q] = _option_bits(opts)
+        if game.cfg.pass_hu_allow_higher:
+            for q, v in game._hu_values.items():
+                row[L.HU_VALUE + q] = v
         for q, a in decisions.items():
             row[L.DECISION + q] = _option_bits((a,))
 

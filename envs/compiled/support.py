@@ -1,15 +1,19 @@
 """What the compiled engine plays (编译引擎支持的规则), its rule vector and its win table.
 
-The kernel implements the state machine of the core rules (:mod:`envs.variants.base`) and of 断卡根
-(:mod:`envs.variants.duankagen`: 报胡, 请胡) for two to four players, any suits and hand size, no wildcards or the
-four 红中 wildcards, 血战到底 or 血流成河 continuation, with or without bankruptcy: the ``chengdu``, ``xueliu``,
-``hongzhong``, ``chiyu``, ``two_player`` and ``duankagen`` presets and any configuration that differs from them only
-in flags the kernel reads from :func:`rule_vector` or that only the scorer and the settlement use (fan table, caps,
-payments, 查花猪 / 查大叫 options ...; those are the ledger's, see :mod:`envs.compiled.ledger`).  Without
-``allow_pinghu_on_discard`` the kernel asks the compiled scorer (:mod:`envs.compiled.score`) whether a discard win
-scores, so the configuration must be one that scorer covers; a variant whose wins have minimums (断卡根's 小胡) is
-judged by :mod:`envs.compiled.score_dkg`, or by the Python scorer where that one does not cover the configuration.
-:func:`check_supported` names every flag that is out of reach, so a caller can fall back to the Python engine.
+The kernel implements the state machine of the core rules (:mod:`envs.variants.base`), of 断卡根
+(:mod:`envs.variants.duankagen`: 报胡, 请胡) and of 宜宾 (:mod:`envs.variants.yibin`: the 本金 flip and its two 听用
+kinds, 飞 and 提) for two to four players, any suits and hand size, no wildcards, the four 红中 wildcards or the
+听用, 血战到底 or 血流成河 continuation, with or without bankruptcy, 过胡 with or without the higher-win exception,
+forced wins on the last tiles: the ``chengdu``, ``xueliu``, ``hongzhong``, ``chiyu``, ``two_player``, ``duankagen``
+and ``yibin`` presets and any configuration that differs from them only in flags the kernel reads from
+:func:`rule_vector` or that only the scorer and the settlement use (fan table, caps, payments, 查花猪 / 查大叫 options
+...; those are the ledger's, see :mod:`envs.compiled.ledger`).  Where a discard win must score to be offered
+(without ``allow_pinghu_on_discard``, or with ``pass_hu_allow_higher``, whose locks compare doublings) the kernel
+asks the compiled scorer (:mod:`envs.compiled.score`), so the configuration must be one that scorer covers; a
+variant whose every win is judged by its scorer (断卡根's 小胡, 宜宾's 飞 copies) asks :mod:`envs.compiled.score_dkg`
+or :mod:`envs.compiled.score_yibin`, or the Python scorer where those do not cover the configuration.
+:func:`check_supported` names every flag that is out of reach (Wuhan's 吃, 赖子 and single-win hands among them), so
+a caller can fall back to the Python engine.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs import _suit_tables
-from envs.compiled import configs, score, score_dkg
+from envs.compiled import configs, score, score_dkg, score_yibin
 from envs.compiled import kernel as K
 from envs.config import RuleConfig
 from envs.game import UnsupportedRule
@@ -25,16 +29,16 @@ from envs.tiles import RED
 from envs.variants import rules_for
 from envs.variants.base import VariantRules
 from envs.variants.duankagen import DuankagenRules
+from envs.variants.yibin import YibinRules
 
-_KERNEL_VARIANTS = (VariantRules, DuankagenRules)  # the variant hooks the kernel implements
+_KERNEL_VARIANTS = (VariantRules, DuankagenRules, YibinRules)  # the variant hooks the kernel implements
 
 _REQUIRED: tuple[tuple[str, object, str], ...] = (
     ("hz_red_discard_claimable", False, "dead 红中 discards"),
     ("wild_in_melds", False, "no wildcards in melds"),
     ("wild_ignores_four_copy_limit", False, "wildcards within the four-copy limit"),
     ("allow_chi", False, "no 吃"),
-    ("pass_hu_allow_higher", False, "过胡 without the higher-win exception (it needs a score per offer)"),
-    ("forced_hu_last_n", 0, "no forced wins"),
+    ("yibin_tingyong_count", 8, "the two 听用 neighbours of the 本金"),
     ("reveal_concealed_kong", True, "revealed 暗杠"),
     ("dead_wait_counts_as_ready", True, "查大叫 without counting the unseen copies of a wait"),
 )
@@ -42,17 +46,18 @@ _CHOICES: tuple[tuple[str, tuple[object, ...]], ...] = (
     ("exchange_mode", ("swap3", "none")),
     ("pass_hu_lock", ("same_tile", "none")),
     ("continuation", ("xuezhan", "xueliu")),
-    ("wild", ("none", "hongzhong")),
+    ("wild", ("none", "hongzhong", "tingyong")),
 )
-_EXTRA_TILES = {"none": (), "hongzhong": (31, 31, 31, 31)}  # no honors; the four 红中 wildcards
+_EXTRA_TILES = {"none": (), "hongzhong": (31, 31, 31, 31), "tingyong": ()}  # no honors; the four 红中 wildcards
 
 
 def unsupported(cfg: RuleConfig) -> list[str]:
     """The flags of ``cfg`` the compiled engine does not play (empty when it plays them all)."""
     problems = []
-    if not cfg.allow_pinghu_on_discard and not rules_for(cfg).win_rules and score.unsupported(cfg):
+    if _scored_offers(cfg) and score.unsupported(cfg):
+        what = "allow_pinghu_on_discard = false" if not cfg.allow_pinghu_on_discard else "pass_hu_allow_higher"
         problems.append(
-            "allow_pinghu_on_discard = false with a configuration the compiled scorer does not cover ("
+            f"{what} with a configuration the compiled scorer does not cover ("
             + "; ".join(score.unsupported(cfg))
             + ")"
         )
@@ -73,6 +78,13 @@ def unsupported(cfg: RuleConfig) -> list[str]:
     if extra is not None and tuple(cfg.extra_tiles) != extra:
         problems.append(f"extra_tiles = {list(cfg.extra_tiles)!r} (with wild {cfg.wild!r} it plays {list(extra)!r})")
     return problems
+
+
+def _scored_offers(cfg: RuleConfig) -> bool:
+    """A discard or rob win must be scored to be offered (no 平胡 on a discard; the doublings of a 过胡 lock) while
+    the variant's own rules do not ask the scorer about every win (``win_rules``)."""
+    higher = cfg.pass_hu_allow_higher and cfg.pass_hu_lock == "same_tile"
+    return (not cfg.allow_pinghu_on_discard or higher) and not rules_for(cfg).win_rules
 
 
 def check_supported(cfg: RuleConfig) -> None:
@@ -116,13 +128,21 @@ def rule_vector(cfg: RuleConfig) -> np.ndarray:
     r[K.R_CFG_ID] = configs.number(cfg)
     r[K.R_DGH_DIANPAO] = cfg.dianganghua == "dianpao"
     r[K.R_ZIMO_VS_BAOHU] = bool(cfg.dkg_xiaohu_zimo_vs_baohu)
+    r[K.R_TINGYONG] = cfg.wild == "tingyong"
+    r[K.R_INDICATOR_REMOVED] = bool(cfg.indicator_removed_from_wall)
+    r[K.R_FEI_MAX] = cfg.yibin_fei_max_wild if cfg.wild == "tingyong" else 0
+    r[K.R_FORCED] = cfg.forced_hu_last_n
+    r[K.R_HU_HIGHER] = bool(cfg.pass_hu_allow_higher)
     if variant.win_rules:  # every win is judged by a scorer (Game._can_self_win / _hu_offer)
         if isinstance(variant, DuankagenRules) and not score_dkg.unsupported_dkg(cfg):
             r[K.R_VERDICT] = K.V_DKG
             r[K.R_SCORE : K.R_SCORE + score_dkg.NUM_DKG_RULES] = score_dkg.rule_vector_dkg(cfg)
+        elif isinstance(variant, YibinRules) and not score_yibin.unsupported_yibin(cfg):
+            r[K.R_VERDICT] = K.V_YIBIN
+            r[K.R_SCORE : K.R_SCORE + score_yibin.NUM_YIBIN_RULES] = score_yibin.rule_vector_yibin(cfg)
         else:
             r[K.R_VERDICT] = K.V_PYTHON
-    elif not cfg.allow_pinghu_on_discard:  # discard and rob wins must score (kernel.win_ok)
+    elif _scored_offers(cfg):  # discard and rob wins must score (kernel.win_value)
         r[K.R_VERDICT] = K.V_SCORER
         r[K.R_SCORE : K.R_SCORE + score.NUM_SCORE_RULES] = score.rule_vector(cfg)
     return r
