@@ -163,6 +163,7 @@ __all__ = [
     "action_from_dict",
     "action_to_dict",
     "draw_exchange_offset",
+    "engine_problems",
     "exchange_offsets",
     "seed_from_json",
     "seed_to_json",
@@ -198,8 +199,9 @@ _UNSUPPORTED_FLAGS = (
 )
 
 
-def _check_supported(cfg: RuleConfig) -> None:
-    """Refuse (:class:`UnsupportedRule`) configurations whose rules the engine does not play."""
+def engine_problems(cfg: RuleConfig) -> list[str]:
+    """The rules of ``cfg`` the engine does not play (empty when it plays them all); the compiled engine refuses
+    them too."""
     problems = [f"{key} = {value!r} ({what})" for key, value, what in _UNSUPPORTED_FLAGS if getattr(cfg, key) == value]
     if cfg.wild == "hongzhong" and cfg.wild_in_melds:
         problems.append("wild_in_melds = true with 红中 wildcards")
@@ -213,7 +215,12 @@ def _check_supported(cfg: RuleConfig) -> None:
         problems.append("kong_payment = 'factor' outside fan_table 'wuhan'")
     if (cfg.wild == "laizi") != (cfg.fan_table == "wuhan"):
         problems.append("wild = 'laizi' and fan_table 'wuhan' only together (赖子, 红中杠 and the factor settlement)")
-    problems += rules_for(cfg).unsupported(cfg)
+    return problems + rules_for(cfg).unsupported(cfg)
+
+
+def _check_supported(cfg: RuleConfig) -> None:
+    """Refuse (:class:`UnsupportedRule`) configurations whose rules the engine does not play."""
+    problems = engine_problems(cfg)
     if problems:
         raise UnsupportedRule(f"variant {cfg.name!r}: this engine does not implement " + "; ".join(problems))
 

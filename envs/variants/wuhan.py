@@ -144,7 +144,7 @@ class WuhanRules(VariantRules):
         return self.haidi(game) or k == RED or k in game.wild_kinds
 
     def meld_options(self, game: Game, q: int, k: int, discarder: int, opts: list[Action]) -> None:
-        if q == (discarder + 1) % game.n:
+        if game.cfg.allow_chi and q == (discarder + 1) % game.n:
             opts += [Action(ActionType.CHI, c) for c in chi_runs(game, q, k)]
 
     def claim_meld(self, game: Game, q: int, discarder: int, k: int, action: Action) -> None:
