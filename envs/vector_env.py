@@ -628,8 +628,8 @@ def make_vec_env(
     """A :class:`VectorEnv` (the batched replacement of ``DummyVecEnv([SingleAgentEnv(...)] * num_envs)``).
 
     ``engine="compiled"`` gives the same environment on the numba engine
-    (:class:`envs.compiled.vector.CompiledVectorEnv`, the ``chengdu`` family of rules only: other variants raise
-    :class:`~envs.game.UnsupportedRule` naming the flags it does not play).
+    (:class:`envs.compiled.vector.CompiledVectorEnv`: every preset; a configuration with a flag the compiled engine
+    does not play raises :class:`~envs.game.UnsupportedRule` naming it).
     """
     if engine == "python":
         return VectorEnv(variant, num_envs, **options)

@@ -24,7 +24,7 @@ from envs.compiled.shadow import LazyInfo
 from envs.game import UnsupportedRule
 from tests.aec_helpers import flat_greedy
 
-COMPILED = ("chengdu", "xueliu", "hongzhong", "chiyu", "two_player", "duankagen", "yibin")
+COMPILED = ("chengdu", "xueliu", "hongzhong", "chiyu", "two_player", "duankagen", "yibin", "wuhan")
 
 
 def _same_step(py, cc, *, read_infos: bool = True) -> None:
@@ -185,8 +185,8 @@ def test_pettingzoo_api_on_the_compiled_engine():
 
 
 def test_errors_and_construction():
-    with pytest.raises(UnsupportedRule, match="compiled engine"):
-        sichuan_mahjong_v0.raw_env(variant="wuhan", engine="compiled")
+    with pytest.raises(UnsupportedRule, match="compiled engine.*wild_in_melds"):
+        sichuan_mahjong_v0.raw_env(variant="wuhan", engine="compiled", rules={"wild_in_melds": True})
     with pytest.raises(ValueError, match="engine must be one of"):
         sichuan_mahjong_v0.raw_env(variant="chengdu", engine="numba")
     env = sichuan_mahjong_v0.raw_env(variant="chengdu", engine="compiled")

@@ -306,5 +306,5 @@ def test_state_of_game_melds_and_locks():
 
 
 def test_state_of_game_rejects_other_variants():
-    with pytest.raises(ValueError, match="compiled engine does not play .*wild = 'laizi'"):
-        state_of_game(Game("wuhan", seed=1, record_events=False))
+    with pytest.raises(ValueError, match="compiled engine does not play .*wild_in_melds"):
+        state_of_game(Game(load_variant("wuhan", wild_in_melds=True), seed=1, record_events=False))

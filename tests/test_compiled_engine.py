@@ -19,14 +19,17 @@ import pytest
 
 from envs.actions import (
     BAOHU_ID,
+    CHI_BASE,
     DINGQUE_BASE,
     EXCHANGE_BASE,
     FEI_ID,
     HU_ID,
     KONG_BASE,
+    LAIZI_KONG_ID,
     PASS_ID,
     PONG_ID,
     QINGHU_BASE,
+    RED_KONG_ID,
     TI_BASE,
     decode,
     exchange,
@@ -150,6 +153,10 @@ def _kind(a: int) -> str:
         return "qinghu"
     if a == FEI_ID:
         return "fei"
+    if CHI_BASE <= a < CHI_BASE + 3:
+        return "chi"
+    if a in (RED_KONG_ID, LAIZI_KONG_ID):
+        return "red_kong" if a == RED_KONG_ID else "laizi_kong"
     if TI_BASE <= a < TI_BASE + 34:
         return "ti"
     return {PONG_ID: "pong", HU_ID: "hu", PASS_ID: "pass"}.get(a, "exchange" if a < DINGQUE_BASE else "dingque")
@@ -450,6 +457,7 @@ FLAG_SETS = [
     {"suits": "sp", "hand_size": 10, "exchange_mode": "none", "dingque": False, "must_discard_void_first": False},
     {"suits": "mp"},  # 定缺 between the two suits in play
     {"suits": "ps", "hand_size": 7, "exchange_mode": "none"},
+    {"continuation": "single", "multi_ron": False},  # the first win ends the hand
 ]
 
 
@@ -561,20 +569,55 @@ def test_higher_wins_and_forced_wins_match_the_python_engine(variant, flags):
     assert seen["claim:pass"] >= 5 and seen["claim:hu"] >= 5, seen
 
 
+# ---- 武汉 Wuhan: 赖子, 吃, 红中杠 / 赖子杠, the 海底 phase, one winner, hidden 暗杠 ----------------------------------
+def wuhan_seeking(game: Game, seat: int, ids: np.ndarray, rng: np.random.Generator) -> int:
+    """吃 (60%), 红中杠 / 赖子杠 (70%) when offered, else :func:`win_seeking`."""
+    legal = set(ids.tolist())
+    chis = [int(a) for a in ids if CHI_BASE <= a < CHI_BASE + 3]
+    if chis and rng.random() < 0.6:
+        return chis[int(rng.integers(len(chis)))]
+    for a in (RED_KONG_ID, LAIZI_KONG_ID):
+        if a in legal and rng.random() < 0.7:
+            return a
+    return win_seeking(game, seat, ids, rng)
+
+
+def test_wuhan_matches_the_python_engine():
+    """The 赖子 flip, 吃 by the next seat, 红中杠 / 赖子杠 and their replacement draws, kongs right after a claim, must
+    open and no 红中 to win, the 海底 draws, one winner paid by all three others (factors, caps, 承包)."""
+    seen = play_mixed(load_variant("wuhan"), range(160), wuhan_seeking)
+    for key in ("claim:chi", "self:red_kong", "self:laizi_kong", "win:zimo", "win:dianpao", "transfer:dianpao"):
+        assert seen[key] >= 5, (key, seen)
+    assert seen["exhausted"] >= 20 and seen["ended_by_wins"] >= 20, seen
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [
+        {"laizi_discard_is_gang": False},
+        {"reveal_concealed_kong": True, "wuhan_haidi_tiles": 8},
+        {"wuhan_haidi_tiles": 0, "kong_draw_from": "front"},
+        {"wuhan_open_mode": "koukou", "wuhan_discard_all_pay": False},
+        {"allow_chi": False},
+    ],
+    ids=lambda f: ",".join(f),
+)
+def test_wuhan_options_match_the_python_engine(flags):
+    cfg = load_variant("wuhan", **flags)
+    seen = play_mixed(cfg, range(40), wuhan_seeking)
+    assert seen["ended_by_wins"] >= 5, seen
+    if cfg.allow_chi:
+        assert seen["claim:chi"] >= 10, seen
+    else:
+        assert seen["claim:chi"] == 0 and seen["claim:pong"] >= 10, seen
+
+
 # ---- what it refuses ---------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("variant", ["wuhan"])
-def test_other_presets_are_refused_by_name(variant):
-    cfg = load_variant(variant)
-    problems = unsupported(cfg)
-    assert problems
-    with pytest.raises(UnsupportedRule, match="compiled engine does not play") as err:
-        check_supported(cfg)
-    assert problems[0].split(" ")[0] in str(err.value)
-
-
 def test_the_supported_presets_and_refused_flags():
-    for variant in ("chengdu", "xueliu", "hongzhong", "chiyu", "two_player", "duankagen", "yibin"):
+    for variant in ("chengdu", "xueliu", "hongzhong", "chiyu", "two_player", "duankagen", "yibin", "wuhan"):
         assert unsupported(load_variant(variant)) == [], variant
+    with pytest.raises(UnsupportedRule, match="compiled engine does not play .*dead_wait_counts_as_ready"):
+        check_supported(load_variant("chengdu", dead_wait_counts_as_ready=False))
     problems = unsupported(load_variant("chengdu", allow_pinghu_on_discard=False, fan_table="wiki_xueliu"))
     assert any("allow_pinghu_on_discard" in p for p in problems), problems
     problems = unsupported(load_variant("chengdu", pass_hu_allow_higher=True, fan_table="wiki_xueliu"))

@@ -271,3 +271,81 @@ def test_tingyong_hands_equal_the_judge() -> None:
             answers["tingyong"] += counts[wilds[0]] + counts[wilds[1]] > 0
             answers["five or more"] += counts[wilds[0]] + counts[wilds[1]] >= 5  # past the 红中 search's four
     assert len(answers) == 7 and min(answers.values()) > 50, dict(answers)
+
+
+def _wuhan_hand(rng: np.random.Generator, size_mod: int, laizi: int) -> tuple[list[int], list[tuple[int, int]]]:
+    """A Wuhan hand: honors among the tiles, 0-3 赖子, now and then a 红中, 吃 / 碰 / 杠 melds; sets and pairs (some
+    all 将 or all 风) with noise, so that many hands win."""
+    melds: list[tuple[int, int]] = []
+    counts = [0] * 34
+
+    def used(k: int) -> int:
+        return counts[k] + sum(
+            (1 if t <= k <= t + 2 else 0) if m == L.M_CHI else ((3 if m == L.M_PONG else 4) if t == k else 0)
+            for m, t in melds
+        )
+
+    for _ in range(int(rng.integers(0, 4))):
+        if rng.random() < 0.5:
+            low = int(rng.integers(3)) * 9 + int(rng.integers(7))
+            if laizi not in range(low, low + 3) and all(used(k) < 4 for k in range(low, low + 3)):
+                melds.append((L.M_CHI, low))
+        else:
+            tile = int(rng.integers(34))
+            if tile not in (laizi, RED) and used(tile) == 0:
+                melds.append((L.M_PONG if rng.random() < 0.6 else int(rng.choice(KONG_KINDS)), tile))
+    size = 14 - 3 * len(melds) - (0 if size_mod == 2 else 1)
+
+    counts[laizi] = min(int(rng.choice([0, 0, 1, 1, 2, 3])), size)
+    if rng.random() < 0.15:
+        counts[RED] += 1
+    pool = [1, 4, 7, 10, 13, 16, 19, 22, 25] if rng.random() < 0.15 else list(range(34))
+    if rng.random() < 0.1:
+        pool = [27, 28, 29, 30, 32, 33]
+    while sum(counts) < size:
+        k = int(rng.choice(pool))
+        if k < 27 and k % 9 <= 6 and rng.random() < 0.5 and pool[0] == 0:
+            group = [k, k + 1, k + 2]
+        else:
+            group = [k] * int(rng.integers(1, 4))
+        for t in group:
+            if sum(counts) < size and used(t) < 4 and t != laizi:
+                counts[t] += 1
+    return counts, melds
+
+
+def test_wuhan_hands_equal_the_judge() -> None:
+    """Wuhan: honors (triplets and the pair only), the 赖子 standing for any kind but 中 (a suited or an honor kind
+    itself), 吃 melds, 乱将 / 乱风 hands complete in any arrangement, 红中 only ever natural: ``is_win`` / ``wins_on``
+    against ``envs.judge`` with the hand's 赖子."""
+    cfg = load_variant("wuhan")
+    kinds = {
+        L.M_PONG: MeldKind.PONG,
+        L.M_KONG: MeldKind.KONG,
+        L.M_ANKONG: MeldKind.ANKONG,
+        L.M_BUKONG: MeldKind.BUKONG,
+        L.M_CHI: MeldKind.CHI,
+    }
+    rng = np.random.default_rng(5)
+    answers: Counter = Counter()
+    for _ in range(1500):
+        laizi = int(rng.choice([k for k in range(34) if k != RED]))
+        for size_mod in (2, 1):
+            counts, melds = _wuhan_hand(rng, size_mod, laizi)
+            row = seat0_row(counts, melds, -1, laizi)
+            row[L.WUHAN] = 1
+            objs = [Meld(kinds[m], t) for m, t in melds]
+            if size_mod == 2:
+                want = judge.is_win(cfg, list(counts), objs, None, (laizi,))
+                assert H.is_win(row, 0, TABLE) == want, (counts, melds, laizi)
+                answers[f"win:{want}"] += 1
+            else:
+                mask = judge.waits_mask(cfg, list(counts), objs, None, (laizi,))
+                got = sum(1 << k for k in range(34) if H.wins_on(row, 0, k, TABLE))
+                assert got == mask, (counts, melds, laizi)
+                answers[f"waits:{bool(mask)}"] += 1
+                answers["honor waits"] += mask >> 27 != 0
+            answers["honors"] += any(counts[27:])
+            answers["laizi"] += counts[laizi] > 0
+            answers["chi"] += L.M_CHI in [m for m, _ in melds]
+    assert len(answers) == 8 and min(answers.values()) > 50, dict(answers)

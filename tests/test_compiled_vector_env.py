@@ -10,6 +10,7 @@ import pytest
 
 from agents.registry import make_agent
 from envs.compiled.vector import CompiledVectorEnv
+from envs.config import load_variant
 from envs.game import UnsupportedRule
 from envs.observation import OBS_SHAPE
 from envs.vector_env import VectorEnv, make_vec_env
@@ -69,7 +70,7 @@ def test_learner_mode_with_random_opponents_equals_the_python_batched_env():
     assert _compare(250, seat="random", reward_scale=0.1) >= 6
 
 
-@pytest.mark.parametrize("variant", ["xueliu", "hongzhong", "chiyu", "two_player", "duankagen", "yibin"])
+@pytest.mark.parametrize("variant", ["xueliu", "hongzhong", "chiyu", "two_player", "duankagen", "yibin", "wuhan"])
 @pytest.mark.parametrize("self_play", [True, False])
 def test_other_presets_equal_the_python_batched_env(variant, self_play):
     assert _compare(300 if self_play else 150, n=4, variant=variant, self_play=self_play) >= 2
@@ -145,10 +146,11 @@ def test_sb3_api_errors_and_refused_variants():
     with pytest.raises(AttributeError, match="no envs.game.Game"):
         venv.get_attr("game")
     venv.step(venv.sample_actions())  # still usable after the refused steps
-    with pytest.raises(UnsupportedRule, match="allow_chi = True"):
-        CompiledVectorEnv("wuhan", 2)
-    with pytest.raises(UnsupportedRule, match="wild = 'laizi'"):
-        make_vec_env("wuhan", 2, engine="compiled")
+    with pytest.raises(UnsupportedRule, match="dead_wait_counts_as_ready"):
+        CompiledVectorEnv(load_variant("chengdu", dead_wait_counts_as_ready=False), 2)
+    with pytest.raises(UnsupportedRule, match="allow_chi = true outside fan_table 'wuhan'"):
+        make_vec_env(load_variant("chengdu", allow_chi=True), 2, engine="compiled")
+    assert isinstance(make_vec_env("wuhan", 2, engine="compiled"), CompiledVectorEnv)
     with pytest.raises(ValueError, match="engine"):
         make_vec_env("chengdu", 2, engine="numba")
     assert type(make_vec_env("chengdu", 2)) is VectorEnv
@@ -158,7 +160,10 @@ def test_sb3_api_errors_and_refused_variants():
     ("env", "message"),
     [
         ({"vec_env": "dummy", "engine": "compiled", "rules": {"allow_chi": True}}, "allow_chi"),
-        ({"vec_env": "batched", "engine": "compiled", "rules": {"continuation": "single"}}, "continuation"),
+        (
+            {"vec_env": "batched", "engine": "compiled", "rules": {"dead_wait_counts_as_ready": False}},
+            "dead_wait_counts_as_ready",
+        ),
         ({"vec_env": "batched", "engine": "cuda"}, "engine"),
     ],
 )

@@ -7,8 +7,8 @@
 allocate nothing: every cell of ``out`` is overwritten.
 
 A table of two or three players (``NSEATS``) fills the first seat slots only.  Only the planes of the core rules
-are written, with 断卡根's 报胡 / 请胡 and 宜宾's 本金 indicator, 听用 and 飞 melds (concealed kongs revealed, no 吃):
-the other planes stay zero, as they do in the reference for these rules.
+are written, with 断卡根's 报胡 / 请胡, 宜宾's 本金 indicator, 听用 and 飞 melds, and Wuhan's 赖子 indicator, 吃 runs
+and hidden 暗杠: every plane of the reference.
 
 Float values: count planes are small integers (exact in float32, so the ``visible`` row is summed in float32 as it
 is built); broadcast values (wall / 136, hand size / 14, melds / 4, the score scale) are computed in float64 and
@@ -52,6 +52,8 @@ R_PONGS = SLICES["pongs"].start
 R_EXPOSED = SLICES["exposed_kongs"].start
 R_CONCEALED = SLICES["concealed_kongs"].start
 R_ADDED = SLICES["added_kongs"].start
+R_CHIS = SLICES["chis"].start
+R_HIDDEN = SLICES["hidden_kongs"].start
 R_DISCARDS = SLICES["discards"].start
 R_LAST = SLICES["last_discard"].start
 R_VISIBLE = SLICES["visible"].start
@@ -90,6 +92,7 @@ HANDS, DISCARDS, WIN_TILES, HU_LOCK, PONG_LOCK = L.HANDS, L.DISCARDS, L.WIN_TILE
 PICKS, GIVEN, RECEIVED, MELDS, SHOWN = L.PICKS, L.GIVEN, L.RECEIVED, L.MELDS, L.SHOWN_WIN_TILES
 MAX_MELDS, MELD_FIELDS, REVEAL, WILD = L.MAX_MELDS, L.MELD_FIELDS, L.REVEAL, L.WILD
 WILD2, INDICATOR, MELD_WILDS = L.WILD2, L.INDICATOR, L.MELD_WILDS
+MELD_CLAIMED, HIDE_ANKONG = L.MELD_CLAIMED, L.HIDE_ANKONG
 PH_EXCHANGE, PH_DINGQUE, PH_SELF, PH_CLAIM, PH_ROB = L.PH_EXCHANGE, L.PH_DINGQUE, L.PH_SELF, L.PH_CLAIM, L.PH_ROB
 
 # per meld kind M_*: its first plane, and the visible copies it shows beyond the discards
@@ -168,10 +171,22 @@ def _encode_own(row, me, out):
 def _encode_seat(row, me, r, base_unit, out):
     """Seat slot ``r``: melds, discards, last discard, void suit, won / active / present / score, win tiles."""
     s = (me + r) % row[NSEATS]
+    hidden = 0
     for i in range(row[NUM_MELDS + s]):
         at = MELDS + (s * MAX_MELDS + i) * MELD_FIELDS
         kind = row[at]
         k = row[at + 1]
+        if kind == L.M_ANKONG and s != me and row[HIDE_ANKONG]:  # an unrevealed 暗杠: others see only a count
+            hidden += 1
+            continue
+        if kind == L.M_CHI:  # the run's three kinds; its claimed tile is counted among the discards
+            for d in range(3):
+                out[R_CHIS + r, k + d] += 1.0
+                out[R_VISIBLE, k + d] += 1.0
+            claimed = row[MELD_CLAIMED + s * MAX_MELDS + i]
+            if claimed >= 0:
+                out[R_VISIBLE, claimed] -= 1.0
+            continue
         out[MELD_ROW[kind] + r, k] += 1.0
         out[R_VISIBLE, k] += MELD_VISIBLE[kind]
         if kind == L.M_FEI:
@@ -188,6 +203,8 @@ def _encode_seat(row, me, r, base_unit, out):
         w = row[WIN_TILES + s * NK + k]
         if w:
             out[R_WIN_TILES + r, k] = w
+    if hidden:
+        _fill_row(out, R_HIDDEN + r, hidden / 4.0)
     last = row[LAST_DISCARD + s]
     if last >= 0:
         out[R_LAST + r, last] = 1.0

@@ -16,6 +16,7 @@ from numba import njit
 
 from envs.compiled.layout import (
     HANDS,
+    M_CHI,
     M_FEI,
     M_PONG,
     MAX_MELDS,
@@ -28,9 +29,13 @@ from envs.compiled.layout import (
     VOID,
     WILD,
     WILD2,
+    WUHAN,
 )
 
 P5 = np.array([5**r for r in range(10)], dtype=np.int64)  # suit key digits
+RED = 31  # 红中: Wuhan never lets a wildcard stand for it
+JIANG_MASK = sum(1 << k for k in range(NSUITED) if k % 9 in (1, 4, 7))  # 将: the 2 / 5 / 8 of every suit
+FENG_MASK = sum(1 << k for k in (27, 28, 29, 30, 32, 33))  # 风: the winds, 发 and 白
 
 
 @njit(cache=True)
@@ -66,13 +71,18 @@ def natural_meld_copies(s, m):
 
 @njit(cache=True)
 def meld_copies(s, seat, k):
-    """Copies of ``k`` the seat's melds stand for (a 飞 holds three, its 听用 standing for ``k``)."""
+    """The most copies of ``k`` one of the seat's melds stands for (a 飞 three, its 听用 standing for ``k``; a 吃 one):
+    with the hand's copies, four rule ``k`` out as a wait (``judge.waits_mask``, meld by meld)."""
     n = 0
     base = MELDS + seat * MAX_MELDS * MELD_FIELDS
     for i in range(s[NUM_MELDS + seat]):
         m = base + i * MELD_FIELDS
-        if s[m + 1] == k:
-            n += 3 if s[m] == M_PONG or s[m] == M_FEI else 4
+        t = s[m + 1]
+        if s[m] == M_CHI:
+            if t <= k <= t + 2:
+                n = max(n, 1)
+        elif t == k:
+            n = max(n, 3 if s[m] == M_PONG or s[m] == M_FEI else 4)
     return n
 
 
@@ -86,34 +96,42 @@ def suit_key(s, h, suit):
 
 @njit(cache=True)
 def is_win(s, seat, table):
-    """``judge.is_win``: the seat's concealed tiles (3k+2) form four sets and a pair, or 七对 — with its 红中
-    wildcards standing for suited kinds outside its void suit, no kind past four copies counting its melds' natural
-    tiles.  Yibin's 听用 are suited kinds: their counts leave the suits while the wildcards are placed."""
+    """``judge.is_win``: the seat's concealed tiles (3k+2) form four sets and a pair (honors: triplets and the pair),
+    or 七对 — with its wildcards (红中, Yibin's 听用, Wuhan's 赖子) standing for kinds outside its void suit (never for
+    Wuhan's 中), no kind past four copies counting its melds' natural tiles; in Wuhan also a 乱将 / 乱风 hand.  The
+    wildcard counts leave their kinds while the wildcards are placed."""
     h = HANDS + seat * NK
+    if s[WUHAN] and uniform(s, seat):
+        return True
     wild = s[WILD]
     if wild >= 0:
         wild2 = s[WILD2]
-        if wild2 >= 0:
-            c1 = s[h + wild]
-            c2 = s[h + wild2]
-            if c1 + c2:
-                s[h + wild] = 0
+        c1 = s[h + wild]
+        c2 = s[h + wild2] if wild2 >= 0 else 0
+        if c1 + c2:
+            s[h + wild] = 0
+            if wild2 >= 0:
                 s[h + wild2] = 0
-                ok = wild_win(s, seat, c1 + c2, table)
-                s[h + wild] = c1
+            ok = wild_win(s, seat, c1 + c2, table)
+            s[h + wild] = c1
+            if wild2 >= 0:
                 s[h + wild2] = c2
-                return ok
-        elif s[h + wild]:
-            return wild_win(s, seat, s[h + wild], table)
+            return ok
     total = 0
     odd = 0
-    for k in range(NSUITED):
+    for k in range(NK):
         c = s[h + k]
         total += c
         odd += c & 1
     if total == 14 and odd == 0:
         return True
     pairs = 0
+    for k in range(NSUITED, NK):  # honors: triplets, or the pair
+        c = s[h + k]
+        if c == 1 or c == 4:
+            return False
+        if c == 2:
+            pairs += 1
     for suit in range(3):
         key = suit_key(s, h, suit)
         if key == 0:
@@ -127,6 +145,27 @@ def is_win(s, seat, table):
 
 
 @njit(cache=True)
+def uniform(s, seat):
+    """Wuhan 乱将 / 乱风 (``judge._uniform_mask``): every natural tile of the hand and every meld's kinds lie in the
+    将 kinds (2 / 5 / 8) or all in the 风 kinds (winds, 发, 白) — complete in any arrangement."""
+    h = HANDS + seat * NK
+    jiang = True
+    feng = True
+    for k in range(NK):
+        if s[h + k] and not is_wild(s, k):
+            jiang = jiang and JIANG_MASK >> k & 1 == 1
+            feng = feng and FENG_MASK >> k & 1 == 1
+    base = MELDS + seat * MAX_MELDS * MELD_FIELDS
+    for i in range(s[NUM_MELDS + seat]):
+        m = base + i * MELD_FIELDS
+        t = s[m + 1]
+        for d in range(3 if s[m] == M_CHI else 1):
+            jiang = jiang and JIANG_MASK >> (t + d) & 1 == 1
+            feng = feng and FENG_MASK >> (t + d) & 1 == 1
+    return jiang or feng
+
+
+@njit(cache=True)
 def suit_rooms(s, seat, suit):
     """The copies a wildcard may still stand for of each kind of ``suit`` — four less the seat's natural copies in
     hand and melds, 0 at least — packed three bits per rank (rank ``r`` at bit ``3r``)."""
@@ -136,7 +175,11 @@ def suit_rooms(s, seat, suit):
     for i in range(s[NUM_MELDS + seat]):
         m = base + i * MELD_FIELDS
         r = s[m + 1] - suit * 9
-        if 0 <= r < 9:
+        if s[m] == M_CHI:  # one copy of each kind of the run
+            for d in range(3):
+                if 0 <= r + d < 9:
+                    melded += 1 << (3 * (r + d))
+        elif 0 <= r < 9:
             melded += natural_meld_copies(s, m) << (3 * r)
     rooms = 0
     for r in range(9):
@@ -255,11 +298,12 @@ def suit_completes(s, seat, suit, added, table):
 
 @njit(cache=True)
 def wild_win(s, seat, w, table):
-    """:func:`is_win` of a hand holding ``w`` wildcards (``hand.is_winning`` with ``allowed_mask`` = the suited
-    kinds outside the void suit and the melds' copy caps): 七对, or some split of the wildcards over the suits
-    (none in the void suit) completes every suit (:func:`suit_completes`), exactly one of them with the pair.  One
-    pass reads the suits' counts, keys and odd kinds; each split asks its suits without wildcards first (one table
-    lookup each), and each (suit, wildcards) with some is searched once (:func:`fills`)."""
+    """:func:`is_win` of a hand holding ``w`` wildcards (their kinds already emptied; ``hand.is_winning`` with
+    ``allowed_mask`` = the kinds outside the void suit, no 中 in Wuhan, and the melds' copy caps): 七对, or the
+    honors made triplets (one of them perhaps the pair) with some wildcards and the rest split over the suits (none
+    in the void suit) so that every suit completes (:func:`suit_completes`), the pair in exactly one of them unless
+    an honor holds it.  Wildcards standing alone for an honor set are not tried: a suit with room takes them
+    instead."""
     h = HANDS + seat * NK
     v = s[VOID + seat]
     n0 = n1 = n2 = 0
@@ -278,39 +322,112 @@ def wild_win(s, seat, w, table):
         odd0 += c0 & 1
         odd1 += c1 & 1
         odd2 += c2 & 1
-    if s[NUM_MELDS + seat] == 0 and n0 + n1 + n2 + w == 14:  # 七对: every odd kind gets a wildcard
-        odd = odd0 + odd1 + odd2
-        void_odd = (v == 0 and odd0 > 0) or (v == 1 and odd1 > 0) or (v == 2 and odd2 > 0)
+    # honors: every held kind a triplet (trips: the wildcards that takes), or one of them the pair
+    n_h = 0
+    odd_h = 0
+    odd_red = False
+    trips = 0
+    forced_pair = -1  # an honor kind that can only be the pair (no room for its triplet)
+    pair_costs = 0  # bit c: some honor kind makes the pair for c wildcards less than its triplet needs
+    for k in range(NSUITED, NK):
+        c = s[h + k]
+        if c == 0:
+            continue
+        n_h += c
+        odd_h += c & 1
+        room = 0 if (s[WUHAN] and k == RED) else 4 - c - meld_copies(s, seat, k)
+        if c & 1 and room == 0:
+            odd_red = True  # no wildcard can pair it (七对)
+        trip = 3 - c
+        if c == 4 or (trip > room and (c == 3 or 2 - c > room)):
+            trips = -1  # neither a triplet nor a pair
+        elif trips >= 0:
+            if trip > room:
+                if forced_pair >= 0:
+                    trips = -1
+                forced_pair = k
+                trips += 2 - c
+            else:
+                trips += trip
+                if c < 3 and 2 - c <= room:
+                    pair_costs |= 1 << (trip - (2 - c))
+    if s[NUM_MELDS + seat] == 0 and n0 + n1 + n2 + n_h + w == 14:  # 七对: every odd kind gets a wildcard
+        odd = odd0 + odd1 + odd2 + odd_h
+        void_odd = (v == 0 and odd0 > 0) or (v == 1 and odd1 > 0) or (v == 2 and odd2 > 0) or odd_red
         if not void_odd and odd <= w and (w - odd) % 2 == 0:
             return True
+    if trips < 0:
+        return False
     done = 0  # bit suit * 9 + added: asked; good: and it said yes
     good = 0
-    for a0 in range(w + 1):
-        for a1 in range(w - a0 + 1):
-            a2 = w - a0 - a1
-            if (v == 0 and a0 > 0) or (v == 1 and a1 > 0) or (v == 2 and a2 > 0):
+    for option in range(4):  # 0: the pair in a suit; 1-3: an honor pair saving option - 1 wildcards
+        if option == 0:
+            if forced_pair >= 0:
                 continue
-            m0, m1, m2 = (n0 + a0) % 3, (n1 + a1) % 3, (n2 + a2) % 3
-            if m0 == 1 or m1 == 1 or m2 == 1 or (m0 == 2) + (m1 == 2) + (m2 == 2) != 1:
-                continue
-            # the suits without wildcards first: one table lookup each
-            if (a0 == 0 and table[key0] == 0) or (a1 == 0 and table[key1] == 0) or (a2 == 0 and table[key2] == 0):
-                continue
-            fits = True
-            for suit, key, a in ((0, key0, a0), (1, key1, a1), (2, key2, a2)):
-                if a == 0:
+            rest = w - trips
+            pairs_needed = 1
+        else:
+            saving = option - 1
+            if forced_pair >= 0:
+                if saving != 0:
                     continue
-                bit = 1 << (suit * 9 + a)
-                if not done & bit:
-                    done |= bit
-                    if fills(key, suit_held(s, h, suit), suit_rooms(s, seat, suit), a, table):
-                        good |= bit
-                if not good & bit:
-                    fits = False
-                    break
-            if fits:
-                return True
+                rest = w - trips
+            elif pair_costs >> saving & 1:
+                rest = w - trips + saving
+            else:
+                continue
+            pairs_needed = 0
+        if rest < 0:
+            continue
+        for a0 in range(rest + 1):
+            for a1 in range(rest - a0 + 1):
+                a2 = rest - a0 - a1
+                if (v == 0 and a0 > 0) or (v == 1 and a1 > 0) or (v == 2 and a2 > 0):
+                    continue
+                m0, m1, m2 = (n0 + a0) % 3, (n1 + a1) % 3, (n2 + a2) % 3
+                if m0 == 1 or m1 == 1 or m2 == 1 or (m0 == 2) + (m1 == 2) + (m2 == 2) != pairs_needed:
+                    continue
+                # the suits without wildcards first: one table lookup each
+                if (a0 == 0 and table[key0] == 0) or (a1 == 0 and table[key1] == 0) or (a2 == 0 and table[key2] == 0):
+                    continue
+                fits = True
+                for suit, key, a in ((0, key0, a0), (1, key1, a1), (2, key2, a2)):
+                    if a == 0:
+                        continue
+                    bit = 1 << (suit * 9 + a)
+                    if not done & bit:
+                        done |= bit
+                        if fills(key, suit_held(s, h, suit), suit_rooms(s, seat, suit), a, table):
+                            good |= bit
+                    if not good & bit:
+                        fits = False
+                        break
+                if fits:
+                    return True
     return False
+
+
+@njit(cache=True)
+def wild_held(s, seat):
+    """The seat holds one of the hand's wildcards."""
+    h = HANDS + seat * NK
+    return (s[WILD] >= 0 and s[h + s[WILD]] > 0) or (s[WILD2] >= 0 and s[h + s[WILD2]] > 0)
+
+
+@njit(cache=True)
+def natural_copies(s, seat, k):
+    """The natural copies of ``k`` in all the seat's melds (a 吃 holds one of each kind of its run)."""
+    n = 0
+    base = MELDS + seat * MAX_MELDS * MELD_FIELDS
+    for i in range(s[NUM_MELDS + seat]):
+        m = base + i * MELD_FIELDS
+        t = s[m + 1]
+        if s[m] == M_CHI:
+            if t <= k <= t + 2:
+                n += 1
+        elif t == k:
+            n += natural_meld_copies(s, m)
+    return n
 
 
 @njit(cache=True)
@@ -319,10 +436,25 @@ def wins_on(s, seat, k, table):
     if holds_void(s, seat):
         return False
     v = s[VOID + seat]
-    if k >= NSUITED or (v >= 0 and k // 9 == v) or is_wild(s, k):  # a wildcard is never a wait
+    if is_wild(s, k) or (k >= NSUITED and not (s[WUHAN] and k != RED)):  # no wildcard, 红中 or absent honor
         return False
-    if s[HANDS + seat * NK + k] + meld_copies(s, seat, k) >= 4:
+    if v >= 0 and k < NSUITED and k // 9 == v:
         return False
+    h = HANDS + seat * NK + k
+    held = s[h]
+    melded = meld_copies(s, seat, k)
+    if melded and held + melded >= 4:  # held four times counting one meld (judge.waits_mask's candidates)
+        return False
+    if s[WUHAN]:  # a 乱将 / 乱风 hand waits on every kind of its set, past the copy caps (judge: uniform bits)
+        s[h] += 1
+        ok = uniform(s, seat)
+        s[h] -= 1
+        if ok:
+            return True
+    if held >= 4:
+        return False
+    if wild_held(s, seat) and held + 1 + natural_copies(s, seat, k) > 4:
+        return False  # with wildcards the melds' natural copies cap the kind (judge: binding meld counts)
     s[HANDS + seat * NK + k] += 1
     ok = is_win(s, seat, table)
     s[HANDS + seat * NK + k] -= 1
@@ -336,8 +468,8 @@ def waits_mask(s, seat, table):
     v = s[VOID + seat]
     h = HANDS + seat * NK
     mask = 0
-    for k in range(NSUITED):
-        if (v >= 0 and k // 9 == v) or s[h + k] + meld_copies(s, seat, k) >= 4 or is_wild(s, k):
+    for k in range(NK if s[WUHAN] else NSUITED):  # Wuhan's honors may be waits, never 中
+        if (v >= 0 and k // 9 == v) or s[h + k] + meld_copies(s, seat, k) >= 4 or is_wild(s, k) or k == RED:
             continue
         s[h + k] += 1
         if is_win(s, seat, table):

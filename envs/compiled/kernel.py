@@ -30,18 +30,21 @@ from numba import njit, objmode
 
 from envs.actions import (
     BAOHU_ID,
+    CHI_BASE,
     DINGQUE_BASE,
     DISCARD_BASE,
     EXCHANGE_BASE,
     FEI_ID,
     HU_ID,
     KONG_BASE,
+    LAIZI_KONG_ID,
     PASS_ID,
     PONG_ID,
     QINGHU_BASE,
+    RED_KONG_ID,
     TI_BASE,
 )
-from envs.compiled.hand import holds_void, is_wild, is_win, waits_mask, wins_on
+from envs.compiled.hand import RED, holds_void, is_wild, is_win, waits_mask, wins_on
 from envs.compiled.layout import (
     ACTIVE,
     AFTER_KONG,
@@ -74,19 +77,23 @@ from envs.compiled.layout import (
     FRONT,
     GIVEN,
     HANDS,
+    HIDE_ANKONG,
     HU_LOCK,
     HU_VALUE,
     INDICATOR,
     KONG_FEEDER,
     KONGS_AT_BAOHU,
+    LAIZI_KONGS,
     LAST_DISCARD,
     M_ANKONG,
     M_BUKONG,
+    M_CHI,
     M_FEI,
     M_KONG,
     M_NONE,
     M_PONG,
     MAX_MELDS,
+    MELD_CLAIMED,
     MELD_FIELDS,
     MELD_MADE,
     MELD_WILDS,
@@ -97,6 +104,7 @@ from envs.compiled.layout import (
     NSUITED,
     NUM_MELDS,
     NUM_WINS,
+    O_CHI,
     O_FEI,
     O_HU,
     O_KONG,
@@ -119,6 +127,7 @@ from envs.compiled.layout import (
     QINGHU,
     QINGHU_SEAT,
     RECEIVED,
+    RED_KONGS,
     REVEAL,
     SHOWN_WIN_TILES,
     TURN_KONGS,
@@ -130,10 +139,12 @@ from envs.compiled.layout import (
     WILD2,
     WIN_TILES,
     WON,
+    WUHAN,
     XUELIU,
 )
 from envs.compiled.score import NUM_SCORE_RULES, score_hand, workspace
 from envs.compiled.score_dkg import NUM_DKG_RULES, score_dkg, workspace_dkg
+from envs.compiled.score_wuhan import NUM_WUHAN_RULES, score_wuhan, workspace_wuhan
 from envs.compiled.score_yibin import NUM_YIBIN_RULES, score_yibin, workspace_yibin
 
 # ---- flat action ids (envs.actions) ------------------------------------------------------------------------------
@@ -148,6 +159,9 @@ A_BAOHU = BAOHU_ID
 A_QINGHU = QINGHU_BASE
 A_FEI = FEI_ID
 A_TI = TI_BASE
+A_CHI = CHI_BASE
+A_RED_KONG = RED_KONG_ID
+A_LAIZI_KONG = LAIZI_KONG_ID
 
 # ---- rule flags (envs.compiled.support.rule_vector) --------------------------------------------------------------
 R_EXCHANGE = 0  # 换三张 swap3
@@ -182,13 +196,19 @@ R_INDICATOR_REMOVED = 28  # indicator_removed_from_wall: the 本金 leaves the l
 R_FEI_MAX = 29  # yibin_fei_max_wild: the 听用 a 飞 may hold
 R_FORCED = 30  # forced_hu_last_n: while the live wall holds at most this many tiles a possible win is the only action
 R_HU_HIGHER = 31  # pass_hu_allow_higher: a 过胡 lock gives way to a win worth more doublings than the declined one
-R_SCORE = 32  # the compiled scorer's rule vector (score.rule_vector / score_dkg.rule_vector_dkg) starts here
-NUM_RULES = R_SCORE + max(NUM_SCORE_RULES, NUM_DKG_RULES, NUM_YIBIN_RULES)
+R_WUHAN = 32  # Wuhan: 赖子 flip, 红中杠 / 赖子杠, 吃 from the next seat, kongs after a claim, must open, no 红中 wins
+R_HAIDI = 33  # wuhan_haidi_tiles: the last live tiles are drawn only to win or be laid down
+R_LAIZI_GANG = 34  # laizi_discard_is_gang: a 赖子 is played out as a 赖子杠, never discarded
+R_SINGLE = 35  # continuation = single: the hand ends at its first win
+R_HIDE_ANKONG = 36  # reveal_concealed_kong = false: the observation shows others a count of hidden 暗杠
+R_CHI = 37  # allow_chi: the next seat may 吃 a discard (Wuhan)
+R_SCORE = 38  # the compiled scorer's rule vector (score.rule_vector / score_dkg.rule_vector_dkg) starts here
+NUM_RULES = R_SCORE + max(NUM_SCORE_RULES, NUM_DKG_RULES, NUM_YIBIN_RULES, NUM_WUHAN_RULES)
 
 # verdicts (R_VERDICT): the shape alone; the compiled scorer on discard / rob wins (no 平胡 on a discard, the doublings
 # of a 过胡 lock); on every win (``VariantRules.win_rules``: 断卡根 小胡, 宜宾 飞 copies) the compiled 断卡根 or 宜宾
 # scorer, or the Python scorer for a configuration no compiled scorer covers
-V_SHAPE, V_SCORER, V_PYTHON, V_DKG, V_YIBIN = 0, 1, 2, 3, 4
+V_SHAPE, V_SCORER, V_PYTHON, V_DKG, V_YIBIN, V_WUHAN = 0, 1, 2, 3, 4, 5
 
 # ---- continuations (CONT): what the hand does after a payment ----------------------------------------------------
 C_NONE, C_DRAW, C_REPLACEMENT, C_END = 0, 1, 2, 3
@@ -218,8 +238,10 @@ E_DEALER = 11  # EV_WIN: the dealer
 E_VFLAGS = 12  # EV_WIN: VF_* (断卡根)
 E_KAB = 13  # EV_WIN: kongs declared after the winner's 报胡 (at most 4)
 E_BAOHU = 14  # EV_WIN: bitmask of the seats that declared 报胡
-E_INDICATOR = 15  # EV_WIN: the 本金 (Yibin), -1: none
-E_MELDS = 16  # MAX_MELDS * MELD_FIELDS
+E_INDICATOR = 15  # EV_WIN: the 本金 (Yibin) / 赖子 indicator (Wuhan), -1: none
+E_RED_KONGS = 16  # EV_WIN: the winner's 红中杠 (Wuhan)
+E_LAIZI_KONGS = 17  # EV_WIN: the winner's 赖子杠 (Wuhan)
+E_MELDS = 18  # MAX_MELDS * MELD_FIELDS
 E_MELD_WILDS = E_MELDS + MAX_MELDS * MELD_FIELDS  # MAX_MELDS * 2: the 听用 kinds of each 飞 (-1: none)
 E_COUNTS = E_MELD_WILDS + MAX_MELDS * 2  # NK counts (a claim's counts include the claimed tile)
 EV_SIZE = E_COUNTS + NK
@@ -261,7 +283,7 @@ def active_mask(s):
 def kind_blocked(s, seat, k):
     """``Game._kind_blocked``: the seat may never pong or kong ``k`` (its void suit, the wildcards)."""
     v = s[VOID + seat]
-    return is_wild(s, k) or (v >= 0 and k < NSUITED and k // 9 == v)
+    return is_wild(s, k) or (s[WUHAN] == 1 and k == RED) or (v >= 0 and k < NSUITED and k // 9 == v)
 
 
 @njit(cache=True)
@@ -316,16 +338,33 @@ def pong_slot(s, seat, k):
 
 
 @njit(cache=True)
+def may_win(s, seat):
+    """``VariantRules.may_win``: not a 断卡根 seat that forfeited; in Wuhan a seat holding no 红中 with an open meld
+    (吃, 碰, 明杠)."""
+    if s[FORFEIT + seat]:
+        return False
+    if s[WUHAN]:
+        if s[HANDS + seat * NK + RED]:
+            return False
+        base = MELDS + seat * MAX_MELDS * MELD_FIELDS
+        for i in range(s[NUM_MELDS + seat]):
+            if s[base + i * MELD_FIELDS] != M_ANKONG:
+                return True
+        return False
+    return True
+
+
+@njit(cache=True)
 def can_self_win(s, seat, rules, table):
     """``Game._can_self_win``: the shape, then (``V_DKG`` / ``V_PYTHON``) the scorer's verdict
     (``Game._self_win_choice``)."""
-    if s[AFTER_PONG] or holds_void(s, seat) or s[FORFEIT + seat]:
+    if s[AFTER_PONG] or holds_void(s, seat) or not may_win(s, seat):
         return False
     if not is_win(s, seat, table):
         return False
     if rules[R_VERDICT] == V_SHAPE or rules[R_VERDICT] == V_SCORER:  # they judge discard / rob wins only
         return True
-    flags = self_win_flags(s, seat)
+    flags = self_win_flags(s, seat, rules)
     feeder = s[KONG_FEEDER] if s[AFTER_KONG] else -1
     t = s[DRAWN]
     if t >= 0:
@@ -337,15 +376,16 @@ def can_self_win(s, seat, rules, table):
 
 
 @njit(cache=True)
-def self_win_flags(s, seat):
-    """The situation (``F_*``) of the seat's self-draw now (杠上开花, 海底捞月, 天胡, 地胡)."""
+def self_win_flags(s, seat, rules):
+    """The situation (``F_*``) of the seat's self-draw now (杠上开花, 海底捞月 — in Wuhan a draw of its 海底 tiles,
+    ``WuhanRules.win_context`` —, 天胡, 地胡)."""
     first_win = not s[WON + seat]
     tianhu = seat == s[DEALER] and s[FIRST_ACTION] == 1 and first_win
     dihu = (not tianhu) and s[DIHU_DRAW] == 1 and first_win
     flags = 0
     if s[AFTER_KONG]:
         flags |= F_AFTER_KONG
-    if s[DREW_LAST]:
+    if (wall_remaining(s) < rules[R_HAIDI]) if rules[R_WUHAN] else s[DREW_LAST]:
         flags |= F_LAST_TILE
     if tianhu:
         flags |= F_TIANHU
@@ -456,6 +496,8 @@ def fill_win(row, s, seat, tile, how, payer, feeder, flags, claimed):
     for j in range(MAX_MELDS * 2):
         row[E_MELD_WILDS + j] = s[wilds + j] if j < n * 2 else -1
     row[E_INDICATOR] = s[INDICATOR]
+    row[E_RED_KONGS] = min(s[RED_KONGS + seat], 4)
+    row[E_LAIZI_KONGS] = min(s[LAIZI_KONGS + seat], 4)
     h = HANDS + seat * NK
     for k in range(NK):
         row[E_COUNTS + k] = s[h + k]
@@ -553,6 +595,16 @@ def win_value(s, seat, tile, how, payer, feeder, flags, claimed, rules):
                                  rules[R_SCORE : R_SCORE + NUM_YIBIN_RULES], dp, act, stab, sent, sn, p7, best,
                                  scratch)  # fmt: skip
         return dbl if ok else -1
+    if rules[R_VERDICT] == V_WUHAN:
+        robbing = how == HOW_QIANGGANG
+        self_drawn = how == HOW_ZIMO or how == HOW_INSTANT
+        ok, _, dbl, _ = score_wuhan(row[E_COUNTS : E_COUNTS + NK], row[E_MELDS : E_MELDS + MAX_MELDS * MELD_FIELDS],
+                                    row[E_NUM_MELDS], tile, row[E_INDICATOR], self_drawn, robbing,
+                                    not robbing and flags & F_AFTER_KONG != 0,
+                                    self_drawn and flags & F_LAST_TILE != 0, row[E_RED_KONGS], row[E_LAIZI_KONGS],
+                                    seat == row[E_DEALER], rules[R_SCORE : R_SCORE + NUM_WUHAN_RULES],
+                                    *workspace_wuhan())  # fmt: skip
+        return dbl if ok else -1
     if rules[R_VERDICT] == V_SCORER:
         tab, ent, ne, best_std, best_7, stk = workspace()
         robbing = how == HOW_QIANGGANG
@@ -595,6 +647,7 @@ def deal(s, wall, dealer, offset, rules, table, ev, nev):
         s[m + 2] = -1
         s[MELD_WILDS + 2 * j] = -1
         s[MELD_WILDS + 2 * j + 1] = -1
+        s[MELD_CLAIMED + j] = -1
     for j in range(NP * 3):
         s[PICKS + j] = -1
         s[GIVEN + j] = -1
@@ -605,6 +658,8 @@ def deal(s, wall, dealer, offset, rules, table, ev, nev):
     s[REVEAL] = rules[R_REVEAL]
     s[XUELIU] = rules[R_XUELIU]
     s[WILD] = rules[R_WILD]
+    s[WUHAN] = rules[R_WUHAN]
+    s[HIDE_ANKONG] = rules[R_HIDE_ANKONG]
     s[EX_OFFSET] = offset
     size = rules[R_HAND_SIZE]
     pos = 0
@@ -646,7 +701,7 @@ def four_red(s, seat, rules):
 def start_play(s, rules, table, ev, nev):
     """``Game._start_play``: the 本金 flip (Yibin), then the dealer's first turn (its 14th dealt tile plays the part
     of a drawn tile)."""
-    if rules[R_TINGYONG]:
+    if rules[R_TINGYONG] or rules[R_WUHAN]:
         flip_indicator(s, rules)
     dealer = s[DEALER]
     reset_turn(s, dealer)
@@ -661,12 +716,23 @@ def start_play(s, rules, table, ev, nev):
 
 @njit(cache=True)
 def flip_indicator(s, rules):
-    """``Game._flip_indicator``: the next wall tile is the 本金; its rank neighbours in its suit (wrapping 1 <-> 9)
-    are the hand's 听用 (``scoring.tingyong_kinds``); it leaves the live wall with ``indicator_removed_from_wall``."""
+    """``Game._flip_indicator``: the next wall tile is the 本金 — its rank neighbours in its suit (wrapping 1 <-> 9)
+    are the hand's 听用 (``scoring.tingyong_kinds``) — or Wuhan's indicator, whose successor is the 赖子; it leaves
+    the live wall with ``indicator_removed_from_wall``."""
     k = s[WALL + s[FRONT]]
     if rules[R_INDICATOR_REMOVED]:
         s[FRONT] += 1
     s[INDICATOR] = k
+    if rules[R_WUHAN]:  # the 赖子: the next rank (9 -> 1) or honor, 东南西北发白, skipping 中 (envs.wuhan.laizi_of)
+        if k < NSUITED:
+            s[WILD] = k // 9 * 9 + (k % 9 + 1) % 9
+        elif k == 30 or k == RED:
+            s[WILD] = 32
+        elif k == 33:
+            s[WILD] = 27
+        else:
+            s[WILD] = k + 1
+        return
     suit = k // 9
     r = k % 9
     a = suit * 9 + (r + 8) % 9
@@ -1033,6 +1099,91 @@ def add_meld(s, seat, kind, k, from_seat):
     s[NUM_MELDS + seat] = i + 1
 
 
+# ---- 武汉 吃, 红中杠 / 赖子杠, 海底 (envs.variants.wuhan) ----------------------------------------------------------
+@njit(cache=True)
+def chi_options(s, seat, k):
+    """``wuhan.chi_runs``: the ``O_CHI << c`` bits of the runs ``seat`` can make with the discard ``k`` as their low
+    (c = 0), middle (1) or high (2) tile, with two tiles of its hand that are neither 红中 nor the 赖子."""
+    if k >= NSUITED:
+        return 0
+    h = HANDS + seat * NK
+    rank = k % 9
+    out = 0
+    for c in range(3):
+        if not 0 <= rank - c <= 6:
+            continue
+        low = k - c
+        ok = True
+        for t in range(low, low + 3):
+            if t != k and (s[h + t] == 0 or is_wild(s, t)):
+                ok = False
+        if ok:
+            out |= O_CHI << c
+    return out
+
+
+@njit(cache=True)
+def claim_chi(s, seat, k, from_seat, choice):
+    """``WuhanRules.claim_meld``: the run with the discard ``k`` at position ``choice`` (``O_CHI << c``)."""
+    c = 0 if choice == O_CHI else (1 if choice == O_CHI << 1 else 2)
+    low = k - c
+    for t in range(low, low + 3):
+        if t != k:
+            s[HANDS + seat * NK + t] -= 1
+    i = s[NUM_MELDS + seat]
+    add_meld(s, seat, M_CHI, low, from_seat)
+    s[MELD_CLAIMED + seat * MAX_MELDS + i] = k
+
+
+@njit(cache=True)
+def play_kong_tile(s, seat, k, rules, table, ev, nev):
+    """``Game.play_kong_tile`` (红中杠 / 赖子杠): ``k`` goes face up to the seat's river, nobody may claim it, and the
+    seat draws a replacement (杠上开花 possible)."""
+    s[FIRST_ACTION] = 0
+    s[HANDS + seat * NK + k] -= 1
+    s[DISCARDS + seat * NK + k] += 1
+    s[LAST_DISCARD + seat] = k
+    if k == RED:
+        s[RED_KONGS + seat] += 1
+    else:
+        s[LAIZI_KONGS + seat] += 1
+    s[TURN_KONGS] += 1
+    s[KONG_FEEDER] = -1
+    replacement_draw(s, seat, rules, table, ev, nev)
+
+
+@njit(cache=True)
+def wuhan_self_mask(s, seat, rules, out):
+    """``WuhanRules.self_actions``: narrow or extend the core's own-turn mask in ``out``."""
+    h = HANDS + seat * NK
+    laizi = s[WILD]
+    t = s[DRAWN]
+    wall = wall_remaining(s)
+    if wall < rules[R_HAIDI] and t >= 0 and not s[AFTER_PONG]:  # a draw of the 海底: win, or lay the tile down
+        hu = out[A_HU]
+        out[:] = 0
+        out[A_HU] = hu
+        out[A_DISCARD + t] = 1
+        return
+    if wall <= rules[R_HAIDI]:
+        for k in range(NK):
+            out[A_KONG + k] = 0
+    else:
+        if s[h + RED]:
+            out[A_RED_KONG] = 1
+        if s[h + laizi] and rules[R_LAIZI_GANG]:
+            out[A_LAIZI_KONG] = 1
+    for k in range(NK):
+        if out[A_DISCARD + k]:
+            return
+    if out[A_RED_KONG] or out[A_LAIZI_KONG]:
+        return
+    if s[h + RED]:  # only 红中 / 赖子 left and no kong possible: lay one down, dead
+        out[A_DISCARD + RED] = 1
+    if s[h + laizi] and rules[R_LAIZI_GANG]:
+        out[A_DISCARD + laizi] = 1
+
+
 # ---- 宜宾 飞 / 提 (envs.variants.yibin) ------------------------------------------------------------------------------
 @njit(cache=True)
 def leaves_discard(s, seat, k, c):
@@ -1161,7 +1312,7 @@ def hu_offer(s, q, k, payer, robbing, rules, table):
     doublings where a rule reads them (0 otherwise).  Without ``allow_pinghu_on_discard``, with a variant's win
     minimums or with ``pass_hu_allow_higher`` the scorer must accept the win too; a 过胡 lock on ``k`` (its value is
     the declined win's doublings + 1) refuses it, or with ``pass_hu_allow_higher`` keeps only a win worth more."""
-    if s[FORFEIT + q]:  # 断卡根: a 报胡 seat that passed a win (VariantRules.may_win)
+    if not may_win(s, q):
         return -1
     if not wins_on(s, q, k, table):
         return -1
@@ -1231,10 +1382,13 @@ def discard(s, seat, k, rules, table, ev, nev):
     s[AFTER_PONG] = 0
     claims_open = wall_remaining(s) > 0 or rules[R_CLAIMS_LAST_ALL] == 1
     kong_ok = claims_open and kong_possible(s, rules)
+    # dead discards: a 红中 (AMB-68), Wuhan's 红中 / 赖子 laid down and every discard of its 海底 (discard_dead)
+    dead = k == s[WILD] or (rules[R_WUHAN] and (k == RED or wall_remaining(s) <= rules[R_HAIDI]))
+    chi_seat = (seat + 1) % s[NSEATS] if rules[R_CHI] else -1
     any_option = False
     for q in range(NP):
         s[OPTIONS + q] = 0
-        if q == seat or not s[ACTIVE + q] or k == s[WILD]:  # a discarded 红中 is dead (AMB-68)
+        if q == seat or not s[ACTIVE + q] or dead:
             continue
         opts = 0
         value = hu_offer(s, q, k, seat, False, rules, table)
@@ -1254,6 +1408,8 @@ def discard(s, seat, k, rules, table, ev, nev):
                     opts |= O_KONG
                 if c >= 2 and not s[PONG_LOCK + q * NK + k]:
                     opts |= O_PONG
+                if q == chi_seat:  # WuhanRules.meld_options: 吃 by the discarder's next seat
+                    opts |= chi_options(s, q, k)
                 if rules[R_TINGYONG]:  # YibinRules.meld_options
                     if opts & O_PONG and not leaves_discard(s, q, k, 2):
                         opts &= ~O_PONG  # only 听用 would remain: no discard possible, 飞 must be used
@@ -1284,7 +1440,9 @@ def mark_won(s, seat):
 
 
 @njit(cache=True)
-def finished_by_wins(s):
+def finished_by_wins(s, rules):
+    if rules[R_SINGLE]:
+        return True
     if s[XUELIU]:
         return False
     won = 0
@@ -1301,7 +1459,7 @@ def settle_self_draw(s, seat, t, how, rules, table, ev, nev):
     if how == HOW_QINGHU:  # a self-draw without 天胡 / 地胡 / 杠上开花 (Game._context)
         flags = F_LAST_TILE if s[DREW_LAST] else 0
     else:
-        flags = self_win_flags(s, seat)
+        flags = self_win_flags(s, seat, rules)
     feeder = s[KONG_FEEDER] if (how == HOW_ZIMO and s[AFTER_KONG]) else -1
     emit_win(s, ev, nev, seat, t, how, -1, feeder, flags, -1 if how != HOW_QINGHU else t)
     if how == HOW_QINGHU:
@@ -1316,7 +1474,7 @@ def settle_self_draw(s, seat, t, how, rules, table, ev, nev):
         s[FIRST_WIN_PAYER] = -1
     s[FIRST_ACTION] = 0
     mark_won(s, seat)
-    if finished_by_wins(s):
+    if finished_by_wins(s, rules):
         end_hand(s, ev, nev, False)
         return -1
     return next_active(s, seat)
@@ -1331,7 +1489,7 @@ def discard_win_flags(s, q, payer, robbing, rules):
     current = s[CURRENT]
     if s[TURN_KONGS] > 0 and payer == current:
         f |= F_AFTER_KONG
-    if s[DREW_LAST] and payer == current:
+    if s[DREW_LAST] and payer == current and not rules[R_WUHAN]:  # Wuhan: no 海底 on a discard
         f |= F_LAST_TILE
     if rules[R_DIHU_DISCARD] and payer == s[DEALER] and s[DISCARD_COUNT] == 1 and not s[MELD_MADE] and not s[WON + q]:
         f |= F_DIHU
@@ -1372,7 +1530,7 @@ def discard_wins(s, winners, payer, k, robbing, rules, table, ev, nev):
     for q in range(NP):
         if winners >> q & 1:
             mark_won(s, q)
-    if finished_by_wins(s):
+    if finished_by_wins(s, rules):
         end_hand(s, ev, nev, False)
         return
     nxt = next_active(s, payer) if robbing and rules[R_AFTER_ROBBED] else next_active(s, order_last)
@@ -1434,13 +1592,20 @@ def resolve_claims(s, rules, table, ev, nev):
     claimer = -1
     choice = 0
     n = s[NSEATS]
-    for i in range(1, n):
+    for i in range(1, n):  # KONG = PONG = 飞 in turn order, then 吃 (Game._meld_claim)
         q = (p + i) % n
         d = s[DECISION + q]
         if s[OPTIONS + q] and (d == O_KONG or d == O_PONG or d == O_FEI):
             claimer = q
             choice = d
             break
+    if claimer < 0:
+        for i in range(1, n):
+            q = (p + i) % n
+            if s[OPTIONS + q] and s[DECISION + q] >= O_CHI:
+                claimer = q
+                choice = s[DECISION + q]
+                break
     close_window(s)
     if claimer < 0:
         after_unclaimed(s, p, rules, table, ev, nev)
@@ -1458,6 +1623,8 @@ def resolve_claims(s, rules, table, ev, nev):
     else:
         if choice == O_FEI:
             claim_fei(s, q, k, p, rules)
+        elif choice >= O_CHI:
+            claim_chi(s, q, k, p, choice)
         else:
             s[HANDS + q * NK + k] -= 2
             add_meld(s, q, M_PONG, k, p)
@@ -1525,7 +1692,7 @@ def self_mask(s, seat, rules, table, out):
             out[A_KONG + t] = 1
         out[A_DISCARD + t] = 1
         return
-    if not s[AFTER_PONG] and kong_possible(s, rules):
+    if (not s[AFTER_PONG] or rules[R_WUHAN]) and kong_possible(s, rules):  # Wuhan: kongs after a claim too
         for k in range(NK):
             c = s[h + k]
             if c == 0 or kind_blocked(s, seat, k):
@@ -1541,6 +1708,11 @@ def self_mask(s, seat, rules, table, out):
         for k in range(NK):
             if s[h + k]:
                 out[A_DISCARD + k] = 1
+    if rules[R_WUHAN]:  # 红中 (and the 赖子) are played out as kongs, never discarded
+        out[A_DISCARD + RED] = 0
+        if rules[R_LAIZI_GANG]:
+            out[A_DISCARD + s[WILD]] = 0
+        wuhan_self_mask(s, seat, rules, out)
     if rules[R_TINGYONG]:  # 听用 are never discarded; 提 of the drawn natural tile into a 飞 of its kind
         out[A_DISCARD + s[WILD]] = 0
         out[A_DISCARD + s[WILD2]] = 0
@@ -1568,6 +1740,9 @@ def legal_mask(s, seat, rules, table, out):
             out[A_PONG] = 1
         if opts & O_FEI:
             out[A_FEI] = 1
+        for c in range(3):
+            if opts & O_CHI << c:
+                out[A_CHI + c] = 1
         if opts & O_KONG:
             out[A_KONG + s[CLAIM_TILE]] = 1
         if opts & O_PASS:
@@ -1618,6 +1793,10 @@ def apply_action(s, seat, a, rules, table, ev, nev):
                 proceed(s, C_DRAW, nxt, -1, rules, table, ev, nev)
         elif a >= A_TI and a < A_TI + NK:
             ti_step(s, seat, a - A_TI)
+        elif a == A_RED_KONG:
+            play_kong_tile(s, seat, RED, rules, table, ev, nev)
+        elif a == A_LAIZI_KONG:
+            play_kong_tile(s, seat, s[WILD], rules, table, ev, nev)
         elif a >= A_KONG and a < A_KONG + NK:
             k = a - A_KONG
             s[FIRST_ACTION] = 0
@@ -1661,6 +1840,8 @@ def apply_action(s, seat, a, rules, table, ev, nev):
         d = O_PASS
     elif a == A_FEI:
         d = O_FEI
+    elif a >= A_CHI and a < A_CHI + 3:
+        d = O_CHI << (a - A_CHI)
     else:
         d = O_KONG
     s[DECISION + seat] = d

@@ -19,18 +19,19 @@ from __future__ import annotations
 NP = 4  # seat slots: a row holds four seats; a smaller table (``NSEATS``) leaves the last slots empty
 NK = 34  # tile kinds
 NSUITED = 27
-WALL_LEN = 112  # wall capacity: 3 suits x 9 ranks x 4 copies, plus four 红中 (unused cells -1)
+WALL_LEN = 136  # wall capacity: 34 kinds x 4 copies (Wuhan's honors included; unused cells -1)
 MAX_MELDS = 4
 MELD_FIELDS = 3  # (kind, tile, from_seat)
 
 # meld kinds (MELDS[seat, i, 0])
-M_NONE, M_PONG, M_KONG, M_ANKONG, M_BUKONG, M_FEI = 0, 1, 2, 3, 4, 5  # 飞 FEI: Yibin's triplet holding 听用
+M_NONE, M_PONG, M_KONG, M_ANKONG, M_BUKONG, M_FEI, M_CHI = 0, 1, 2, 3, 4, 5, 6  # 飞: Yibin; 吃 (tile: the lowest)
 
 # phases: the row order of the observation's ``phase`` planes (envs.observation.PHASES)
 PH_EXCHANGE, PH_DINGQUE, PH_SELF, PH_CLAIM, PH_ROB, PH_DECLARE, PH_END = 0, 1, 2, 3, 4, 5, 6
 
 # claim / rob window options and decisions (bit flags in OPTIONS; DECISION holds one of them, 0 = none yet)
 O_HU, O_PONG, O_KONG, O_PASS, O_FEI = 1, 2, 4, 8, 16
+O_CHI = 32  # 吃 with the claimed tile low / middle / high of the run: O_CHI << 0, 1, 2
 
 _fields: dict[str, tuple[int, int]] = {}
 _size = 0
@@ -77,7 +78,9 @@ CONT_SEAT = _field("continuation_seat")
 CONT_ARG = _field("continuation_arg")  # the discarder of a claimed kong (its replacement draw sets KONG_FEEDER)
 WILD = _field("wild")  # the wildcard kind (红中 31; Yibin: the lower 听用 once flipped), -1 without wildcards
 WILD2 = _field("wild2")  # Yibin: the higher 听用 kind once the 本金 is flipped, else -1
-INDICATOR = _field("indicator")  # Yibin: the flipped 本金 kind, -1 before the flip or without one
+INDICATOR = _field("indicator")  # the flipped 本金 (Yibin) / 赖子 indicator (Wuhan), -1 before the flip or without one
+WUHAN = _field("wuhan")  # 1: Wuhan — 红中 never melded or in a win, 乱将 / 乱风 hands complete in any arrangement
+HIDE_ANKONG = _field("hide_ankong")  # 1: 暗杠 are not revealed (reveal_concealed_kong = false; others see a count)
 XUELIU = _field("xueliu")  # 1: 血流成河 continuation (winners stay, frozen); 0: 血战到底 (winners leave)
 BAOHU_DISCARD = _field("baohu_discard")  # 断卡根: the dealer declared 报胡 and owes a discard that keeps it ready
 QINGHU_SEAT = _field("qinghu_seat")  # 断卡根: whose 请胡 single is being answered now, -1: none
@@ -99,6 +102,8 @@ BAOHU = _field("baohu", NP)  # 断卡根: declared 报胡
 FORFEIT = _field("forfeit", NP)  # 断卡根: a 报胡 seat that passed a win can no longer win
 KONGS_AT_BAOHU = _field("kongs_at_baohu", NP)  # 断卡根: the seat's kongs when it declared
 QINGHU = _field("qinghu", NP)  # 断卡根: announced 请胡 at least once
+RED_KONGS = _field("red_kongs", NP)  # Wuhan: 红中杠 played this hand
+LAIZI_KONGS = _field("laizi_kongs", NP)  # Wuhan: 赖子杠 played this hand
 # ---- per seat, per kind -------------------------------------------------------------------------------------
 HANDS = _field("hands", NP * NK)
 DISCARDS = _field("discards", NP * NK)  # discarded copies, claimed ones included
@@ -112,6 +117,7 @@ RECEIVED = _field("received", NP * 3)
 # ---- melds --------------------------------------------------------------------------------------------------
 MELDS = _field("melds", NP * MAX_MELDS * MELD_FIELDS)  # (kind M_*, tile, from_seat or -1) in the order made
 MELD_WILDS = _field("meld_wilds", NP * MAX_MELDS * 2)  # the 听用 kinds inside each 飞 meld, in the order used; -1
+MELD_CLAIMED = _field("meld_claimed", NP * MAX_MELDS)  # the claimed kind of each 吃 meld, -1 for other melds
 # ---- public extras ------------------------------------------------------------------------------------------
 SHOWN_WIN_TILES = _field("shown_win_tiles", NK)  # self-drawn / robbed winning tiles set aside (seen by everyone)
 # ---- the wall -----------------------------------------------------------------------------------------------

@@ -28,13 +28,16 @@ from envs.compiled.layout import (
     FORFEIT,
     HANDS,
     INDICATOR,
+    LAIZI_KONGS,
     MAX_MELDS,
+    MELD_CLAIMED,
     MELD_FIELDS,
     MELD_WILDS,
     MELDS,
     NK,
     NP,
     NUM_MELDS,
+    RED_KONGS,
     SCORES,
     SHOWN_WIN_TILES,
     VOID,
@@ -43,11 +46,12 @@ from envs.compiled.layout import (
 )
 from envs.compiled.score import NOT_READY, CompiledScorer
 from envs.compiled.score_dkg import CompiledDkgScorer
+from envs.compiled.score_wuhan import WF_QUAN_QIU_REN, CompiledWuhanScorer
 from envs.compiled.score_yibin import NOT_READY as YIBIN_NOT_READY
 from envs.compiled.score_yibin import CompiledYibinScorer
 from envs.config import DKG_TABLES, RuleConfig
 from envs.melds import Meld, MeldKind
-from envs.scoring import ScoreResult
+from envs.scoring import ScoreResult, winning_tiles
 from envs.settlement import (
     KONG_REASONS,
     KongPayment,
@@ -63,8 +67,16 @@ from envs.settlement import (
 )
 from envs.variants.duankagen import chajiao_transfers
 from envs.variants.duankagen import ready_value as dkg_ready_value
+from envs.wuhan import WuhanSide, wuhan_settlement
 
-_MELD_KIND = {1: MeldKind.PONG, 2: MeldKind.KONG, 3: MeldKind.ANKONG, 4: MeldKind.BUKONG, 5: MeldKind.FEI}
+_MELD_KIND = {
+    1: MeldKind.PONG,
+    2: MeldKind.KONG,
+    3: MeldKind.ANKONG,
+    4: MeldKind.BUKONG,
+    5: MeldKind.FEI,
+    6: MeldKind.CHI,
+}
 _KONG_TYPE = {2: "zhigang", 3: "angang", 4: "bugang"}
 _KONG_PAY_REASONS = frozenset(KONG_REASONS.values())
 _HOW = {
@@ -77,13 +89,14 @@ _HOW = {
 _SELF_DRAWN = (K.HOW_ZIMO, K.HOW_INSTANT, K.HOW_QINGHU)
 
 
-Scorer = CompiledScorer | CompiledDkgScorer | CompiledYibinScorer
+Scorer = CompiledScorer | CompiledDkgScorer | CompiledYibinScorer | CompiledWuhanScorer
 _SCORERS: dict[int, tuple[RuleConfig, Scorer | None]] = {}
 
 
 def _scorer(cfg: RuleConfig) -> Scorer | None:
     """The compiled scorer of ``cfg`` (:class:`CompiledDkgScorer` for a 断卡根 table, :class:`CompiledYibinScorer`
-    for 宜宾's), None where none covers it; memoised on the configuration object (a ledger is made per hand)."""
+    for 宜宾's, :class:`CompiledWuhanScorer` for 武汉's), None where none covers it; memoised on the configuration
+    object (a ledger is made per hand)."""
     hit = _SCORERS.get(id(cfg))
     if hit is None or hit[0] is not cfg:
         if len(_SCORERS) >= 64:
@@ -93,6 +106,8 @@ def _scorer(cfg: RuleConfig) -> Scorer | None:
             kind = CompiledDkgScorer
         elif cfg.fan_table == "yibin":
             kind = CompiledYibinScorer
+        elif cfg.fan_table == "wuhan":
+            kind = CompiledWuhanScorer
         hit = _SCORERS[id(cfg)] = (cfg, kind.for_config(cfg))  # holds cfg: its id is not reused
     return hit[1]
 
@@ -118,8 +133,11 @@ def _situation(cfg: RuleConfig, ev: np.ndarray) -> dict[str, bool | int]:
             "dihu": not robbing and bool(flags & K.F_DIHU),
             "paid_as_discard": how == K.HOW_ZIMO and paid_as_discard(cfg, "zimo", None if feeder < 0 else feeder),
         }
-    if cfg.wild == "tingyong":  # YibinRules.win_context
+    if cfg.wild in ("tingyong", "laizi"):  # YibinRules / WuhanRules.win_context
         situation["indicator"] = int(ev[K.E_INDICATOR])
+    if cfg.fan_table == "wuhan":
+        situation["red_kongs"] = int(ev[K.E_RED_KONGS])
+        situation["laizi_kongs"] = int(ev[K.E_LAIZI_KONGS])
     if cfg.fan_table in DKG_TABLES:
         vf = int(ev[K.E_VFLAGS])
         situation["baohu"] = bool(vf & K.VF_BAOHU)
@@ -170,9 +188,10 @@ def _seats(mask: int) -> list[int]:
     return [q for q in range(NP) if mask >> q & 1]  # a smaller table's empty slots are never set
 
 
-def _melds(values: list[int], wilds: np.ndarray | None = None) -> tuple[Meld, ...]:
-    """Melds from ``(kind, tile, from_seat)`` triples (a plain list of ints; ``Game`` builds them the same way) and,
-    for 飞 melds, the pairs of their 听用 kinds (``wilds``: 2 entries per meld, -1 for none)."""
+def _melds(values: list[int], wilds: np.ndarray | None = None, claimed: np.ndarray | None = None) -> tuple[Meld, ...]:
+    """Melds from ``(kind, tile, from_seat)`` triples (a plain list of ints; ``Game`` builds them the same way), for
+    飞 melds the pairs of their 听用 kinds (``wilds``: 2 entries per meld, -1 for none), for 吃 melds their claimed
+    kinds when known (``claimed``: one per meld)."""
     out = []
     for i in range(0, len(values), MELD_FIELDS):
         kind, tile, src = values[i : i + MELD_FIELDS]
@@ -181,6 +200,8 @@ def _melds(values: list[int], wilds: np.ndarray | None = None) -> tuple[Meld, ..
             assert wilds is not None
             wk = tuple(int(w) for w in wilds[j : j + 2] if w >= 0)
             out.append(Meld(MeldKind.FEI, tile, len(wk), None if src < 0 else src, wk))
+        elif kind == 6 and claimed is not None:  # 吃
+            out.append(Meld(MeldKind.CHI, tile, from_seat=None if src < 0 else src, claimed=int(claimed[i // 3])))
         else:
             out.append(Meld(_MELD_KIND[kind], tile, from_seat=None if src < 0 else src))
     return tuple(out)
@@ -311,6 +332,8 @@ class Ledger:
             row[WIN_TILES + seat * NK + tile] += 1
         if self.dkg:
             trs = self._dkg_transfers(ev, tile)
+        elif cfg.fan_table == "wuhan":
+            trs = self._wuhan_transfers(row, ev, tile)
         else:
             is_win, payment, _ = self._score(ev, tile)
             assert is_win, f"seat {seat}: a win on {tile} that the scorer refuses"
@@ -329,6 +352,76 @@ class Ledger:
                 )
         for tr in trs:
             self._apply(tr)
+
+    def _wuhan_transfers(self, row: np.ndarray, ev: np.ndarray, tile: int) -> list[Transfer]:
+        """``WuhanRules.settle_win``: each of the three others pays :func:`envs.wuhan.wuhan_settlement` of the win,
+        their own factors (melds, 红中杠 / 赖子杠, dealer) from the row, 放冲 / 抢杠 and the 承包 facts from the win
+        (:class:`CompiledWuhanScorer` where it covers the configuration, else the Python scorer and settlement)."""
+        cfg = self.cfg
+        seat, how, payer = int(ev[K.E_SEAT]), int(ev[K.E_HOW]), int(ev[K.E_PAYER])
+        losers = [p for p in range(cfg.num_players) if p != seat]
+        winner_melds = self._row_melds(row, seat)
+        opened = [m for m in winner_melds if not m.is_concealed]
+        third_from = opened[2].from_seat if len(opened) >= 3 else None
+        indicator = int(row[INDICATOR])
+        scorer = self.scorer
+        if isinstance(scorer, CompiledWuhanScorer):
+            ok, mult, dbl, flags = scorer.score(
+                ev[K.E_COUNTS : K.E_COUNTS + NK],
+                ev[K.E_MELDS : K.E_MELDS + MELD_FIELDS * MAX_MELDS],
+                int(ev[K.E_NUM_MELDS]),
+                tile,
+                indicator=int(ev[K.E_INDICATOR]),
+                self_drawn=how in _SELF_DRAWN,
+                robbing_kong=how == K.HOW_QIANGGANG,
+                after_kong=how != K.HOW_QIANGGANG and bool(int(ev[K.E_FLAGS]) & K.F_AFTER_KONG),
+                last_tile=how in _SELF_DRAWN and bool(int(ev[K.E_FLAGS]) & K.F_LAST_TILE),
+                red_kongs=int(ev[K.E_RED_KONGS]),
+                laizi_kongs=int(ev[K.E_LAIZI_KONGS]),
+                is_dealer=seat == int(ev[K.E_DEALER]),
+            )
+            assert ok, f"seat {seat}: a win on {tile} that the scorer refuses"
+            qqr = bool(flags & WF_QUAN_QIU_REN)
+        else:
+            result = _judge(cfg, ev, tile)
+            assert result.is_win, f"seat {seat}: a win on {tile} that the scorer refuses ({result.reason})"
+            qqr = "quan_qiu_ren" in result.breakdown
+        sides = []
+        for p in losers:
+            melds = self._row_melds(row, p)
+            discarded = how == K.HOW_DIANPAO and p == payer
+            ready = True
+            if discarded and qqr:  # 承包 of a 全求人 falls on a dealer-in who was not ready
+                hand = row[HANDS + p * NK : HANDS + (p + 1) * NK].tolist()
+                ready = bool(winning_tiles(cfg, hand, melds, indicator=indicator))
+            sides.append(
+                WuhanSide(
+                    melds=melds,
+                    red_kongs=min(int(row[RED_KONGS + p]), 4),
+                    laizi_kongs=min(int(row[LAIZI_KONGS + p]), 4),
+                    is_dealer=p == int(row[DEALER]),
+                    discarded=discarded,
+                    kong_robbed=how == K.HOW_QIANGGANG and p == payer,
+                    ready=ready,
+                    fed_third_meld=third_from == p,
+                )
+            )
+        if isinstance(scorer, CompiledWuhanScorer):
+            amounts = scorer.settle_sides(mult, dbl, flags, sides)
+        else:
+            amounts = wuhan_settlement(cfg, result, sides)
+        return [Transfer(p, seat, a, _HOW[how]) for p, a in zip(losers, amounts) if a]
+
+    @staticmethod
+    def _row_melds(row: np.ndarray, q: int) -> tuple[Meld, ...]:
+        """Seat ``q``'s melds as ``Game`` holds them (飞 with their 听用, 吃 with their claimed tile)."""
+        n = int(row[NUM_MELDS + q])
+        base = MELDS + q * MAX_MELDS * MELD_FIELDS
+        wilds = MELD_WILDS + q * MAX_MELDS * 2
+        claimed = MELD_CLAIMED + q * MAX_MELDS
+        return _melds(
+            row[base : base + n * MELD_FIELDS].tolist(), row[wilds : wilds + 2 * n], row[claimed : claimed + n]
+        )
 
     def _dkg_transfers(self, ev: np.ndarray, tile: int) -> list[Transfer]:
         """``DuankagenRules.settle_win``: the payer of a discard win (or of a 点杠花 paid as a discard) pays the win
@@ -394,7 +487,7 @@ class Ledger:
         :func:`envs.settlement.settle_end_of_hand` — what :func:`envs.settlement.end_of_hand_transfers` does."""
         cfg, table = self.cfg, self.table
         rest = [q for q in range(cfg.num_players) if not row[WON + q]]
-        if len(rest) < 2:
+        if len(rest) < 2 or cfg.fan_table == "wuhan":  # WuhanRules.end_transfers: a drawn hand pays nothing
             return
         if self.dkg:
             self._dkg_chajiao(row, rest)
@@ -466,16 +559,13 @@ class Ledger:
 
     @staticmethod
     def _player_end(row: np.ndarray, q: int) -> PlayerEnd:
-        n = int(row[NUM_MELDS + q])
-        base = MELDS + q * MAX_MELDS * MELD_FIELDS
         void = int(row[VOID + q])
-        wilds = MELD_WILDS + q * MAX_MELDS * 2
         indicator = int(row[INDICATOR])
         return PlayerEnd(
             seat=q,
             won_ever=bool(row[WON + q]),
             concealed=tuple(row[HANDS + q * NK : HANDS + (q + 1) * NK].tolist()),
-            melds=_melds(row[base : base + n * MELD_FIELDS].tolist(), row[wilds : wilds + 2 * n]),
+            melds=Ledger._row_melds(row, q),
             void_suit=None if void < 0 else void,
             indicator=None if indicator < 0 else indicator,
         )

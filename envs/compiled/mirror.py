@@ -64,6 +64,7 @@ from envs.compiled.support import check_supported
 from envs.melds import MeldKind
 from envs.observation import PHASES
 from envs.variants.duankagen import DuankagenState
+from envs.variants.wuhan import WuhanState
 from envs.view import Phase
 
 _PHASE_INDEX: dict[Phase, int] = {p: i for i, p in enumerate(PHASES)}
@@ -73,6 +74,7 @@ _MELD_CODE: dict[MeldKind, int] = {
     MeldKind.ANKONG: L.M_ANKONG,
     MeldKind.BUKONG: L.M_BUKONG,
     MeldKind.FEI: L.M_FEI,
+    MeldKind.CHI: L.M_CHI,
 }
 _OPTION_BIT: dict[ActionType, int] = {
     ActionType.HU: L.O_HU,
@@ -99,6 +101,7 @@ _MINUS_ONE: tuple[tuple[int, int], ...] = tuple(
         "received",
         "melds",
         "meld_wilds",
+        "meld_claimed",
         "wild2",
         "indicator",
     )
@@ -112,6 +115,9 @@ def _opt(value: int | None) -> int:
 def _option_bits(actions) -> int:
     bits = 0
     for a in actions:
+        if a.type is ActionType.CHI:  # the claimed tile's place in the run: low, middle, high
+            bits |= L.O_CHI << a.tile
+            continue
         bit = _OPTION_BIT.get(a.type)
         if bit is None:
             raise ValueError(f"claim / rob window action {a} has no O_* bit in the compiled layout")
@@ -150,12 +156,18 @@ def _fill_scalars(row: np.ndarray, game) -> None:
     row[L.WILD] = wild[0] if wild else -1
     row[L.WILD2] = wild[1] if len(wild) > 1 else -1
     row[L.INDICATOR] = _opt(game.indicator)
+    row[L.WUHAN] = game.cfg.fan_table == "wuhan"
+    row[L.HIDE_ANKONG] = not game.cfg.reveal_concealed_kong
     first = game._first_win_event
     if first is not None:
         winners, payer = first
         row[L.FIRST_WIN_SEATS] = sum(1 << s for s in winners)
         row[L.FIRST_WIN_PAYER] = _opt(payer)
     st = game.vstate
+    if isinstance(st, WuhanState):
+        for s in range(game.n):
+            row[L.RED_KONGS + s] = st.red_kongs[s]
+            row[L.LAIZI_KONGS + s] = st.laizi_kongs[s]
     if isinstance(st, DuankagenState):
         row[L.BAOHU_DISCARD] = st.baohu_discard
         row[L.QINGHU_SEAT] = _opt(st.qinghu_seat)
@@ -198,6 +210,8 @@ def _fill_seat(row: np.ndarray, game, s: int) -> None:
         row[at : at + 3] = (code, m.tile, _opt(m.from_seat))
         at = L.MELD_WILDS + (s * L.MAX_MELDS + i) * 2
         row[at : at + len(m.wild_kinds)] = m.wild_kinds
+        if m.kind is MeldKind.CHI:
+            row[L.MELD_CLAIMED + s * L.MAX_MELDS + i] = _opt(m.claimed)
     for i, k in enumerate(game.exchange_given[s]):
         row[L.GIVEN + 3 * s + i] = k
     for i, k in enumerate(game.exchange_received[s]):

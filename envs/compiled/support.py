@@ -1,19 +1,20 @@
 """What the compiled engine plays (编译引擎支持的规则), its rule vector and its win table.
 
 The kernel implements the state machine of the core rules (:mod:`envs.variants.base`), of 断卡根
-(:mod:`envs.variants.duankagen`: 报胡, 请胡) and of 宜宾 (:mod:`envs.variants.yibin`: the 本金 flip and its two 听用
-kinds, 飞 and 提) for two to four players, any suits and hand size, no wildcards, the four 红中 wildcards or the
-听用, 血战到底 or 血流成河 continuation, with or without bankruptcy, 过胡 with or without the higher-win exception,
-forced wins on the last tiles: the ``chengdu``, ``xueliu``, ``hongzhong``, ``chiyu``, ``two_player``, ``duankagen``
-and ``yibin`` presets and any configuration that differs from them only in flags the kernel reads from
-:func:`rule_vector` or that only the scorer and the settlement use (fan table, caps, payments, 查花猪 / 查大叫 options
-...; those are the ledger's, see :mod:`envs.compiled.ledger`).  Where a discard win must score to be offered
-(without ``allow_pinghu_on_discard``, or with ``pass_hu_allow_higher``, whose locks compare doublings) the kernel
-asks the compiled scorer (:mod:`envs.compiled.score`), so the configuration must be one that scorer covers; a
-variant whose every win is judged by its scorer (断卡根's 小胡, 宜宾's 飞 copies) asks :mod:`envs.compiled.score_dkg`
-or :mod:`envs.compiled.score_yibin`, or the Python scorer where those do not cover the configuration.
-:func:`check_supported` names every flag that is out of reach (Wuhan's 吃, 赖子 and single-win hands among them), so
-a caller can fall back to the Python engine.
+(:mod:`envs.variants.duankagen`: 报胡, 请胡), of 宜宾 (:mod:`envs.variants.yibin`: the 本金 flip and its two 听用
+kinds, 飞 and 提) and of 武汉 (:mod:`envs.variants.wuhan`: the 赖子 flip, 吃, 红中杠 / 赖子杠, the 海底 tiles, one win
+ends the hand) for two to four players, any suits and hand size, no wildcards, the four 红中 wildcards, the 听用 or
+the 赖子, 血战到底, 血流成河 or single-win continuation, with or without bankruptcy, 过胡 with or without the
+higher-win exception, forced wins on the last tiles: all eight presets (``chengdu``, ``xueliu``, ``hongzhong``,
+``chiyu``, ``two_player``, ``duankagen``, ``yibin``, ``wuhan``) and any configuration that differs from them only in
+flags the kernel reads from :func:`rule_vector` or that only the scorer and the settlement use (fan table, caps,
+payments, 查花猪 / 查大叫 options ...; those are the ledger's, see :mod:`envs.compiled.ledger`).  Where a discard win
+must score to be offered (without ``allow_pinghu_on_discard``, or with ``pass_hu_allow_higher``, whose locks compare
+doublings) the kernel asks the compiled scorer (:mod:`envs.compiled.score`), so the configuration must be one that
+scorer covers; a variant whose every win is judged by its scorer (断卡根's 小胡, 宜宾's 飞 copies, 武汉's 开口 and
+将 rules) asks :mod:`envs.compiled.score_dkg`, :mod:`envs.compiled.score_yibin` or :mod:`envs.compiled.score_wuhan`,
+or the Python scorer where those do not cover the configuration.  :func:`check_supported` names every flag that is
+out of reach, so a caller can fall back to the Python engine.
 """
 
 from __future__ import annotations
@@ -21,39 +22,39 @@ from __future__ import annotations
 import numpy as np
 
 from envs import _suit_tables
-from envs.compiled import configs, score, score_dkg, score_yibin
+from envs.compiled import configs, score, score_dkg, score_wuhan, score_yibin
 from envs.compiled import kernel as K
 from envs.config import RuleConfig
-from envs.game import UnsupportedRule
+from envs.game import UnsupportedRule, engine_problems
 from envs.tiles import RED
 from envs.variants import rules_for
 from envs.variants.base import VariantRules
 from envs.variants.duankagen import DuankagenRules
+from envs.variants.wuhan import WuhanRules
 from envs.variants.yibin import YibinRules
 
-_KERNEL_VARIANTS = (VariantRules, DuankagenRules, YibinRules)  # the variant hooks the kernel implements
+_KERNEL_VARIANTS = (VariantRules, DuankagenRules, YibinRules, WuhanRules)  # the variant hooks the kernel implements
 
 _REQUIRED: tuple[tuple[str, object, str], ...] = (
     ("hz_red_discard_claimable", False, "dead 红中 discards"),
     ("wild_in_melds", False, "no wildcards in melds"),
     ("wild_ignores_four_copy_limit", False, "wildcards within the four-copy limit"),
-    ("allow_chi", False, "no 吃"),
     ("yibin_tingyong_count", 8, "the two 听用 neighbours of the 本金"),
-    ("reveal_concealed_kong", True, "revealed 暗杠"),
     ("dead_wait_counts_as_ready", True, "查大叫 without counting the unseen copies of a wait"),
 )
 _CHOICES: tuple[tuple[str, tuple[object, ...]], ...] = (
     ("exchange_mode", ("swap3", "none")),
     ("pass_hu_lock", ("same_tile", "none")),
-    ("continuation", ("xuezhan", "xueliu")),
-    ("wild", ("none", "hongzhong", "tingyong")),
+    ("continuation", ("xuezhan", "xueliu", "single")),
+    ("wild", ("none", "hongzhong", "tingyong", "laizi")),
 )
-_EXTRA_TILES = {"none": (), "hongzhong": (31, 31, 31, 31), "tingyong": ()}  # no honors; the four 红中 wildcards
+_HONORS = tuple(k for k in range(27, 34) for _ in range(4))
+_EXTRA_TILES = {"none": (), "hongzhong": (31, 31, 31, 31), "tingyong": (), "laizi": _HONORS}  # 红中; Wuhan's honors
 
 
 def unsupported(cfg: RuleConfig) -> list[str]:
     """The flags of ``cfg`` the compiled engine does not play (empty when it plays them all)."""
-    problems = []
+    problems = engine_problems(cfg)  # what neither engine plays
     if _scored_offers(cfg) and score.unsupported(cfg):
         what = "allow_pinghu_on_discard = false" if not cfg.allow_pinghu_on_discard else "pass_hu_allow_higher"
         problems.append(
@@ -64,7 +65,6 @@ def unsupported(cfg: RuleConfig) -> list[str]:
     variant = rules_for(cfg)
     if type(variant) not in _KERNEL_VARIANTS:
         problems.append(f"fan_table {cfg.fan_table!r} / wild {cfg.wild!r} need variant hooks")
-    problems += variant.unsupported(cfg)
     for key, want, what in _REQUIRED:
         got = getattr(cfg, key)
         if isinstance(want, tuple):
@@ -133,6 +133,13 @@ def rule_vector(cfg: RuleConfig) -> np.ndarray:
     r[K.R_FEI_MAX] = cfg.yibin_fei_max_wild if cfg.wild == "tingyong" else 0
     r[K.R_FORCED] = cfg.forced_hu_last_n
     r[K.R_HU_HIGHER] = bool(cfg.pass_hu_allow_higher)
+    wuhan = isinstance(variant, WuhanRules)
+    r[K.R_WUHAN] = wuhan
+    r[K.R_HAIDI] = cfg.wuhan_haidi_tiles if wuhan else 0
+    r[K.R_LAIZI_GANG] = wuhan and cfg.laizi_discard_is_gang
+    r[K.R_SINGLE] = cfg.continuation == "single"
+    r[K.R_HIDE_ANKONG] = not cfg.reveal_concealed_kong
+    r[K.R_CHI] = bool(cfg.allow_chi)
     if variant.win_rules:  # every win is judged by a scorer (Game._can_self_win / _hu_offer)
         if isinstance(variant, DuankagenRules) and not score_dkg.unsupported_dkg(cfg):
             r[K.R_VERDICT] = K.V_DKG
@@ -140,6 +147,9 @@ def rule_vector(cfg: RuleConfig) -> np.ndarray:
         elif isinstance(variant, YibinRules) and not score_yibin.unsupported_yibin(cfg):
             r[K.R_VERDICT] = K.V_YIBIN
             r[K.R_SCORE : K.R_SCORE + score_yibin.NUM_YIBIN_RULES] = score_yibin.rule_vector_yibin(cfg)
+        elif wuhan and not score_wuhan.unsupported_wuhan(cfg):
+            r[K.R_VERDICT] = K.V_WUHAN
+            r[K.R_SCORE : K.R_SCORE + score_wuhan.NUM_WUHAN_RULES] = score_wuhan.rule_vector_wuhan(cfg)
         else:
             r[K.R_VERDICT] = K.V_PYTHON
     elif _scored_offers(cfg):  # discard and rob wins must score (kernel.win_value)
