@@ -14,14 +14,13 @@ case                        unit (what one "unit" is)
                             then ``step``); dead-agent steps are not counted, their time is
 ``aec_wrapped/<variant>``   the same through ``sichuan_mahjong_v0.env`` (PettingZoo's OrderEnforcing wrapper;
                             the raw env checks actions itself)
-``aec_compiled_raw/<v>``    ``aec_raw`` on the compiled engine (``raw_env(engine="compiled")``; chengdu, xueliu,
-                            hongzhong, chiyu, two_player)
+``aec_compiled_raw/<v>``    ``aec_raw`` on the compiled engine (``raw_env(engine="compiled")``, every preset)
 ``aec_compiled_wrapped/<v>``  ``aec_wrapped`` on the compiled engine
 ``batched_selfplay/<v>``    decisions of ``envs.vector_env.VectorEnv(self_play=True)``, 64 slots: every decision of
                             every seat, with its observation and mask in the batch arrays
 ``batched_learner/<v>``     learner steps of ``VectorEnv`` (64 slots, random opponents played inside)
 ``batched_compiled/<v>``    the ``batched_selfplay`` case on the compiled engine (``envs.compiled.vector.
-                            CompiledVectorEnv``; the variants it plays: chengdu, xueliu, hongzhong, chiyu, two_player)
+                            CompiledVectorEnv``, every preset)
 ``batched_compiled_learner/<v>``  the ``batched_learner`` case on the compiled engine
 ``engine_compiled/<v>``     decisions of the compiled engine without observations: 64 hands, each step the legal
                             masks, a random legal action per hand, the kernel's step, the money and new deals
@@ -118,10 +117,6 @@ def aec_case(variant: str, decisions: int, wrapped: bool, engine: str = "python"
     return run
 
 
-def _random_legal(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
-    return (rng.random(masks.shape) * masks).argmax(axis=1)
-
-
 def batched_case(variant: str, steps: int, self_play: bool, num_envs: int = 64, engine: str = "python") -> Case:
     from envs.vector_env import make_vec_env
 
@@ -132,7 +127,7 @@ def batched_case(variant: str, steps: int, self_play: bool, num_envs: int = 64, 
         rng = np.random.default_rng(rep)
         t0 = time.process_time()
         for _ in range(steps):
-            venv.step(_random_legal(rng, venv.masks))
+            venv.step(venv.sample_actions(rng))  # a uniformly random legal action per slot
         return steps * num_envs, time.process_time() - t0
 
     return run
@@ -150,6 +145,7 @@ def compiled_engine_case(variant: str, steps: int, num_envs: int = 64) -> Case:
     rows = np.arange(num_envs, dtype=np.int64)
     seats = np.zeros(num_envs, dtype=np.int64)
     masks = np.zeros((num_envs, 183), dtype=np.int8)
+    actions = np.zeros(num_envs, dtype=np.int64)
 
     def run(rep: int) -> tuple[float, float]:
         rng = np.random.default_rng(rep)
@@ -158,7 +154,8 @@ def compiled_engine_case(variant: str, steps: int, num_envs: int = 64) -> Case:
         for _ in range(steps):
             batch.acting_seats(state, rows, seats)
             batch.masks_rows(state, rows, seats, venv._rules, venv._table, masks)
-            venv._apply(rows, seats, _random_legal(rng, masks))
+            batch.pick_legal(masks, rng.random(num_envs), actions)  # what sample_actions does
+            venv._apply(rows, seats, actions)
             for i in np.flatnonzero(state[:, OVER]).tolist():
                 venv._new_hand(i, None)
         return steps * num_envs, time.process_time() - t0

@@ -5,6 +5,9 @@ one ``step(actions)`` call.  Observations are written into one preallocated ``fl
 tensor of :mod:`envs.observation`, ``C`` = ``NUM_PLANES``) and legal masks into one ``int8`` array ``(N, 183)``.  The
 rules stay in the engine: the batched env only orders the decisions, collects the 换三张 picks and pays rewards,
 exactly as the AEC environment does, without PettingZoo's per-agent dictionaries, infos and event logs.
+Every ``reset`` and ``step`` encodes every row into a new observation array (``venv.obs`` is the latest), so an
+array returned earlier is never overwritten: sb3's on-policy algorithms store the previous step's observations
+after stepping.  The mask array ``venv.masks`` is reused (``action_masks()`` returns a copy).
 
 Two modes
 ---------
@@ -56,8 +59,8 @@ Compiled engine
 ---------------
 :func:`make_vec_env` with ``engine="compiled"`` returns :class:`envs.compiled.vector.CompiledVectorEnv`: this
 environment (same constructor, modes, observations, masks, rewards and infos, checked step by step by
-``tests/test_compiled_vector_env.py``) on the numba engine of :mod:`envs.compiled`, for the variants it plays
-(``chengdu``, ``xueliu``, ``hongzhong``, ``chiyu`` and their scoring options).
+``tests/test_compiled_vector_env.py``) on the numba engine of :mod:`envs.compiled`, for every preset and the
+rule flags it plays (:func:`envs.compiled.support.unsupported` names the others).
 
 >>> from envs.vector_env import VectorEnv
 >>> venv = VectorEnv("hongzhong", num_envs=4, seed=0)
@@ -223,11 +226,16 @@ class VectorEnv(_VecEnvBase):
     def reset(self) -> np.ndarray:
         """Deal every slot a hand (the seeds given by :meth:`seed`, else the next hand of its sequence)."""
         self.reset_infos = [{} for _ in range(self.num_envs)]
+        self._new_obs()
         self._deal_all(range(self.num_envs), [self._seeds[i] for i in range(self.num_envs)], self.reset_infos)
         self._seeds = [None] * self.num_envs
         for i, s in enumerate(self._slots):
             self.reset_infos[i]["skipped_hands"] = s.skipped
         return self.obs
+
+    def _new_obs(self) -> None:
+        """A new array for the observations this reset / step encodes (each encodes every row)."""
+        self.obs = np.empty((self.num_envs, *OBS_SHAPE), dtype=np.float32)
 
     def seed(self, seed: int | None = None) -> list[int | None]:
         """Seeds for the next :meth:`reset`: slot ``i`` gets ``seed + i`` (sb3 ``VecEnv.seed`` semantics)."""
@@ -349,6 +357,7 @@ class VectorEnv(_VecEnvBase):
             if not (0 <= a < ACTION_SPACE_SIZE and masks[i, a]):
                 legal = ", ".join(f"{j} ({action_name(j)})" for j in np.flatnonzero(masks[i]))
                 raise ValueError(f"illegal action {a} in slot {i} (seat {self._slots[i].seat}); legal: {legal}")
+        self._new_obs()
         if self.self_play:
             ended, others = [], []
             for i in range(N):
@@ -550,14 +559,20 @@ class VectorEnv(_VecEnvBase):
         return self.masks.astype(bool)
 
     def sample_actions(self, rng: np.random.Generator | None = None) -> np.ndarray:
-        """One uniformly random legal action per slot (from ``rng``, default a generator seeded 0 once)."""
+        """One uniformly random legal action per slot (from ``rng``, default a generator seeded 0 once): with
+        ``u = rng.random(N)``, slot ``i`` plays its ``floor(u[i] * n_i)``-th legal action (``n_i`` legal ones, in
+        id order) — the same actions on both engines for the same generator state."""
         if rng is None:
             rng = self.__dict__.setdefault("_sample_rng", np.random.default_rng(0))
-        out = np.empty(self.num_envs, dtype=np.int64)
-        for i in range(self.num_envs):
-            legal = np.flatnonzero(self.masks[i])
-            out[i] = legal[rng.integers(legal.size)]
-        return out
+        return self._pick_legal(rng.random(self.num_envs))
+
+    def _pick_legal(self, u: np.ndarray) -> np.ndarray:
+        """Slot ``i``'s ``floor(u[i] * n_i)``-th legal action (``0 <= u[i] < 1``)."""
+        counts = self.masks.sum(axis=1, dtype=np.int64)
+        if not counts.all():
+            raise RuntimeError(f"slot {int(np.argmin(counts))} has no legal action (reset the environment first)")
+        ranks = (u * counts).astype(np.int64)
+        return (self.masks.cumsum(axis=1, dtype=np.int64) > ranks[:, None]).argmax(axis=1)
 
     @property
     def games(self) -> list[Game]:

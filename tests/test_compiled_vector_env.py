@@ -176,3 +176,33 @@ def test_training_config_refuses_what_the_compiled_engine_cannot_play(tmp_path, 
     path.write_text(yaml.safe_dump({"name": "bad", "variant": "chengdu", "env": env}))
     with pytest.raises(TrainConfigError, match=message):
         load_train_config(path)
+
+
+def test_sample_actions_are_uniform_legal_and_the_same_on_both_engines():
+    """``sample_actions``: slot i plays its floor(u_i * n_i)-th legal action (numba on the compiled engine, numpy on
+    the Python one), so one generator state gives the same legal actions on both, each legal action equally often."""
+    ref = VectorEnv("chengdu", 16, seed=3, self_play=True)
+    fast = CompiledVectorEnv("chengdu", 16, seed=3, self_play=True)
+    for venv in (ref, fast):
+        with pytest.raises(RuntimeError, match="slot 0 has no legal action"):
+            venv.sample_actions()
+    ref.reset()
+    fast.reset()
+    for t in range(60):
+        a, b = ref.sample_actions(np.random.default_rng(t)), fast.sample_actions(np.random.default_rng(t))
+        np.testing.assert_array_equal(a, b)
+        assert fast.masks[np.arange(16), b].all()
+        kept = (ref.obs, ref.obs.copy(), fast.obs, fast.obs.copy())
+        assert ref.step(a)[0] is ref.obs and fast.step(b)[0] is fast.obs
+        np.testing.assert_array_equal(kept[0], kept[1])  # a new array per step: the previous one is left alone
+        np.testing.assert_array_equal(kept[2], kept[3])
+    for venv in (ref, fast):  # a grid of uniforms hits every legal action of every slot exactly once
+        counts = venv.masks.sum(axis=1)
+        for i in range(16):
+            n = int(counts[i])
+            u = np.full(16, 0.0)
+            picked = []
+            for j in range(n):
+                u[i] = (j + 0.5) / n
+                picked.append(int(venv._pick_legal(u)[i]))
+            assert picked == np.flatnonzero(venv.masks[i]).tolist()

@@ -60,6 +60,27 @@ def first_illegal(masks, actions):
 
 
 @njit(cache=True)
+def pick_legal(masks, u, out):
+    """``out[i]`` = the ``floor(u[i] * n_i)``-th legal action of slot ``i`` (``n_i`` set entries of ``masks[i]``, in
+    id order; ``0 <= u[i] < 1``): a uniformly random legal action per slot from one uniform each (what
+    ``VectorEnv._pick_legal`` computes with numpy).  Returns the first slot without a legal action, or -1."""
+    for i in range(masks.shape[0]):
+        n = 0
+        for a in range(masks.shape[1]):
+            n += masks[i, a] != 0
+        if n == 0:
+            return i
+        rank = int(u[i] * n)
+        for a in range(masks.shape[1]):
+            if masks[i, a] != 0:
+                if rank == 0:
+                    out[i] = a
+                    break
+                rank -= 1
+    return -1
+
+
+@njit(cache=True)
 def shuffle(items, words):
     """``envs.wall.SeedStream.shuffle`` of ``items`` in place from the stream's words read ahead (``uint64``,
     ``SeedStream.word_bytes``): Fisher-Yates with ``randbelow(i + 1)`` by rejection sampling, the same swaps.

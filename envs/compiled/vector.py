@@ -130,6 +130,13 @@ class CompiledVectorEnv(VectorEnv):
         seats = np.asarray([q for _, q in pairs], dtype=np.int64)
         self._apply(rows, seats, np.asarray(actions, dtype=np.int64))
 
+    def _pick_legal(self, u: np.ndarray) -> np.ndarray:
+        out = np.empty(self.num_envs, dtype=np.int64)
+        bad = batch.pick_legal(self.masks, u, out)
+        if bad >= 0:
+            raise RuntimeError(f"slot {bad} has no legal action (reset the environment first)")
+        return out
+
     def _terminal_observation(self, i: int) -> np.ndarray:
         out = np.empty(self.obs.shape[1:], dtype=np.float32)
         encode_row(self.state[i], self._slots[i].seat, self._base_unit, out)
@@ -163,6 +170,7 @@ class CompiledVectorEnv(VectorEnv):
         except (TypeError, ValueError):
             raise ValueError(f"actions must be {self.num_envs} integer action ids, got {actions!r}") from None
         self._check_actions(acts)
+        self._new_obs()
         N = self.num_envs
         if not self.self_play:
             infos: list[dict[str, Any]] = [{} for _ in range(N)]
