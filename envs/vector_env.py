@@ -258,15 +258,17 @@ class VectorEnv(_VecEnvBase):
         else:
             s.hand_index += 1
             hand = s.seed if s.hand_index == 0 else hand_seed(s.seed, s.hand_index)
-        self._deal(i, hand)
+        moved = self._deal(i, hand)
         n = self.num_players
         s.scores = self._scores_of(i)
         s.alive = [True] * n
         s.ep_return = 0.0
         s.ep_len = 0
         if self.self_play:
-            s.pending = np.zeros(n, dtype=np.float32)
-            self._pay(i, s.pending)  # a seat may leave at the deal (four 红中 at once)
+            s.pending = 0.0  # the deal's rewards, paid with the slot's next step
+            if moved:  # a seat may leave at the deal (four 红中 at once)
+                s.pending = np.zeros(n, dtype=np.float32)
+                self._pay(i, s.pending)
             return
         s.seat = int(s.rng.integers(n)) if self.seat_option == "random" else self.seat_option
         if self._pool is not None:
@@ -285,12 +287,14 @@ class VectorEnv(_VecEnvBase):
         s.pending = 0.0
 
     # ---- the engine of the slots (CompiledVectorEnv overrides these) ----------------------------------------------
-    def _deal(self, i: int, hand: Any) -> None:
-        """Start hand seed ``hand`` in slot ``i``."""
+    def _deal(self, i: int, hand: Any) -> bool:
+        """Start hand seed ``hand`` in slot ``i``; False when nothing happened at the deal itself (no win there: the
+        scores are zero and every seat is in the hand)."""
         s = self._slots[i]
         g = s.game = Game(self.cfg, seed=hand, record_events=False)
         s.observer = GameObserver(self._encoder, g)
         s.picks = [[] for _ in range(self.num_players)]
+        return bool(g.wins) or g.is_over
 
     def _scores_of(self, i: int) -> list[int]:
         """The hand scores of slot ``i`` (a fresh list)."""

@@ -78,9 +78,10 @@ def _accept(x, n):
     """Rejection sampling of ``randbelow(n)`` on the word ``x``: ``x % n``, or -1 when ``x`` falls in the top
     ``2**64 % n`` words that would bias the result (the draw then takes the next word)."""
     m = np.uint64(n)
-    rem = (np.uint64(0) - m) % m  # 2**64 % n
-    if rem != 0 and x >= np.uint64(0) - rem:  # x >= 2**64 - rem
-        return -1
+    if x >= np.uint64(0) - m:  # only the top n words can be rejected (2**64 % n < n): one division saved per draw
+        rem = (np.uint64(0) - m) % m  # 2**64 % n
+        if rem != 0 and x >= np.uint64(0) - rem:  # x >= 2**64 - rem
+            return -1
     return np.int64(x % m)
 
 

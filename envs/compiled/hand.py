@@ -24,6 +24,7 @@ from envs.compiled.layout import (
     MELD_WILDS,
     MELDS,
     NK,
+    NP,
     NSUITED,
     NUM_MELDS,
     VOID,
@@ -496,6 +497,17 @@ def may_be_ready(s, seat, table):
         if ok:
             return True
     return False
+
+
+@njit(cache=True)
+def ready_candidates(s, seats, table):
+    """The seats of the bit set ``seats`` for which :func:`may_be_ready` holds, as a bit set (one call for the
+    end-of-hand standings of every seat)."""
+    out = 0
+    for q in range(NP):
+        if seats >> q & 1 and may_be_ready(s, q, table):
+            out |= 1 << q
+    return out
 
 
 @njit(cache=True)

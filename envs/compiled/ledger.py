@@ -483,7 +483,7 @@ class Ledger:
     def _exhausted(self, row: np.ndarray) -> None:
         """查花猪 / 查大叫 / 退税 (``VariantRules.end_transfers``): the standings of the seats that never won by
         :func:`hand.is_pig` (``envs.settlement.is_pig`` on the row) and :func:`envs.settlement.ready_value`, asked
-        only of the seats the kernel cannot rule out (:func:`hand.may_be_ready`), then
+        only of the seats the kernel cannot rule out (:func:`hand.may_be_ready`, by :func:`hand.ready_candidates`), then
         :func:`envs.settlement.settle_end_of_hand` — what :func:`envs.settlement.end_of_hand_transfers` does."""
         cfg, table = self.cfg, self.table
         rest = [q for q in range(cfg.num_players) if not row[WON + q]]
@@ -495,9 +495,10 @@ class Ledger:
         pig: dict[int, bool] = {}
         value: dict[int, int | None] = {}
         dingque, three_suits = cfg.dingque, cfg.huazhu_definition == "three_suits"
+        candidates = H.ready_candidates(row, sum(1 << q for q in rest), table)
         for q in rest:
             pig[q] = dingque and bool(H.is_pig(row, q, three_suits))
-            if pig[q] or not H.may_be_ready(row, q, table):
+            if pig[q] or not candidates >> q & 1:
                 value[q] = None
                 continue
             value[q] = self._ready(row, q)
@@ -509,8 +510,9 @@ class Ledger:
         one's best (``chadajiao``) discard-win payment — with its 报胡 fan; a seat that forfeited is not ready.  Only
         the seats the kernel cannot rule out (:func:`hand.may_be_ready`) are valued."""
         value: dict[int, int | None] = dict.fromkeys(rest)
+        candidates = H.ready_candidates(row, sum(1 << q for q in rest if not row[FORFEIT + q]), self.table)
         for q in rest:
-            if not row[FORFEIT + q] and H.may_be_ready(row, q, self.table):
+            if candidates >> q & 1:
                 value[q] = self._dkg_ready(row, q)
         for tr in chajiao_transfers(value):
             self._apply(tr)

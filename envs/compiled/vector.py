@@ -65,7 +65,7 @@ class CompiledVectorEnv(VectorEnv):
         self._pending: set[int] = set()  # self-play: slots with a reward from the deal, paid with their next step
 
     # ---- the engine of the slots (VectorEnv's hooks) ------------------------------------------------------------
-    def _deal(self, i: int, hand: Any) -> None:
+    def _deal(self, i: int, hand: Any) -> bool:
         """Deal hand seed ``hand`` in slot ``i``: the wall, dealer and 换三张 offset ``Game(cfg, seed=hand)`` has."""
         cfg = self.cfg
         dealer, offset = seeded_start(cfg, hand, self._tiles, self._wall)
@@ -75,14 +75,17 @@ class CompiledVectorEnv(VectorEnv):
             self.state[i], self._wall[: cfg.num_tiles], dealer, offset, self._rules, self._table, self._events[i], count
         )
         ledger = self._ledgers[i] = Ledger(cfg, self._table)
-        if count[0]:  # without 换三张 and 定缺, four 红中 can win at the deal
-            ledger.settle(self.state[i], self._events[i], count, self._rules)
+        if not count[0]:
+            return False
+        ledger.settle(self.state[i], self._events[i], count, self._rules)  # without 换三张 and 定缺, four 红中 can win
+        return True
 
     def _new_hand(self, i: int, seed: int | None) -> None:
         super()._new_hand(i, seed)
         if self.self_play:
             self._ep_len[i] = 0
-            if self._slots[i].pending.any():
+            pending = self._slots[i].pending
+            if isinstance(pending, np.ndarray) and pending.any():
                 self._pending.add(i)
 
     def _scores_of(self, i: int) -> list[int]:
