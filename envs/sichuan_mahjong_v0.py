@@ -28,11 +28,11 @@ Options:
   end-of-hand settlement); ``"terminal"``: an agent receives its whole hand score once, when it leaves (a 血战
   winner) or when the hand ends.  Either way an agent's rewards sum to its hand score.
 * ``engine`` — ``"python"`` (default): the hand is played by :class:`envs.game.Game`; ``"compiled"``: by the numba
-  kernel of :mod:`envs.compiled` (``envs.compiled.aec.CompiledRawEnv``, several times faster), for the variants it
-  plays (``chengdu``, ``xueliu``, ``hongzhong``, ``chiyu`` and their scoring options; others raise
-  ``UnsupportedRule``).  Everything the environment returns is the same (``tests/test_compiled_aec.py``); there,
-  ``infos[agent]["events"]`` / ``["result"]`` and ``env.game`` are produced on first read by replaying the hand on
-  the Python engine, so a loop that never reads them never pays for them (pickling an info, as sb3's
+  kernel of :mod:`envs.compiled` (``envs.compiled.aec.CompiledRawEnv``, several times faster), for every preset and
+  the rule flags it plays (a flag it does not play raises ``UnsupportedRule`` naming it).  Everything the
+  environment returns is the same (``tests/test_compiled_aec.py``); there, ``infos[agent]["events"]`` /
+  ``["result"]`` and ``env.game`` are produced on first read by replaying the hand on the Python engine, so a loop
+  that never reads them never pays for them (pickling an info, as sb3's
   ``SubprocVecEnv`` does to send it between processes, reads them).
 * ``reward_scale`` — rewards are ``score change / base_unit * reward_scale`` when ``normalize_reward`` is true
   (default false: ``score change * reward_scale``, in the variant's points).

@@ -1,14 +1,16 @@
 """The compiled engine (编译引擎): the rules state machine of the core variants in numba, under every environment.
 
 * :mod:`envs.compiled.layout` — one ``int32`` row per hand, named offsets;
-* :mod:`envs.compiled.hand` — win checks and waits on a row (红中 wildcards included);
+* :mod:`envs.compiled.hand` — win checks and waits on a row (红中, 听用 and 赖子 wildcards included);
 * :mod:`envs.compiled.kernel` — the state machine (deal, legal masks, one decision) on such rows;
 * :mod:`envs.compiled.encode` — the observation tensor of a seat, written from a row;
 * :mod:`envs.compiled.batch` — the loops over many rows (one numba call per batched step and phase);
 * :mod:`envs.compiled.ledger` — money (kongs, wins, the end of hand) with the settlement functions of the Python
   engine;
 * :mod:`envs.compiled.score` — wins and 查大叫 values of the ``chengdu`` / ``hongzhong`` / ``mahjongsoul`` fan
-  tables in numba, and :mod:`envs.compiled.score_dkg` those of the 断卡根 tables (other tables: the Python scorer);
+  tables in numba; :mod:`envs.compiled.score_dkg`, :mod:`envs.compiled.score_yibin` and
+  :mod:`envs.compiled.score_wuhan` those of the 断卡根, 宜宾 and 武汉 tables (other tables: the Python scorer);
+* :mod:`envs.compiled.sha256` — SHA-256 in numba for the seeded deal;
 * :mod:`envs.compiled.configs` — configuration numbers for the kernel's calls back into the Python scorer;
 * :mod:`envs.compiled.support` — which configurations it plays;
 * :mod:`envs.compiled.dealing` — the seeded wall, dealer and 换三张 offset of a hand;
@@ -17,11 +19,11 @@
 * :mod:`envs.compiled.aec` — ``CompiledRawEnv``, the AEC environment on it (``raw_env(engine="compiled")``), with
   :mod:`envs.compiled.shadow` replaying a hand on the Python engine for the event logs of its infos.
 
-It plays the ``chengdu``, ``xueliu``, ``hongzhong``, ``chiyu``, ``two_player`` and ``duankagen`` presets (and
-their scoring / settlement options); ``tests/test_compiled_engine.py`` proves it equal to :class:`envs.game.Game`
-decision by decision.
+It plays all eight presets (``chengdu``, ``xueliu``, ``hongzhong``, ``chiyu``, ``two_player``, ``duankagen``,
+``yibin``, ``wuhan``) and their scoring / settlement options; ``tests/test_compiled_engine.py`` proves it equal to
+:class:`envs.game.Game` decision by decision.
 
-numba comes with the ``env`` extra (``pip install 'chuanma[env]'``); the first use compiles the kernel (about half a
+numba comes with the ``env`` extra (``pip install 'chuanma[env]'``); the first use compiles the kernel (about a
 minute; numba caches it on disk for later processes, stamped with all of this package's sources:
 :mod:`envs.compiled._cache`).
 """

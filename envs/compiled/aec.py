@@ -3,8 +3,8 @@
 :class:`CompiledRawEnv` is :class:`envs.sichuan_mahjong_v0.raw_env` with the hand played by the numba kernel
 (:mod:`envs.compiled.kernel`) on one state row instead of :class:`envs.game.Game`: the same agents, turns,
 observations, masks, rewards, terminations, infos, seeds, reset options and errors, for the variants the compiled
-engine plays (:mod:`envs.compiled.support`: the ``chengdu``, ``xueliu``, ``hongzhong`` and ``chiyu`` presets and
-their scoring / settlement options; others raise :class:`~envs.game.UnsupportedRule` naming the flags).
+engine plays (:mod:`envs.compiled.support`: every preset and its scoring / settlement options; a flag it does not
+play raises :class:`~envs.game.UnsupportedRule` naming it).
 
 What it computes only when asked:
 
