@@ -45,6 +45,7 @@ nor does the dealer (a Wuhan rule).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Self
 
 import numpy as np
 from numba import njit
@@ -740,20 +741,35 @@ def rule_vector(cfg: RuleConfig) -> np.ndarray:
     return r
 
 
-class CompiledScorer:
-    """The compiled scorer of one configuration: :meth:`score` (a win) and :meth:`ready` (查大叫)."""
+class TableScorer:
+    """What the compiled scorers share: one configuration, its rule vector and the scorer's scratch arrays.  A
+    subclass names its three module functions: ``rules_of`` (the rule vector of a configuration), ``workspace``
+    (the scratch arrays, made once per scorer) and ``unsupported`` (the rules of a configuration it does not
+    cover)."""
 
     __slots__ = ("cfg", "rules", "work")
+    rules_of: staticmethod
+    workspace: staticmethod
+    unsupported: staticmethod
 
     def __init__(self, cfg: RuleConfig) -> None:
         self.cfg = cfg
-        self.rules = rule_vector(cfg)
-        self.work = workspace()
+        self.rules = self.rules_of(cfg)
+        self.work = self.workspace()
 
     @classmethod
-    def for_config(cls, cfg: RuleConfig) -> CompiledScorer | None:
-        """The scorer of ``cfg``, or None when :func:`unsupported` names a rule it does not cover."""
-        return None if unsupported(cfg) else cls(cfg)
+    def for_config(cls, cfg: RuleConfig) -> Self | None:
+        """The scorer of ``cfg``, or None when ``unsupported`` names a rule it does not cover."""
+        return None if cls.unsupported(cfg) else cls(cfg)
+
+
+class CompiledScorer(TableScorer):
+    """The compiled scorer of one configuration: :meth:`score` (a win) and :meth:`ready` (查大叫)."""
+
+    __slots__ = ()
+    rules_of = staticmethod(rule_vector)
+    workspace = staticmethod(workspace)
+    unsupported = staticmethod(unsupported)
 
     def score(
         self,

@@ -43,7 +43,7 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
-from envs.compiled.score import _fixed_values, meld_array
+from envs.compiled.score import TableScorer, _fixed_values, meld_array
 from envs.config import DKG_TABLES, RuleConfig
 from envs.interpret import (
     FLAG_GROUP_NO_TERMINAL,
@@ -499,20 +499,13 @@ def rule_vector_dkg(cfg: RuleConfig) -> np.ndarray:
     return r
 
 
-class CompiledDkgScorer:
+class CompiledDkgScorer(TableScorer):
     """The compiled 断卡根 scorer of one configuration: :meth:`score` (a win) and :meth:`ready` (查叫)."""
 
-    __slots__ = ("cfg", "rules", "work")
-
-    def __init__(self, cfg: RuleConfig) -> None:
-        self.cfg = cfg
-        self.rules = rule_vector_dkg(cfg)
-        self.work = workspace_dkg()
-
-    @classmethod
-    def for_config(cls, cfg: RuleConfig) -> CompiledDkgScorer | None:
-        """The scorer of ``cfg``, or None when :func:`unsupported_dkg` names a rule it does not cover."""
-        return None if unsupported_dkg(cfg) else cls(cfg)
+    __slots__ = ()
+    rules_of = staticmethod(rule_vector_dkg)
+    workspace = staticmethod(workspace_dkg)
+    unsupported = staticmethod(unsupported_dkg)
 
     def score(
         self,

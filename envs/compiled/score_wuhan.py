@@ -66,7 +66,7 @@ import numpy as np
 from numba import njit
 
 from envs.compiled.layout import M_ANKONG, M_BUKONG, M_KONG, M_PONG
-from envs.compiled.score import meld_array
+from envs.compiled.score import TableScorer, meld_array
 from envs.config import RuleConfig
 from envs.melds import Meld, MeldKind
 
@@ -762,20 +762,13 @@ def wuhan_meld_array(melds: Sequence[Meld]) -> np.ndarray:
     return meld_array([(_MELD_CODE[m.kind], m.tile, -1 if m.from_seat is None else m.from_seat) for m in melds])
 
 
-class CompiledWuhanScorer:
+class CompiledWuhanScorer(TableScorer):
     """The compiled 武汉 scorer of one configuration: :meth:`score` (a win) and :meth:`settle` (the three losers)."""
 
-    __slots__ = ("cfg", "rules", "work")
-
-    def __init__(self, cfg: RuleConfig) -> None:
-        self.cfg = cfg
-        self.rules = rule_vector_wuhan(cfg)
-        self.work = workspace_wuhan()
-
-    @classmethod
-    def for_config(cls, cfg: RuleConfig) -> CompiledWuhanScorer | None:
-        """The scorer of ``cfg``, or None when :func:`unsupported_wuhan` names a rule it does not cover."""
-        return None if unsupported_wuhan(cfg) else cls(cfg)
+    __slots__ = ()
+    rules_of = staticmethod(rule_vector_wuhan)
+    workspace = staticmethod(workspace_wuhan)
+    unsupported = staticmethod(unsupported_wuhan)
 
     def score(
         self,

@@ -63,7 +63,7 @@ import numpy as np
 from numba import njit
 
 from envs.compiled.layout import M_ANKONG, M_BUKONG, M_KONG
-from envs.compiled.score import _fixed_values
+from envs.compiled.score import TableScorer, _fixed_values
 from envs.config import RuleConfig
 
 M_FEI = 5  # 飞: layout.M_FEI (a triplet of the meld's tile holding one or two 听用)
@@ -702,20 +702,13 @@ def rule_vector_yibin(cfg: RuleConfig) -> np.ndarray:
     return r
 
 
-class CompiledYibinScorer:
+class CompiledYibinScorer(TableScorer):
     """The compiled 宜宾 scorer of one configuration: :meth:`score` (a win) and :meth:`ready` (查大叫)."""
 
-    __slots__ = ("cfg", "rules", "work")
-
-    def __init__(self, cfg: RuleConfig) -> None:
-        self.cfg = cfg
-        self.rules = rule_vector_yibin(cfg)
-        self.work = workspace_yibin()
-
-    @classmethod
-    def for_config(cls, cfg: RuleConfig) -> CompiledYibinScorer | None:
-        """The scorer of ``cfg``, or None when :func:`unsupported_yibin` names a rule it does not cover."""
-        return None if unsupported_yibin(cfg) else cls(cfg)
+    __slots__ = ()
+    rules_of = staticmethod(rule_vector_yibin)
+    workspace = staticmethod(workspace_yibin)
+    unsupported = staticmethod(unsupported_yibin)
 
     def score(
         self,
