@@ -169,6 +169,51 @@ def test_is_win_wins_on_and_ready_equal_the_plain_search(wild: int) -> None:
         assert {k.rsplit(":", 1)[1] for k in wins} >= {"1", "2", "3", "4"}, dict(answers)
 
 
+def test_plain_waits_equal_the_is_win_scan() -> None:
+    """``plain_waits`` (the wildcard-free waits with the suit keys read once) equals adding each kind and asking
+    ``is_win``, on pair-heavy hands (七对 waits), honor triplets and pairs, melds, the void suit and kinds held four
+    times; both kinds of answer occur often."""
+    rng = np.random.default_rng(13)
+    answers: Counter = Counter()
+    for n in range(4000):
+        counts = [0] * L.NK
+        melds: list[tuple[int, int]] = []
+        void = int(rng.integers(-1, 3))
+        if n % 3 == 0:  # six pairs and a single: 七对 waits
+            kinds = rng.choice(L.NSUITED if n % 2 else L.NK, size=7, replace=False)
+            for k in kinds[:6]:
+                counts[int(k)] = 2
+            counts[int(kinds[6])] += 1
+        else:
+            n_melds = int(rng.integers(0, 3))
+            for _ in range(n_melds):
+                melds.append((int(rng.choice([L.M_PONG, L.M_KONG])), int(rng.integers(L.NK))))
+            for _ in range(4 - n_melds):  # sets and a pair less one tile: often ready, not always
+                k = int(rng.integers(L.NSUITED + 3 if n % 5 == 0 else L.NSUITED))
+                run = k < L.NSUITED and k % 9 < 7 and rng.random() < 0.6
+                for d in (0, 1, 2) if run else (0, 0, 0):
+                    counts[k + d] += 1
+            pair = int(rng.integers(L.NSUITED))
+            counts[pair] += 2
+            held = [k for k in range(L.NK) if counts[k]]
+            counts[held[int(rng.integers(len(held)))]] -= 1
+            if max(counts) > 4 or any(counts[t] for _, t in melds):
+                continue
+        row = seat0_row(counts, melds, void, -1)
+        want = 0
+        for k in range(L.NSUITED):
+            copies = max([3 if m == L.M_PONG else 4 for m, t in melds if t == k] or [0])
+            if (void >= 0 and k // 9 == void) or counts[k] + copies >= 4:
+                continue
+            row[L.HANDS + k] += 1
+            if H.is_win(row, 0, TABLE):
+                want |= 1 << k
+            row[L.HANDS + k] -= 1
+        assert H.plain_waits(row, 0, TABLE) == want == H.waits_mask(row, 0, TABLE), (counts, melds, void)
+        answers[f"{n % 3 == 0}:{bool(want)}"] += 1
+    assert min(answers.values()) > 100 and len(answers) == 4, dict(answers)
+
+
 def test_suit_completes_equals_every_multiset_of_ranks() -> None:
     """:func:`hand.suit_completes` (pruned candidates) equals trying every multiset of ranks, for 0-4 added tiles,
     suits of 0-11 tiles and rooms capped by melds."""

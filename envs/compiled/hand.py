@@ -466,6 +466,8 @@ def wins_on(s, seat, k, table):
 def waits_mask(s, seat, table):
     """``judge.waits_mask`` (no wildcards): bit ``k`` set when ``k`` completes the seat's 3k+1 hand's shape; kinds of
     the void suit and kinds the seat holds four times (hand and melds) are never waits."""
+    if s[WILD] < 0 and s[WILD2] < 0 and not s[WUHAN]:
+        return plain_waits(s, seat, table)
     v = s[VOID + seat]
     h = HANDS + seat * NK
     mask = 0
@@ -476,6 +478,56 @@ def waits_mask(s, seat, table):
         if is_win(s, seat, table):
             mask |= 1 << k
         s[h + k] -= 1
+    return mask
+
+
+@njit(cache=True)
+def plain_waits(s, seat, table):
+    """:func:`waits_mask` of a hand without wildcards outside Wuhan: :func:`is_win` of the hand plus each candidate
+    kind, with the hand's tile count, parity, honors and suit keys read once (a candidate changes one suit's key)."""
+    v = s[VOID + seat]
+    h = HANDS + seat * NK
+    total = 0
+    odd = 0
+    for k in range(NK):
+        c = s[h + k]
+        total += c
+        odd += c & 1
+    honors_ok = True  # honors never change: triplets, or the pair
+    honor_pairs = 0
+    for k in range(NSUITED, NK):
+        c = s[h + k]
+        if c == 1 or c == 4:
+            honors_ok = False
+        elif c == 2:
+            honor_pairs += 1
+    key0, key1, key2 = suit_key(s, h, 0), suit_key(s, h, 1), suit_key(s, h, 2)
+    mask = 0
+    for k in range(NSUITED):
+        if (v >= 0 and k // 9 == v) or s[h + k] + meld_copies(s, seat, k) >= 4:
+            continue
+        if total == 13 and odd + (1 if s[h + k] & 1 == 0 else -1) == 0:  # 七对 with the added copy
+            mask |= 1 << k
+            continue
+        if not honors_ok:
+            continue
+        pairs = honor_pairs
+        ok = True
+        suit = k // 9
+        for t in range(3):
+            key = key0 if t == 0 else (key1 if t == 1 else key2)
+            if t == suit:
+                key += P5[k % 9]
+            if key == 0:
+                continue
+            code = table[key]
+            if code == 0:
+                ok = False
+                break
+            if code == 2:
+                pairs += 1
+        if ok and pairs == 1:
+            mask |= 1 << k
     return mask
 
 
