@@ -160,13 +160,6 @@ class SeedStream:
             items[i], items[j] = items[j], items[i]
         self._words = stream[pos:][::-1]
 
-    def word_bytes(self, words: int) -> bytes:
-        """The stream's next ``words`` 64-bit words (whole blocks: at least ``words``) as big-endian bytes, consumed;
-        for a compiled reader of the same draws (``envs.compiled.batch.shuffle``).  Only on a fresh stream."""
-        if self._words or self._counter:
-            raise ValueError("word_bytes reads whole blocks from the start of a fresh stream")
-        return self._blocks(-(-words // 4))
-
     def _extend(self, stream: list[int], words: int) -> None:
         """Append at least ``words`` words of the next blocks to ``stream`` (whole blocks of four)."""
         if words > 0:

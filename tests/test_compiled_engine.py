@@ -688,25 +688,3 @@ def test_wildcard_wins_and_waits_equal_the_judge():
             assert got == (0 if held_void else mask), (counts, melds, void)
             answers[f"waits:{bool(mask)}"] += 1
     assert len(answers) == 4 and min(answers.values()) > 300, dict(answers)
-
-
-# ---- the wall ------------------------------------------------------------------------------------------------------
-def test_compiled_shuffle_deals_the_walls_of_the_python_engine():
-    """``batch.shuffle`` over ``SeedStream.word_bytes`` gives ``envs.wall.shuffled_wall`` for every seed form; with
-    too few words it says so (-1) instead of guessing; ``word_bytes`` reads only a fresh stream."""
-    from envs.compiled import batch
-    from envs.wall import DOMAIN_WALL, SeedStream, hand_seed, shuffled_wall, tile_multiset
-
-    for cfg in (CFG, load_variant("hongzhong")):
-        tiles = np.asarray(tile_multiset(cfg), dtype=np.int32)
-        for seed in [*range(200), "kat", b"\x00\xff", *(hand_seed(3, i) for i in range(100))]:
-            wall = tiles.copy()
-            data = SeedStream(seed, DOMAIN_WALL).word_bytes(len(tiles) - 1)
-            assert batch.shuffle(wall, np.frombuffer(data, dtype=">u8").astype(np.uint64)) >= len(tiles) - 1
-            assert wall.tolist() == shuffled_wall(cfg, seed)
-    short = np.frombuffer(SeedStream(1, DOMAIN_WALL).word_bytes(8), dtype=">u8").astype(np.uint64)
-    assert batch.shuffle(np.arange(108, dtype=np.int32), short) == -1
-    stream = SeedStream(1, DOMAIN_WALL)
-    stream.randbelow(3)
-    with pytest.raises(ValueError, match="fresh stream"):
-        stream.word_bytes(4)

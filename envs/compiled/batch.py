@@ -6,7 +6,6 @@ the batched environment costs two calls into numba however many hands it holds.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from envs.compiled.encode import encode_row
@@ -78,28 +77,3 @@ def pick_legal(masks, u, out):
                     break
                 rank -= 1
     return -1
-
-
-@njit(cache=True)
-def shuffle(items, words):
-    """``envs.wall.SeedStream.shuffle`` of ``items`` in place from the stream's words read ahead (``uint64``,
-    ``SeedStream.word_bytes``): Fisher-Yates with ``randbelow(i + 1)`` by rejection sampling, the same swaps.
-    Returns the number of words used, or -1 when they ran out (a rejection streak; the caller then shuffles in
-    Python) — ``tests/test_compiled_engine.py`` compares the walls with ``envs.wall.shuffled_wall``."""
-    pos = 0
-    for i in range(items.shape[0] - 1, 0, -1):
-        n = np.uint64(i + 1)
-        rem = (np.uint64(0) - n) % n  # 2**64 % n
-        limit = np.uint64(0) - rem  # 2**64 - rem (0 stands for 2**64 when rem is 0: every word is accepted)
-        while True:
-            if pos >= words.shape[0]:
-                return -1
-            x = words[pos]
-            pos += 1
-            if rem == 0 or x < limit:
-                break
-        j = x % n
-        tmp = items[i]
-        items[i] = items[j]
-        items[j] = tmp
-    return pos
