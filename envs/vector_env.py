@@ -1,7 +1,7 @@
 """Batched environment (批量环境): many hands of ``sichuan_mahjong_v0`` stepped in one call, for training.
 
 :class:`VectorEnv` keeps ``num_envs`` hands (one :class:`envs.game.Game` per *slot*) and advances all of them with
-one ``step(actions)`` call.  Observations are written into one preallocated ``float32`` array ``(N, C, 34)`` (the
+one ``step(actions)`` call.  Observations are written into one ``float32`` array ``(N, C, 34)`` (the
 tensor of :mod:`envs.observation`, ``C`` = ``NUM_PLANES``) and legal masks into one ``int8`` array ``(N, 183)``.  The
 rules stay in the engine: the batched env only orders the decisions, collects the 换三张 picks and pays rewards,
 exactly as the AEC environment does, without PettingZoo's per-agent dictionaries, infos and event logs.
@@ -247,8 +247,9 @@ class VectorEnv(_VecEnvBase):
             self._pool.seed(seed)
         return list(self._seeds)
 
-    def _new_hand(self, i: int, seed: int | None) -> None:
-        """Deal slot ``i`` its next hand (a new seed sequence when ``seed`` is given), as ``raw_env.reset`` does."""
+    def _new_hand(self, i: int, seed: int | None) -> bool:
+        """Deal slot ``i`` its next hand (a new seed sequence when ``seed`` is given), as ``raw_env.reset`` does;
+        True when something happened at the deal itself (:meth:`_deal`)."""
         s = self._slots[i]
         if seed is not None:
             s.seed, s.hand_index = seed, 0
@@ -269,7 +270,7 @@ class VectorEnv(_VecEnvBase):
             if moved:  # a seat may leave at the deal (four 红中 at once)
                 s.pending = np.zeros(n, dtype=np.float32)
                 self._pay(i, s.pending)
-            return
+            return moved
         s.seat = int(s.rng.integers(n)) if self.seat_option == "random" else self.seat_option
         if self._pool is not None:
             policies = list(self._pool.opponents_for(i, s.pool_rng))
@@ -285,6 +286,7 @@ class VectorEnv(_VecEnvBase):
                 policy.reset((s.seat + r) % n, self.cfg)
         s.score = s.scores[s.seat]
         s.pending = 0.0
+        return moved
 
     # ---- the engine of the slots (CompiledVectorEnv overrides these) ----------------------------------------------
     def _deal(self, i: int, hand: Any) -> bool:

@@ -80,13 +80,13 @@ class CompiledVectorEnv(VectorEnv):
         ledger.settle(self.state[i], self._events[i], count, self._rules)  # without 换三张 and 定缺, four 红中 can win
         return True
 
-    def _new_hand(self, i: int, seed: int | None) -> None:
-        super()._new_hand(i, seed)
+    def _new_hand(self, i: int, seed: int | None) -> bool:
+        moved = super()._new_hand(i, seed)
         if self.self_play:
             self._ep_len[i] = 0
-            pending = self._slots[i].pending
-            if isinstance(pending, np.ndarray) and pending.any():
+            if moved and self._slots[i].pending.any():
                 self._pending.add(i)
+        return moved
 
     def _scores_of(self, i: int) -> list[int]:
         return self.state[i, SCORES : SCORES + self.num_players].tolist()
