@@ -6,6 +6,8 @@ import argparse
 import json
 import math
 import random
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,6 +15,7 @@ import pytest
 from envs.config import load_variant
 from training.evaluate import (
     IllegalAgentAction,
+    MatchResult,
     bradley_terry,
     field_difference,
     one_vs_three,
@@ -22,6 +25,7 @@ from training.evaluate import (
     round_robin,
     run_cli,
     seat_for_seat,
+    significant,
     summarize,
     t_interval,
     t_quantile,
@@ -43,8 +47,8 @@ def test_t_interval_on_known_data() -> None:
     mean, low, high = t_interval([1, 2, 3, 4, 5])
     half = 2.776445 * math.sqrt(2.5) / math.sqrt(5)
     assert mean == 3 and low == pytest.approx(3 - half, abs=1e-5) and high == pytest.approx(3 + half, abs=1e-5)
-    mean, low, high = t_interval([4.0])
-    assert mean == 4.0 and low == -math.inf and high == math.inf
+    mean, low, high = t_interval([4.0])  # one sample: the interval is undefined
+    assert mean == 4.0 and math.isnan(low) and math.isnan(high)
     with pytest.raises(ValueError):
         t_interval([])
 
@@ -171,6 +175,37 @@ def test_eval_command_writes_json_markdown_and_png(tmp_path, capsys) -> None:
     bad = parser.parse_args(["eval", "--variant", "chengdu", "--walls", "1", "--no-progress"])
     with pytest.raises(ValueError, match="challenger"):
         run_cli(bad)
+
+
+def test_eval_out_must_be_a_writable_folder_before_anything_is_played(tmp_path, capsys) -> None:
+    from training.cli import main
+
+    a_file = tmp_path / "results.txt"
+    a_file.write_text("not a folder")
+    base = ["eval", "--variant", "two_player", "--challenger", "greedy", "--opponent", "random", "--no-progress"]
+    assert main([*base, "--out", str(a_file)]) == 2
+    assert f"--out '{a_file}' is a file, not a folder" in capsys.readouterr().err
+    assert main([*base, "--out", str(a_file / "eval")]) == 2
+    assert "cannot create the folder" in capsys.readouterr().err
+    read_only = Path("/proc")  # a folder nobody may create files in, root included
+    if sys.platform.startswith("linux") and read_only.is_dir():
+        assert main([*base, "--out", str(read_only)]) == 2
+        assert "cannot write into the folder" in capsys.readouterr().err
+    assert a_file.read_text() == "not a folder"
+
+
+def test_too_few_walls_give_an_undefined_interval_that_is_never_significant(capsys) -> None:
+    assert not significant(math.nan, math.nan) and not significant(-math.inf, math.inf)
+    assert not significant(0.25, 0.25)  # zero width: every wall gave the same difference
+    assert significant(0.1, 0.3) and significant(-0.3, -0.1) and not significant(-0.1, 0.3)
+    one = one_vs_three("two_player", "greedy", "random", walls=1, seed=0)
+    assert math.isnan(one.ci_low) and math.isnan(one.ci_high) and not one.significant
+    base = one_vs_three("two_player", "random", "random", walls=1, seed=0)
+    text = to_markdown([one, base], variant="two_player")
+    assert "inf" not in text and "*" not in text.split("`*`")[0]
+    assert "| [n/a] |" in text and "[n/a]" in text.split("Seat for seat")[1]
+    two = MatchResult(**{**one.to_dict(), "ci_low": 0.5, "ci_high": 0.5, "points": 0.5})
+    assert not two.significant and " *" not in to_markdown([two], variant="two_player").split("\n")[4]
 
 
 def test_greedy_beats_random_with_an_interval_above_zero() -> None:

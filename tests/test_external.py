@@ -1,8 +1,10 @@
-"""Outside bots: the JSON-lines protocol, and faults (timeout, garbage, illegal, crash) that never stop a game."""
+"""Outside bots: the JSON-lines protocol, replies matched to requests, and faults (timeout, garbage, illegal, crash,
+flood, a bot that never starts or never answers) that never hang a game nor get scored as the bot's play."""
 
 from __future__ import annotations
 
 import json
+import resource
 import sys
 import textwrap
 import time
@@ -11,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.external import PROTOCOL, ExternalAgent, observation_message
+from agents.external import MAX_UNREAD_LINES, PROTOCOL, BotError, ExternalAgent, observation_message
 from agents.greedy import GreedyAgent
 from envs.config import load_variant
 from envs.game import Game
@@ -21,7 +23,7 @@ from training.evaluate import one_vs_three, play_hand
 EXAMPLE = Path(__file__).resolve().parent.parent / "agents" / "examples" / "random_bot.py"
 
 _PROLOGUE = """
-import json, sys, time
+import json, os, sys, time
 def decisions():
     for line in sys.stdin:
         msg = json.loads(line)
@@ -30,24 +32,38 @@ def decisions():
 def reply(msg, action):
     sys.stdout.write(json.dumps({"id": msg["id"], "action": action}) + "\\n")
     sys.stdout.flush()
+def last(msg):
+    return msg["legal"][-1]["id"]
 """
 
 BOTS = {
-    # answers the first legal action, except decision 1 which comes too late
-    "slow": "for m in decisions():\n    time.sleep(1.5 if m['id'] == 1 else 0)\n    reply(m, m['legal'][0]['id'])",
-    "garbage": "for m in decisions():\n    sys.stdout.write('i think therefore i am\\n'); sys.stdout.flush()",
+    # answers the last legal action (not what the "first" fallback plays), except decision 1 which comes too late
+    "slow": "for m in decisions():\n    time.sleep(1.5 if m['id'] == 1 else 0)\n    reply(m, last(m))",
+    "wrong_type": "for m in decisions():\n    reply(m, 'five')",
     "illegal": "for m in decisions():\n    reply(m, 182)",
-    "crash": "for m in decisions():\n    if m['id'] == 2:\n        sys.exit(3)\n    reply(m, m['legal'][0]['id'])",
+    "crash": "for m in decisions():\n    if m['id'] == 2:\n        sys.exit(3)\n    reply(m, last(m))",
     "silent": "for m in decisions():\n    pass",
-    "bare": "for m in decisions():\n    print(m['legal'][-1]['id'], flush=True)",
+    "bare": "for m in decisions():\n    print(last(m), flush=True)",
+    "banner": "print('bot ready', flush=True)\nfor m in decisions():\n    reply(m, last(m))",
+    "junk_after": "for m in decisions():\n    reply(m, last(m))\n    print('thinking done; 42', flush=True)\n"
+    "    print(json.dumps({'id': m['id'], 'action': 0}), flush=True)  # a second answer to the same decision",
+    "chatter": "for m in decisions():\n    print('i think therefore i am', flush=True)",
+    "flood": "while True:\n    sys.stdout.write('x' * 80 + '\\n')",
+    "long_line": "while True:\n    sys.stdout.write('x' * 4096)",
+    "syntax_error": "def broken(:\n    pass",
     "echo": "log = []\nfor line in sys.stdin:\n    log.append(json.loads(line))\n    if log[-1]['type'] == 'decide':\n"
     "        open(sys.argv[1], 'w').write(json.dumps(log))\n        reply(log[-1], log[-1]['legal'][0]['id'])",
+    # dies once, at its third decision, after a line on stderr; the restarted process plays normally
+    "dies_once": "marker = sys.argv[1]\nfor m in decisions():\n    if m['id'] == 2 and not os.path.exists(marker):\n"
+    "        open(marker, 'w').close()\n        print('bot: giving up now', file=sys.stderr, flush=True)\n"
+    "        sys.exit(3)\n    reply(m, last(m))",
 }
 
 
 def bot(tmp_path: Path, name: str) -> list[str]:
     path = tmp_path / f"{name}_bot.py"
-    path.write_text(_PROLOGUE + textwrap.dedent(BOTS[name]) + "\n")
+    body = BOTS[name] if name == "syntax_error" else _PROLOGUE + textwrap.dedent(BOTS[name])
+    path.write_text(body + "\n")
     return [sys.executable, str(path)]
 
 
@@ -62,6 +78,10 @@ def positions(n: int = 6):
     for _ in range(n):
         out.append((enc.encode(view), legal_mask(view)))
     return cfg, out
+
+
+def last_legal(mask: np.ndarray) -> int:
+    return int(np.flatnonzero(mask)[-1])
 
 
 def test_well_behaved_bot_and_message_format(tmp_path) -> None:
@@ -89,21 +109,39 @@ def test_well_behaved_bot_and_message_format(tmp_path) -> None:
     assert not agent.alive
 
 
+def test_observation_message_keeps_fractions() -> None:
+    obs = np.zeros_like(positions(1)[1][0][0])
+    obs.flat[0] = 0.5
+    message = observation_message(obs)
+    assert message["hand"][0][0] == 0.5 and message["hand"][0][1] == 0 and isinstance(message["hand"][0][1], int)
+
+
 def test_timeout_falls_back_and_late_reply_is_dropped(tmp_path) -> None:
     agent = ExternalAgent(bot(tmp_path, "slow"), timeout=1.0, fallback="first")
     cfg, pos = positions(3)
     agent.reset(0, cfg)
-    first = int(np.flatnonzero(pos[0][1])[0])
-    t = time.monotonic()
-    assert [agent.act(o, m) for o, m in pos] == [first] * 3
-    assert time.monotonic() - t < 6
+    mask = pos[0][1]
+    assert [agent.act(o, m) for o, m in pos] == [last_legal(mask), int(np.flatnonzero(mask)[0]), last_legal(mask)]
     assert agent.faults["timeout"] == 1 and agent.faults["fallback"] == 1
-    # decision 2 waited past the late reply of decision 1 (matched by id) and got its own answer
+    # decision 2 skipped the late reply of decision 1 (matched by id) and got its own answer
     assert agent.faults["garbage"] == 0
     agent.close()
 
 
-@pytest.mark.parametrize(("name", "fault"), [("garbage", "garbage"), ("illegal", "illegal"), ("crash", "crash")])
+@pytest.mark.parametrize("name", ["banner", "junk_after"])
+def test_stray_lines_are_garbage_and_never_shift_the_replies(tmp_path, name: str) -> None:
+    """A banner before the first reply, or junk and a second answer after every reply: each stray line is counted
+    as garbage, and every decision still gets the bot's own answer (the last legal id, never the fallback)."""
+    agent = ExternalAgent(bot(tmp_path, name), timeout=5.0)
+    cfg, pos = positions(5)
+    agent.reset(0, cfg)
+    assert [agent.act(o, m) for o, m in pos] == [last_legal(m) for _, m in pos]
+    assert agent.faults["fallback"] == 0 and agent.faults["timeout"] == 0
+    assert agent.faults["garbage"] == (1 if name == "banner" else 2 * 4)  # the last decision's junk is still unread
+    agent.close()
+
+
+@pytest.mark.parametrize(("name", "fault"), [("wrong_type", "garbage"), ("illegal", "illegal"), ("crash", "crash")])
 def test_faults_are_counted_and_the_fallback_plays(tmp_path, name: str, fault: str) -> None:
     greedy = GreedyAgent()
     agent = ExternalAgent(bot(tmp_path, name), timeout=2.0, fallback=greedy)
@@ -124,49 +162,101 @@ def test_faults_are_counted_and_the_fallback_plays(tmp_path, name: str, fault: s
     agent.close()
 
 
-def test_silent_bot_times_out_every_time_without_hanging(tmp_path) -> None:
-    agent = ExternalAgent(bot(tmp_path, "silent"), timeout=0.2, fallback="random", seed=3)
-    cfg, pos = positions(3)
+@pytest.mark.parametrize("name", ["silent", "chatter"])
+def test_a_bot_that_never_answers_is_declared_dead(tmp_path, name: str) -> None:
+    """Three timeouts in a row: BotError (the default), or with on_dead="fallback" the fallback plays every later
+    decision at once and the bot is not restarted."""
+    agent = ExternalAgent(bot(tmp_path, name), timeout=0.2, fallback="random", seed=3, max_timeouts=3)
+    cfg, pos = positions(4)
     agent.reset(0, cfg)
-    t = time.monotonic()
-    for obs, mask in pos:
+    for obs, mask in pos[:2]:
         assert mask[agent.act(obs, mask)]
-    assert time.monotonic() - t < 3
-    assert agent.faults["timeout"] == 3
-    agent.close()
+    with pytest.raises(BotError, match="did not answer 3 decisions in a row") as info:
+        agent.act(*pos[2])
+    assert info.value.kind == "dead" and agent.faults["timeout"] == 3 and not agent.alive
+    assert agent.faults["garbage"] == (3 if name == "chatter" else 0)
+
+    patient = ExternalAgent(bot(tmp_path, name), timeout=0.2, max_timeouts=2, on_dead="fallback")
+    patient.reset(0, cfg)
+    for obs, mask in pos:
+        assert mask[patient.act(obs, mask)]
+    patient.reset(1, cfg)
+    assert patient.faults["timeout"] == 2 and patient.faults["dead"] == 1 and patient.faults["fallback"] == 4
+    assert patient.faults["restarts"] == 0 and not patient.alive and "declared dead" in patient.dead_reason
+    with pytest.raises(ValueError, match="on_dead"):
+        ExternalAgent(["x"], on_dead="retry")
+    with pytest.raises(ValueError, match="max_timeouts"):
+        ExternalAgent(["x"], max_timeouts=0)
 
 
-def test_bare_integer_replies_and_missing_programs(tmp_path) -> None:
+def test_bare_integer_replies_are_still_accepted(tmp_path) -> None:
     agent = ExternalAgent(bot(tmp_path, "bare"), timeout=2.0)
-    cfg, pos = positions(1)
+    cfg, pos = positions(2)
     agent.reset(0, cfg)
-    obs, mask = pos[0]
-    assert agent.act(obs, mask) == int(np.flatnonzero(mask)[-1])
+    assert [agent.act(o, m) for o, m in pos] == [last_legal(m) for _, m in pos]
+    assert agent.faults["fallback"] == 0
     agent.close()
-    ghost = ExternalAgent([str(tmp_path / "no_such_program")], timeout=0.5)
-    ghost.reset(0, cfg)
-    assert mask[ghost.act(obs, mask)]
-    assert ghost.faults["crash"] == 1 and ghost.start_error
     with pytest.raises(ValueError, match="command"):
         ExternalAgent([])
     with pytest.raises(ValueError, match="fallback"):
         ExternalAgent(["x"], fallback=42)
 
 
-def test_faulty_bot_never_stops_a_hand_or_an_evaluation(tmp_path) -> None:
+@pytest.mark.parametrize("case", ["missing_command", "missing_script", "syntax_error"])
+def test_a_bot_that_cannot_start_raises_with_its_stderr(tmp_path, case: str) -> None:
+    command = {
+        "missing_command": [str(tmp_path / "no_such_program")],
+        "missing_script": [sys.executable, str(tmp_path / "no_such_bot.py")],
+        "syntax_error": bot(tmp_path, "syntax_error"),
+    }[case]
+    log = tmp_path / "bot.stderr"
+    agent = ExternalAgent(command, timeout=2.0, stderr=log)
+    cfg, pos = positions(1)
+    with pytest.raises(BotError) as info:
+        agent.reset(0, cfg)
+        agent.act(*pos[0])
+    assert info.value.kind == "start"
+    text = str(info.value)
+    if case == "missing_command":
+        assert "could not start" in text and "no_such_program" in text
+    else:
+        assert "exited before answering its first decision (exit status" in text
+        expected = "No such file or directory" if case == "missing_script" else "SyntaxError"
+        assert expected in text and any(expected in line for line in info.value.stderr_tail)
+        assert expected in log.read_text() and str(log) in text
+
+
+@pytest.mark.parametrize("name", ["flood", "long_line"])
+def test_a_flooding_bot_is_killed_and_memory_stays_bounded(tmp_path, name: str) -> None:
+    """A bot writing stdout without end: the reader holds at most MAX_UNREAD_LINES lines or one line of
+    MAX_LINE_BYTES, kills the bot and counts a flood; the evaluating process does not grow (peak RSS)."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+    agent = ExternalAgent(bot(tmp_path, name), timeout=5.0)
+    cfg, pos = positions(2)
+    agent.reset(0, cfg)
+    deadline = time.monotonic() + 10.0
+    while agent._out.flood is None and time.monotonic() < deadline:  # the reader meets the bound on its own
+        time.sleep(0.01)
+    assert agent._out.flood is not None and agent._out.lines.qsize() <= MAX_UNREAD_LINES + 1
+    for obs, mask in pos:
+        assert mask[agent.act(obs, mask)]
+    assert agent.faults["flood"] == 1 and agent.faults["fallback"] == 2 and not agent.alive
+    assert agent._proc.poll() is not None  # killed
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak < 64 * 1024
+    agent.close()
+
+
+def test_faulty_bot_never_stops_a_hand(tmp_path) -> None:
     cfg = load_variant("chengdu")
     agents = [ExternalAgent(bot(tmp_path, "crash"), timeout=1.0)] + [GreedyAgent() for _ in range(3)]
     game = play_hand(cfg, 2, agents)
     assert game.is_over and agents[0].faults["crash"] == 1
     agents[0].close()
-    spec = f"external:{sys.executable} {bot(tmp_path, 'illegal')[1]}"
-    res = one_vs_three("chengdu", spec, "greedy", walls=1, seed=0, external={"timeout": 2.0})
-    assert res.faults[spec]["illegal"] == res.faults[spec]["decisions"] > 0
 
 
 def test_example_bot_plays_a_whole_evaluation() -> None:
     spec = f"external:{sys.executable} {EXAMPLE} --seed 1 --prefer-drawn"
-    res = one_vs_three("hongzhong", spec, "random", walls=1, seed=0, external={"timeout": 5.0, "fallback": "first"})
+    res = one_vs_three("two_player", spec, "random", walls=1, seed=0, external={"timeout": 5.0, "fallback": "first"})
     faults = res.faults[spec]
     assert faults["decisions"] > 0
-    assert sum(faults.get(k, 0) for k in ("timeout", "garbage", "illegal", "crash")) == 0
+    assert sum(faults.get(k, 0) for k in ("timeout", "garbage", "illegal", "crash", "flood")) == 0

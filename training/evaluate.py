@@ -51,12 +51,18 @@ follow :mod:`agents.registry` (``greedy``, ``value:hongzhong_policy=shagui_when_
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import math
 import multiprocessing
 import multiprocessing.util
+import os
+import re
+import signal
 import statistics
+import tempfile
+import threading
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
@@ -213,12 +219,24 @@ class _Task:
     challenger: str
     opponent: str
     external: tuple[tuple[str, Any], ...] = ()
+    bot_log_dir: str | None = None
 
 
 _WORKER_AGENTS: dict[tuple, Any] = {}
+_SKIP: Any = None  # per matchup, nonzero once it failed: a shared array in worker processes, a bytearray in-process
 
 
-def _agent_for(spec: str, seat: int, seed: int, cfg: RuleConfig, external: dict[str, Any]) -> Any:
+def bot_log_path(folder: str | Path, spec: str) -> Path:
+    """The file in ``folder`` that an outside bot's stderr is appended to: ``<folder>/<spec as a file name>.stderr``
+    (every process of the bot writes there, each line prefixed with its process id)."""
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", spec.removeprefix("external:")).strip("._")[:60] or "bot"
+    digest = hashlib.sha256(spec.encode()).hexdigest()[:8]
+    return Path(folder) / f"{slug}-{digest}.stderr"
+
+
+def _agent_for(
+    spec: str, seat: int, seed: int, cfg: RuleConfig, external: dict[str, Any], log_dir: str | None = None
+) -> Any:
     from agents.registry import make_agent, parse_spec
 
     parsed = parse_spec(spec)
@@ -226,7 +244,12 @@ def _agent_for(spec: str, seat: int, seed: int, cfg: RuleConfig, external: dict[
         key = (spec, seat, tuple(sorted(external.items())))
         agent = _WORKER_AGENTS.get(key)
         if agent is None:
-            agent = make_agent(parsed, seed, variant=cfg, **(external if parsed.kind == "external" else {}))
+            options = {}
+            if parsed.kind == "external":
+                options = dict(external)
+                if log_dir is not None:
+                    options["stderr"] = bot_log_path(log_dir, spec)
+            agent = make_agent(parsed, seed, variant=cfg, **options)
             _WORKER_AGENTS[key] = agent
             if parsed.kind == "external":
                 multiprocessing.util.Finalize(agent, agent.close, exitpriority=10)
@@ -234,12 +257,26 @@ def _agent_for(spec: str, seat: int, seed: int, cfg: RuleConfig, external: dict[
     return make_agent(parsed, seed, variant=cfg)
 
 
-def _close_worker_agents() -> None:
-    for agent in _WORKER_AGENTS.values():
-        close = getattr(agent, "close", None)
-        if close is not None:
-            close()
-    _WORKER_AGENTS.clear()
+def _close_worker_agents(*, kill: bool = False, spec: str | None = None) -> None:
+    """Close (or kill) the outside bots of this process: all of them, or those of one ``spec``."""
+    for key in [k for k in _WORKER_AGENTS if spec is None or k[0] == spec]:
+        agent = _WORKER_AGENTS.pop(key)
+        stop = getattr(agent, "kill" if kill else "close", None)
+        if stop is not None:
+            stop()
+
+
+def _init_worker(skip: Any) -> None:
+    """Pool initializer: the shared skip flags; Ctrl-C is the parent's to handle, SIGTERM stops the bots first."""
+    global _SKIP
+    _SKIP = skip
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _worker_terminated)
+
+
+def _worker_terminated(signum: int, frame: Any) -> None:
+    _close_worker_agents(kill=True)
+    os._exit(128 + signum)
 
 
 def _fault_counts(agent: Any) -> dict[str, int]:
@@ -248,61 +285,96 @@ def _fault_counts(agent: Any) -> dict[str, int]:
 
 
 def _play_wall(task: _Task) -> list[dict[str, Any]]:
-    """Every rotation of one wall of one matchup: one record per hand (spawn-safe top-level worker function)."""
+    """Every rotation of one wall of one matchup: one record per hand (spawn-safe top-level worker function).
+
+    A matchup already failed is skipped (one ``skipped`` record); an outside bot that cannot be used
+    (:class:`agents.external.BotError`) gives one ``failure`` record and the wall's hands are dropped."""
+    from agents.external import BotError
+
+    if _SKIP is not None and _SKIP[task.matchup]:
+        return [{"matchup": task.matchup, "wall": task.wall, "skipped": True}]
     cfg = task.cfg
     n = cfg.num_players
     external = dict(task.external)
     encoder = ObservationEncoder.from_config(cfg)
     out = []
-    for rotation in range(n):
-        agents = []
-        for seat in range(n):
-            spec = task.challenger if seat == rotation else task.opponent
-            agents.append(
-                _agent_for(spec, seat, agent_seed(task.seed, task.matchup, task.wall, rotation, seat), cfg, external)
-            )
-        before = [_fault_counts(a) for a in agents]
-        game = play_hand(cfg, wall_seed(task.seed, task.wall), agents, encoder=encoder)
-        seats = []
-        for seat in range(n):
-            after = _fault_counts(agents[seat])
-            delta = {k: v - before[seat].get(k, 0) for k, v in after.items() if v - before[seat].get(k, 0)}
-            seats.append({"stats": asdict(seat_stats(game, seat)), "faults": delta})
-        out.append({"matchup": task.matchup, "wall": task.wall, "rotation": rotation, "seats": seats})
+    try:
+        for rotation in range(n):
+            agents = []
+            for seat in range(n):
+                spec = task.challenger if seat == rotation else task.opponent
+                seed = agent_seed(task.seed, task.matchup, task.wall, rotation, seat)
+                agents.append(_agent_for(spec, seat, seed, cfg, external, task.bot_log_dir))
+            before = [_fault_counts(a) for a in agents]
+            game = play_hand(cfg, wall_seed(task.seed, task.wall), agents, encoder=encoder)
+            seats = []
+            for seat in range(n):
+                after = _fault_counts(agents[seat])
+                delta = {k: v - before[seat].get(k, 0) for k, v in after.items() if v - before[seat].get(k, 0)}
+                entry: dict[str, Any] = {"stats": asdict(seat_stats(game, seat)), "faults": delta}
+                if delta.get("fallback") and hasattr(agents[seat], "stderr_tail"):
+                    entry["stderr_tail"] = agents[seat].stderr_tail()[-10:]
+                seats.append(entry)
+            out.append({"matchup": task.matchup, "wall": task.wall, "rotation": rotation, "seats": seats})
+    except BotError as exc:
+        _close_worker_agents(kill=True, spec=exc.bot)
+        failure = {"bot": exc.bot, "kind": exc.kind, "message": str(exc)}
+        return [{"matchup": task.matchup, "wall": task.wall, "failure": failure}]
     return out
 
 
-def _run_tasks(tasks: list[_Task], workers: int, progress: bool, desc: str) -> list[dict[str, Any]]:
-    records: list[dict[str, Any]] = []
+def _run_tasks(
+    tasks: list[_Task],
+    workers: int,
+    progress: bool,
+    desc: str,
+    records: list[dict[str, Any]],
+    skip_for: dict[str, list[int]],
+) -> None:
+    """Play ``tasks``, appending every wall's records to ``records`` as it finishes (so that an interrupted run
+    keeps the walls already played).  A failure record of a bot marks every matchup in ``skip_for[bot]``
+    to be skipped; on an exception (an interrupt) the workers and the bots are stopped at once."""
+    global _SKIP
     bar = None
     if progress:
         from tqdm import tqdm
 
         bar = tqdm(total=len(tasks), desc=desc, unit="wall", dynamic_ncols=True)
+    matchups = 1 + max(t.matchup for t in tasks)
+
+    def collect(recs: list[dict[str, Any]], skip: Any) -> None:
+        records.extend(recs)
+        for rec in recs:
+            if "failure" in rec:
+                for m in skip_for.get(rec["failure"]["bot"], [rec["matchup"]]):
+                    skip[m] = 1
+        if bar is not None:
+            bar.update(1)
+
     try:
         if workers <= 1:
+            _SKIP = bytearray(matchups)
+            clean = False
             try:
                 for task in tasks:
-                    records.extend(_play_wall(task))
-                    if bar is not None:
-                        bar.update(1)
+                    collect(_play_wall(task), _SKIP)
+                clean = True
             finally:
-                _close_worker_agents()
+                _SKIP = None
+                _close_worker_agents(kill=not clean)
         else:
             ctx = multiprocessing.get_context("spawn")
-            chunk = max(1, min(8, len(tasks) // (workers * 8)))
-            with ctx.Pool(workers) as pool:
-                for recs in pool.imap_unordered(_play_wall, tasks, chunksize=chunk):
-                    records.extend(recs)
-                    if bar is not None:
-                        bar.update(1)
+            skip = ctx.Array("b", matchups)
+            with ctx.Pool(workers, initializer=_init_worker, initargs=(skip,)) as pool:  # exits by terminate()
+                # one wall per task (no chunks): an interrupt keeps every finished wall
+                for recs in pool.imap_unordered(_play_wall, tasks):
+                    collect(recs, skip)
                 pool.close()  # let the workers exit normally: their finalizers close outside bots
                 pool.join()
     finally:
         if bar is not None:
             bar.close()
-    records.sort(key=lambda r: (r["matchup"], r["wall"], r["rotation"]))
-    return records
+    records.sort(key=lambda r: (r["matchup"], r["wall"], r.get("rotation", -1)))
 
 
 # ---- statistics --------------------------------------------------------------------------------------------------
@@ -377,7 +449,8 @@ def t_quantile(p: float, df: float) -> float:
 def t_interval(samples: Sequence[float], level: float = 0.95) -> tuple[float, float, float]:
     """``(mean, low, high)``: the two-sided t-interval of the mean of independent ``samples``.
 
-    With fewer than two samples the interval is infinite (nothing can be concluded).
+    With fewer than two samples the interval is undefined: both bounds are NaN (reported as ``n/a``, never
+    significant; :func:`significant`).
     """
     xs = [float(x) for x in samples]
     if not xs:
@@ -386,10 +459,17 @@ def t_interval(samples: Sequence[float], level: float = 0.95) -> tuple[float, fl
         raise ValueError(f"level must be in (0, 1), got {level}")
     mean = statistics.fmean(xs)
     if len(xs) < 2:
-        return mean, -math.inf, math.inf
+        return mean, math.nan, math.nan
     sd = statistics.stdev(xs)
     half = t_quantile(0.5 + level / 2.0, len(xs) - 1) * sd / math.sqrt(len(xs))
     return mean, mean - half, mean + half
+
+
+def significant(low: float, high: float) -> bool:
+    """Whether an interval excludes zero: it must be a real interval (finite bounds, ``low < high``), so an
+    undefined interval (too few walls) or a zero-width one (every wall gave the same value) never is."""
+    finite = low is not None and high is not None and math.isfinite(low) and math.isfinite(high)
+    return finite and low < high and (low > 0 or high < 0)
 
 
 def _rates(stats: list[dict[str, Any]]) -> dict[str, Any]:
@@ -426,11 +506,19 @@ class MatchResult:
     faults: dict[str, dict[str, int]] = field(default_factory=dict)
     wall_deal_in: list[float] = field(default_factory=list, repr=False)
     field_wall_deal_in: list[float] = field(default_factory=list, repr=False)
+    failures: dict[str, str] = field(default_factory=dict)
+    bot_stderr: dict[str, list[str]] = field(default_factory=dict, repr=False)
 
     @property
     def significant(self) -> bool:
-        """The 95 % interval excludes zero."""
-        return self.ci_low > 0 or self.ci_high < 0
+        """The 95 % interval excludes zero (see :func:`significant`)."""
+        return significant(self.ci_low, self.ci_high)
+
+    def fallback_share(self, spec: str) -> float:
+        """The share of outside bot ``spec``'s decisions in this matchup that its fallback played (0 when it has
+        no faults)."""
+        counts = self.faults.get(spec, {})
+        return counts.get("fallback", 0) / counts["decisions"] if counts.get("decisions") else 0.0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -444,12 +532,21 @@ def summarize(records: list[dict[str, Any]], challenger: str, opponent: str) -> 
     mine: list[dict[str, Any]] = []
     theirs: list[dict[str, Any]] = []
     faults: dict[str, Counter] = {}
+    failures: dict[str, str] = {}
+    tails: dict[str, list[str]] = {}
     for rec in records:
+        if "failure" in rec:
+            failures.setdefault(rec["failure"]["bot"], rec["failure"]["message"])
+            continue
+        if "seats" not in rec:  # a wall skipped after a failure
+            continue
         rot = rec["rotation"]
         for seat, entry in enumerate(rec["seats"]):
             spec = challenger if seat == rot else opponent
             if entry["faults"]:
                 faults.setdefault(spec, Counter()).update(entry["faults"])
+            if entry.get("stderr_tail"):
+                tails[spec] = entry["stderr_tail"]
             (mine if seat == rot else theirs).append(entry["stats"])
             if seat == rot:
                 by_wall.setdefault(rec["wall"], []).append(entry["stats"]["points"])
@@ -473,6 +570,8 @@ def summarize(records: list[dict[str, Any]], challenger: str, opponent: str) -> 
         faults={k: dict(v) for k, v in faults.items()},
         wall_deal_in=[statistics.fmean(v) for _, v in sorted(deal_ins.items())],
         field_wall_deal_in=[statistics.fmean(v) for _, v in sorted(field_deal_ins.items())],
+        failures=failures,
+        bot_stderr=tails,
     )
 
 
@@ -550,10 +649,12 @@ def seat_for_seat(matches: Sequence[MatchResult], level: float = 0.95) -> list[d
     return rows
 
 
-def _tasks(cfg: RuleConfig, pairs: list[tuple[str, str]], walls: int, seed: int, external: dict) -> list[_Task]:
+def _tasks(
+    cfg: RuleConfig, pairs: list[tuple[str, str]], walls: int, seed: int, external: dict, log_dir: str | None
+) -> list[_Task]:
     ext = tuple(sorted(external.items()))
     return [
-        _Task(cfg, seed, m, w, challenger, opponent, ext)
+        _Task(cfg, seed, m, w, challenger, opponent, ext, log_dir)
         for m, (challenger, opponent) in enumerate(pairs)
         for w in range(walls)
     ]
@@ -575,6 +676,73 @@ def _check_specs(specs: Sequence[str]) -> None:
         parse_spec(spec)
 
 
+class EvaluationFailed(RuntimeError):
+    """An outside bot could not be used (it did not start, or was declared dead) or its fallback played more than
+    the allowed share of its decisions.  ``messages``: one per failure; ``results``: every matchup, the intact ones
+    complete and the failed ones over the walls they finished, with :attr:`MatchResult.failures` set."""
+
+    def __init__(self, messages: Sequence[str], results: list[MatchResult]) -> None:
+        super().__init__("\n".join(messages))
+        self.messages = list(messages)
+        self.results = results
+
+
+class EvaluationInterrupted(KeyboardInterrupt):
+    """The evaluation was interrupted (Ctrl-C; ``chuanma eval`` also maps SIGTERM here).  ``results`` summarise
+    the walls finished before it (every matchup, possibly with zero walls); ``walls_done`` of ``walls_total``."""
+
+    def __init__(self, results: list[MatchResult], walls_done: int, walls_total: int) -> None:
+        super().__init__(f"evaluation interrupted after {walls_done} of {walls_total} walls")
+        self.results = results
+        self.walls_done = walls_done
+        self.walls_total = walls_total
+
+
+def fault_summary(counts: dict[str, int]) -> str:
+    """An outside bot's fault counts as one readable phrase, e.g. ``"96 decisions, fallback played 3 (3.1 %):
+    timeout 1, garbage 2"``."""
+    decisions = counts.get("decisions", 0)
+    fallback = counts.get("fallback", 0)
+    share = f" ({100 * fallback / decisions:.1f} %)" if decisions else ""
+    text = f"{decisions} decisions, fallback played {fallback}{share}"
+    kinds = [
+        f"{k} {counts[k]}" for k in ("timeout", "garbage", "illegal", "crash", "flood", "restarts") if counts.get(k)
+    ]
+    if counts.get("dead"):
+        kinds.append("declared dead")
+    return text + (": " + ", ".join(kinds) if kinds else "")
+
+
+def _judge_bots(results: list[MatchResult], records: list[dict[str, Any]], max_fallback: float) -> list[str]:
+    """Mark the failed matchups (in place) and return one message per failure."""
+    failed: dict[str, str] = {}
+    for rec in records:
+        if "failure" in rec:
+            failed.setdefault(rec["failure"]["bot"], rec["failure"]["message"])
+    incomplete = {rec["matchup"] for rec in records if "skipped" in rec or "failure" in rec}
+    messages = []
+    for m, res in enumerate(results):
+        where = f"{res.challenger} vs {res.opponent}"
+        for spec in dict.fromkeys((res.challenger, res.opponent)):
+            if spec in res.failures:
+                messages.append(f"{where}: {res.failures[spec]}")
+            elif m in incomplete and spec in failed:
+                res.failures[spec] = f"not played to the end: {failed[spec].splitlines()[0]}"
+                messages.append(f"{where}: {res.failures[spec]}")
+            elif spec in res.faults and res.fallback_share(spec) > max_fallback:
+                counts = res.faults[spec]
+                text = (
+                    f"the fallback played {100 * res.fallback_share(spec):.1f} % of outside bot {spec!r}'s decisions, "
+                    f"more than the allowed {100 * max_fallback:g} % ({fault_summary(counts)})"
+                )
+                tail = res.bot_stderr.get(spec)
+                if tail:
+                    text += "\nlast lines of its stderr:\n" + "\n".join(f"    {line}" for line in tail)
+                res.failures[spec] = text
+                messages.append(f"{where}: {text}")
+    return messages
+
+
 def one_vs_three(
     variant: str | RuleConfig,
     challenger: str,
@@ -585,10 +753,20 @@ def one_vs_three(
     workers: int = 1,
     progress: bool = False,
     external: dict[str, Any] | None = None,
+    max_fallback: float = 0.05,
+    bot_log_dir: str | Path | None = None,
 ) -> MatchResult:
     """Duplicate one-vs-three (one-vs-one with two players) of ``challenger`` against copies of ``opponent``."""
     return run_matchups(
-        variant, [(challenger, opponent)], walls=walls, seed=seed, workers=workers, progress=progress, external=external
+        variant,
+        [(challenger, opponent)],
+        walls=walls,
+        seed=seed,
+        workers=workers,
+        progress=progress,
+        external=external,
+        max_fallback=max_fallback,
+        bot_log_dir=bot_log_dir,
     )[0]
 
 
@@ -601,16 +779,43 @@ def run_matchups(
     workers: int = 1,
     progress: bool = False,
     external: dict[str, Any] | None = None,
+    max_fallback: float = 0.05,
+    bot_log_dir: str | Path | None = None,
 ) -> list[MatchResult]:
-    """One-vs-three for each ``(challenger, opponent)`` pair, all on the same walls, in one pool of workers."""
+    """One-vs-three for each ``(challenger, opponent)`` pair, all on the same walls, in one pool of workers.
+
+    ``external``: options of every outside bot (:class:`agents.external.ExternalAgent`: ``timeout``, ``fallback``,
+    ``max_timeouts``, ``on_dead`` ...).  ``bot_log_dir``: the folder their stderr is saved in
+    (:func:`bot_log_path`).  Raises :class:`EvaluationFailed` when an outside bot could not start, was declared
+    dead, or its fallback played more than ``max_fallback`` (a share, 0-1) of its decisions in a matchup; the
+    other matchups are played to the end all the same.  Raises :class:`EvaluationInterrupted` on Ctrl-C, after
+    stopping the workers and the bots, with the walls finished so far.
+    """
     cfg = load_variant(variant)
     _check_run(walls, workers, seed)
+    if isinstance(max_fallback, bool) or not isinstance(max_fallback, (int, float)) or not 0 <= max_fallback <= 1:
+        raise ValueError(f"max_fallback must be a share between 0 and 1, got {max_fallback!r}")
     pairs = [(str(a), str(b)) for a, b in pairs]
     if not pairs:
         raise ValueError("give at least one (challenger, opponent) pair")
     _check_specs([x for pair in pairs for x in pair])
-    records = _run_tasks(_tasks(cfg, pairs, walls, seed, external or {}), workers, progress, "matchups")
-    return [summarize([r for r in records if r["matchup"] == m], a, b) for m, (a, b) in enumerate(pairs)]
+    tasks = _tasks(cfg, pairs, walls, seed, external or {}, None if bot_log_dir is None else str(bot_log_dir))
+    skip_for = {spec: [m for m, pair in enumerate(pairs) if spec in pair] for pair in pairs for spec in pair}
+    records: list[dict[str, Any]] = []
+
+    def results() -> list[MatchResult]:
+        return [summarize([r for r in records if r["matchup"] == m], a, b) for m, (a, b) in enumerate(pairs)]
+
+    try:
+        _run_tasks(tasks, workers, progress, "matchups", records, skip_for)
+    except KeyboardInterrupt:
+        done = len({(r["matchup"], r["wall"]) for r in records if "seats" in r})
+        raise EvaluationInterrupted(results(), done, len(tasks)) from None
+    out = results()
+    messages = _judge_bots(out, records, max_fallback)
+    if messages:
+        raise EvaluationFailed(messages, out)
+    return out
 
 
 def bradley_terry(names: Sequence[str], wins: dict[tuple[str, str], float], *, prior: float = 0.5) -> dict[str, float]:
@@ -664,8 +869,11 @@ def round_robin(
     workers: int = 1,
     progress: bool = False,
     external: dict[str, Any] | None = None,
+    max_fallback: float = 0.05,
+    bot_log_dir: str | Path | None = None,
 ) -> RoundRobinResult:
-    """One-vs-three for every ordered pair of distinct ``agents`` on the same walls, plus Bradley-Terry ratings."""
+    """One-vs-three for every ordered pair of distinct ``agents`` on the same walls, plus Bradley-Terry ratings
+    (the outside-bot options and exceptions are those of :func:`run_matchups`)."""
     cfg = load_variant(variant)
     _check_run(walls, workers, seed)
     agents = list(agents)
@@ -673,7 +881,17 @@ def round_robin(
         raise ValueError(f"a round robin needs at least two distinct agents, got {agents}")
     _check_specs(agents)
     pairs = [(a, b) for a in agents for b in agents if a != b]
-    matches = run_matchups(cfg, pairs, walls=walls, seed=seed, workers=workers, progress=progress, external=external)
+    matches = run_matchups(
+        cfg,
+        pairs,
+        walls=walls,
+        seed=seed,
+        workers=workers,
+        progress=progress,
+        external=external,
+        max_fallback=max_fallback,
+        bot_log_dir=bot_log_dir,
+    )
     wins: dict[tuple[str, str], float] = {}
     for res in matches:
         a, b = res.challenger, res.opponent
@@ -693,6 +911,25 @@ def _fmt(x: float, digits: int = 3) -> str:
     return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
 
 
+def _interval(low: float, high: float, *, signed: bool = True) -> str:
+    """``[low, high]`` with a ``*`` when it excludes zero; ``[n/a]`` when undefined (fewer than two walls)."""
+    if low is None or high is None or not (math.isfinite(low) and math.isfinite(high)):
+        return "[n/a]"
+    if not signed:
+        return f"[{_fmt(low)}, {_fmt(high)}]"
+    return f"[{low:+.3f}, {high:+.3f}]{' *' if significant(low, high) else ''}"
+
+
+def bot_mark(match: MatchResult, spec: str) -> str:
+    """The table's mark of an outside bot ``spec`` in ``match``: ``" [FAILED]"``, ``" [fallback 3.1 %]"`` (any
+    share above zero) or ``""``."""
+    if spec in match.failures:
+        share = match.fallback_share(spec)
+        return f" [FAILED; fallback {100 * share:.1f} %]" if share else " [FAILED]"
+    share = match.fallback_share(spec)
+    return f" [fallback {100 * share:.1f} %]" if share > 0 else ""
+
+
 def to_markdown(matches: Sequence[MatchResult], *, variant: str, ratings: dict[str, float] | None = None) -> str:
     """A markdown table of matchups (and ratings, when given)."""
     lines = [
@@ -707,10 +944,12 @@ def to_markdown(matches: Sequence[MatchResult], *, variant: str, ratings: dict[s
         gap = "n/a"
         if len(m.wall_deal_in) == len(m.field_wall_deal_in) >= 2:
             d, lo, hi = field_difference(m)
-            gap = f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}]{' *' if lo > 0 or hi < 0 else ''}"
+            gap = f"{d:+.3f} {_interval(lo, hi)}"
+        star = " *" if m.significant and not m.failures else ""
         lines.append(
-            f"| {m.challenger} | {m.opponent} | {m.walls} | {m.hands} | {_fmt(m.points)} | "
-            f"[{_fmt(m.ci_low)}, {_fmt(m.ci_high)}]{' *' if m.significant else ''} | {_fmt(c['win_rate'])} | "
+            f"| {m.challenger}{bot_mark(m, m.challenger)} | {m.opponent}{bot_mark(m, m.opponent)} | {m.walls} | "
+            f"{m.hands} | {_fmt(m.points)} | "
+            f"{_interval(m.ci_low, m.ci_high, signed=False)}{star} | {_fmt(c['win_rate'])} | "
             f"{_fmt(c['self_draw_rate'])} | {_fmt(c['deal_in_rate'])} | {_fmt(c['avg_doublings'], 2)} | "
             f"{_fmt(c['pig_rate'])} | {_fmt(c['not_ready_rate'])} | {_fmt(m.field_rates['deal_in_rate'])} | {gap} |"
         )
@@ -728,21 +967,32 @@ def to_markdown(matches: Sequence[MatchResult], *, variant: str, ratings: dict[s
         for r in seats:
             (pd, plo, phi), (dd, dlo, dhi) = r["points_difference"], r["deal_in_difference"]
             lines.append(
-                f"| {r['challenger']} | {r['opponent']} | {r['walls']} | {pd:+.3f} [{plo:+.3f}, {phi:+.3f}]"
-                f"{' *' if plo > 0 or phi < 0 else ''} | {_fmt(r['deal_in'])} | {_fmt(r['opponent_own_deal_in'])} "
-                f"| {dd:+.3f} [{dlo:+.3f}, {dhi:+.3f}]{' *' if dlo > 0 or dhi < 0 else ''} |"
+                f"| {r['challenger']} | {r['opponent']} | {r['walls']} | {pd:+.3f} {_interval(plo, phi)} "
+                f"| {_fmt(r['deal_in'])} | {_fmt(r['opponent_own_deal_in'])} | {dd:+.3f} {_interval(dlo, dhi)} |"
             )
-    if any(m.faults for m in matches):
-        lines += ["", "Outside-bot faults: " + "; ".join(f"{k}: {v}" for m in matches for k, v in m.faults.items())]
+    if any(m.faults or m.failures for m in matches):
+        lines += ["", "Outside bots:", ""]
+        for m in matches:
+            for spec in dict.fromkeys((m.challenger, m.opponent)):
+                if spec in m.faults or spec in m.failures:
+                    text = f"- `{spec}` (in {m.challenger} vs {m.opponent}): {fault_summary(m.faults.get(spec, {}))}"
+                    if spec in m.failures:
+                        text += f"; FAILED: {m.failures[spec].splitlines()[0]}"
+                    lines.append(text + ".")
     if ratings:
         lines += ["", "| agent | Bradley-Terry rating (Elo scale) |", "|---|---:|"]
         for name, r in sorted(ratings.items(), key=lambda kv: -kv[1]):
             lines.append(f"| {name} | {r:.0f} |")
     lines.append("")
     lines.append(
-        "`*`: the interval excludes zero.  *deal-in − field*: the challenger's deal-in rate minus the opponents' at "
-        "the same tables, paired by wall."
+        "`*`: the interval excludes zero (n/a: fewer than two walls).  *deal-in − field*: the challenger's deal-in "
+        "rate minus the opponents' at the same tables, paired by wall."
     )
+    if any(bot_mark(m, spec) for m in matches for spec in (m.challenger, m.opponent)):
+        lines.append(
+            "`[fallback x %]`: the share of an outside bot's decisions that its fallback played — that part of the "
+            "row is not the bot's play; `[FAILED]`: the bot could not be used (see above)."
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -753,7 +1003,7 @@ def plot(matches: Sequence[MatchResult], path: str | Path, *, title: str) -> Non
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    labels = [f"{m.challenger}\nvs {m.opponent}" for m in matches]
+    labels = [f"{m.challenger}{bot_mark(m, m.challenger)}\nvs {m.opponent}{bot_mark(m, m.opponent)}" for m in matches]
     means = [m.points for m in matches]
     lo = [m.points - m.ci_low if math.isfinite(m.ci_low) else 0 for m in matches]
     hi = [m.ci_high - m.points if math.isfinite(m.ci_high) else 0 for m in matches]
@@ -796,6 +1046,27 @@ def register_cli(subparsers: argparse._SubParsersAction) -> argparse.ArgumentPar
     p.add_argument("--bot-timeout", type=float, default=5.0, help="seconds an outside bot may take per decision")
     p.add_argument("--bot-fallback", default="first", help="outside-bot fallback: first, random or an agent name")
     p.add_argument(
+        "--bot-max-fallback",
+        type=float,
+        default=0.05,
+        metavar="SHARE",
+        help="fail (exit 1) when the fallback plays more than this share of an outside bot's decisions in a "
+        "matchup (0-1, default 0.05)",
+    )
+    p.add_argument(
+        "--bot-max-timeouts",
+        type=int,
+        default=3,
+        metavar="N",
+        help="an outside bot that times out N decisions in a row is declared dead (default 3)",
+    )
+    p.add_argument(
+        "--bot-on-dead",
+        choices=("fail", "fallback"),
+        default="fail",
+        help="a dead outside bot stops its matchup and fails the run (default), or its fallback plays the rest",
+    )
+    p.add_argument(
         "--seat-baseline",
         action="store_true",
         help="also play each opponent against itself on the same walls and report every challenger seat for seat "
@@ -806,48 +1077,148 @@ def register_cli(subparsers: argparse._SubParsersAction) -> argparse.ArgumentPar
     return p
 
 
+def prepare_out(path: str | Path) -> Path:
+    """Create the output folder ``path`` and check that files can be written there, before anything is played;
+    ``ValueError`` names the problem (a file in the way, no permission)."""
+    out = Path(path)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"--out {str(path)!r} is a file, not a folder")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ValueError(f"--out {str(path)!r}: cannot create the folder ({exc.strerror or exc})") from None
+    try:
+        with tempfile.NamedTemporaryFile(dir=out, prefix=".write-check-"):
+            pass
+    except OSError as exc:
+        raise ValueError(f"--out {str(path)!r}: cannot write into the folder ({exc.strerror or exc})") from None
+    return out
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt() -> Iterator[list[int]]:
+    """While active, SIGTERM raises :class:`KeyboardInterrupt` like Ctrl-C; the list yielded records the signals."""
+    received: list[int] = []
+
+    def handler(signum: int, frame: Any) -> None:
+        received.append(signum)
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread():
+        yield received
+        return
+    old = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield received
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+def _write_results(
+    out: Path, payload: dict[str, Any], table: str, matches: Sequence[MatchResult], title: str, *, stem: str = "eval"
+) -> None:
+    text = json.dumps(_finite(payload), indent=2, allow_nan=False)
+    (out / f"{stem}.json").write_text(text + "\n", encoding="utf-8")
+    (out / f"{stem}.md").write_text(table, encoding="utf-8")
+    if stem == "eval":
+        plot(matches, out / "eval.png", title=title)
+
+
 def run_cli(args: argparse.Namespace) -> int:
-    """Run ``chuanma eval``; prints the markdown table and writes the files under ``--out``."""
-    external = {"timeout": args.bot_timeout, "fallback": args.bot_fallback}
+    """Run ``chuanma eval``; prints the markdown table and writes the files under ``--out``.
+
+    Exit status: 0, or 1 when an outside bot failed (:class:`EvaluationFailed`: the table and files are still
+    written, the failed rows marked, the reasons on stderr), 130 on Ctrl-C and 143 on SIGTERM (the walls finished
+    so far go to ``eval.partial.json`` / ``eval.partial.md``)."""
+    import sys
+
+    external = {
+        "timeout": args.bot_timeout,
+        "fallback": args.bot_fallback,
+        "max_timeouts": args.bot_max_timeouts,
+        "on_dead": args.bot_on_dead,
+    }
+    if not args.bot_timeout > 0:
+        raise ValueError(f"--bot-timeout must be a positive number of seconds, got {args.bot_timeout!r}")
+    if args.bot_max_timeouts < 1:
+        raise ValueError(f"--bot-max-timeouts must be at least 1, got {args.bot_max_timeouts!r}")
+    if not 0 <= args.bot_max_fallback <= 1:
+        raise ValueError(f"--bot-max-fallback must be a share between 0 and 1, got {args.bot_max_fallback!r}")
     cfg = load_variant(args.variant)
     progress = not args.no_progress
     given = [bool(args.round_robin), bool(args.matchup), bool(args.challenger or args.opponent)]
     if sum(given) != 1:
         raise ValueError("give exactly one of --challenger/--opponent, --matchup (repeatable) or --round-robin")
+    if args.round_robin and args.seat_baseline:
+        raise ValueError("--seat-baseline applies to --matchup / --challenger runs, not to --round-robin")
+    if not args.round_robin and (args.matchup is None and (not args.challenger or not args.opponent)):
+        raise ValueError("give --challenger and --opponent (or --matchup A B, or --round-robin AGENT AGENT ...)")
+    out = prepare_out(args.out) if args.out else None
     common = {
         "walls": args.walls,
         "seed": args.seed,
         "workers": args.workers,
         "progress": progress,
         "external": external,
+        "max_fallback": args.bot_max_fallback,
+        "bot_log_dir": None if out is None else out / "bots",
     }
     ratings = None
-    if args.round_robin and args.seat_baseline:
-        raise ValueError("--seat-baseline applies to --matchup / --challenger runs, not to --round-robin")
-    if args.round_robin:
-        rr = round_robin(cfg, args.round_robin, **common)
-        matches, ratings, payload = rr.matches, rr.ratings, rr.to_dict()
-    else:
-        if args.matchup:
-            pairs = [tuple(m) for m in args.matchup]
-        elif not args.challenger or not args.opponent:
-            raise ValueError("give --challenger and --opponent (or --matchup A B, or --round-robin AGENT AGENT ...)")
-        else:
-            pairs = [(args.challenger, args.opponent)]
-        if args.seat_baseline:
-            pairs += [(o, o) for o in dict.fromkeys(o for _, o in pairs) if (o, o) not in pairs]
-        matches = run_matchups(cfg, pairs, **common)
-        payload = {"matches": [m.to_dict() for m in matches], "seat_for_seat": seat_for_seat(matches)}
+    failure: EvaluationFailed | None = None
+    title = f"{cfg.name}: duplicate one-vs-three, {args.walls} walls"
+    with _sigterm_as_interrupt() as received:
+        try:
+            if args.round_robin:
+                rr = round_robin(cfg, args.round_robin, **common)
+                matches, ratings, payload = rr.matches, rr.ratings, rr.to_dict()
+            else:
+                if args.matchup:
+                    pairs = [tuple(m) for m in args.matchup]
+                else:
+                    pairs = [(args.challenger, args.opponent)]
+                if args.seat_baseline:
+                    pairs += [(o, o) for o in dict.fromkeys(o for _, o in pairs) if (o, o) not in pairs]
+                matches = run_matchups(cfg, pairs, **common)
+                payload = {"matches": [m.to_dict() for m in matches], "seat_for_seat": seat_for_seat(matches)}
+        except EvaluationFailed as exc:
+            failure = exc
+            matches = exc.results
+            payload = {"matches": [m.to_dict() for m in matches], "failed": exc.messages}
+        except EvaluationInterrupted as exc:
+            name = "SIGTERM" if received else "SIGINT"
+            where = ""
+            if out is not None:
+                payload = {
+                    "partial": True,
+                    "interrupted_by": name,
+                    "walls_finished": exc.walls_done,
+                    "walls_requested": exc.walls_total,
+                    "matches": [m.to_dict() for m in exc.results],
+                    "variant": cfg.name,
+                    "seed": args.seed,
+                }
+                note = (
+                    f"**Partial result**: interrupted by {name} after {exc.walls_done} of {exc.walls_total} walls "
+                    "(each matchup's row covers the walls it finished).\n\n"
+                )
+                table = note + to_markdown(exc.results, variant=cfg.name)
+                _write_results(out, payload, table, exc.results, title, stem="eval.partial")
+                where = f"; the finished walls are in {out / 'eval.partial.json'} (partial)"
+            print(
+                f"chuanma eval: interrupted by {name} after {exc.walls_done} of {exc.walls_total} walls{where}",
+                file=sys.stderr,
+            )
+            return 143 if received else 130
     payload.update({"variant": cfg.name, "walls": args.walls, "seed": args.seed, "protocol": "one-vs-three duplicate"})
     table = to_markdown(matches, variant=cfg.name, ratings=ratings)
     print(table)
-    if args.out:
-        out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
-        text = json.dumps(_finite(payload), indent=2, allow_nan=False)
-        (out / "eval.json").write_text(text + "\n", encoding="utf-8")
-        (out / "eval.md").write_text(table, encoding="utf-8")
-        plot(matches, out / "eval.png", title=f"{cfg.name}: duplicate one-vs-three, {args.walls} walls")
+    if out is not None:
+        _write_results(out, payload, table, matches, title)
+    if failure is not None:
+        print("chuanma eval: error: an outside bot failed; its rows are marked [FAILED]", file=sys.stderr)
+        for message in failure.messages:
+            print("  " + message.replace("\n", "\n  "), file=sys.stderr)
+        return 1
     return 0
 
 
