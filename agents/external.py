@@ -383,6 +383,8 @@ class ExternalAgent(BaseAgent):
             )
         self.faults["crash"] += 1
         _kill(proc)
+        if self._err is not None:
+            self._err.join(1.0)  # its last words, for the evaluator's report
 
     def stderr_tail(self) -> list[str]:
         """The last lines the bot (its latest process) wrote to stderr."""

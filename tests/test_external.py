@@ -29,16 +29,22 @@ def decisions():
         msg = json.loads(line)
         if msg["type"] == "decide":
             yield msg
+LOCK = __import__("threading").Lock()
 def reply(msg, action):
-    sys.stdout.write(json.dumps({"id": msg["id"], "action": action}) + "\\n")
-    sys.stdout.flush()
+    with LOCK:
+        sys.stdout.write(json.dumps({"id": msg["id"], "action": action}) + "\\n")
+        sys.stdout.flush()
 def last(msg):
     return msg["legal"][-1]["id"]
 """
 
 BOTS = {
     # answers the last legal action (not what the "first" fallback plays), except decision 1 which comes too late
-    "slow": "for m in decisions():\n    time.sleep(1.5 if m['id'] == 1 else 0)\n    reply(m, last(m))",
+    "slow": "delay = float(sys.argv[1]) if len(sys.argv) > 1 else 1.5\nfor m in decisions():\n"
+    "    time.sleep(delay if m['id'] == 1 else 0)\n    reply(m, last(m))",
+    # answers decision 1 of each process late (after argv[1] seconds, from a thread) and the others at once
+    "late": "import threading\nfor m in decisions():\n    if m['id'] == 1:\n"
+    "        threading.Timer(float(sys.argv[1]), reply, (m, last(m))).start()\n    else:\n        reply(m, last(m))",
     "wrong_type": "for m in decisions():\n    reply(m, 'five')",
     "illegal": "for m in decisions():\n    reply(m, 182)",
     "crash": "for m in decisions():\n    if m['id'] == 2:\n        sys.exit(3)\n    reply(m, last(m))",

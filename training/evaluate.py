@@ -62,6 +62,7 @@ import re
 import signal
 import statistics
 import tempfile
+import textwrap
 import threading
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -975,10 +976,11 @@ def to_markdown(matches: Sequence[MatchResult], *, variant: str, ratings: dict[s
         for m in matches:
             for spec in dict.fromkeys((m.challenger, m.opponent)):
                 if spec in m.faults or spec in m.failures:
-                    text = f"- `{spec}` (in {m.challenger} vs {m.opponent}): {fault_summary(m.faults.get(spec, {}))}"
+                    role = f"vs {m.opponent}" if spec == m.challenger else f"as the opponents of {m.challenger}"
+                    parts = [fault_summary(m.faults[spec])] if spec in m.faults else []
                     if spec in m.failures:
-                        text += f"; FAILED: {m.failures[spec].splitlines()[0]}"
-                    lines.append(text + ".")
+                        parts.append(f"FAILED: {m.failures[spec].splitlines()[0]}")
+                    lines.append(f"- `{spec}` {role}: {'; '.join(parts)}.")
     if ratings:
         lines += ["", "| agent | Bradley-Terry rating (Elo scale) |", "|---|---:|"]
         for name, r in sorted(ratings.items(), key=lambda kv: -kv[1]):
@@ -1003,7 +1005,13 @@ def plot(matches: Sequence[MatchResult], path: str | Path, *, title: str) -> Non
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    labels = [f"{m.challenger}{bot_mark(m, m.challenger)}\nvs {m.opponent}{bot_mark(m, m.opponent)}" for m in matches]
+    labels = [
+        "\n".join(
+            textwrap.wrap(f"{m.challenger}{bot_mark(m, m.challenger)}", 24)
+            + textwrap.wrap(f"vs {m.opponent}{bot_mark(m, m.opponent)}", 24)
+        )
+        for m in matches
+    ]
     means = [m.points for m in matches]
     lo = [m.points - m.ci_low if math.isfinite(m.ci_low) else 0 for m in matches]
     hi = [m.ci_high - m.points if math.isfinite(m.ci_high) else 0 for m in matches]
