@@ -260,9 +260,14 @@ def test_faulty_bot_never_stops_a_hand(tmp_path) -> None:
     agents[0].close()
 
 
-def test_example_bot_plays_a_whole_evaluation() -> None:
+def test_example_bot_plays_a_whole_evaluation(tmp_path) -> None:
+    from training.evaluate import bot_log_path
+
     spec = f"external:{sys.executable} {EXAMPLE} --seed 1 --prefer-drawn"
-    res = one_vs_three("two_player", spec, "random", walls=1, seed=0, external={"timeout": 5.0, "fallback": "first"})
+    external = {"timeout": 5.0, "fallback": "first"}
+    res = one_vs_three("two_player", spec, "random", walls=1, seed=0, external=external, bot_log_dir=tmp_path)
     faults = res.faults[spec]
     assert faults["decisions"] > 0
-    assert sum(faults.get(k, 0) for k in ("timeout", "garbage", "illegal", "crash", "flood")) == 0
+    assert sum(faults.get(k, 0) for k in ("timeout", "garbage", "illegal", "crash", "flood", "fallback")) == 0
+    log = bot_log_path(tmp_path, spec).read_text().splitlines()
+    assert len(log) == 2 and all(line.endswith("random_bot: seed 1") for line in log)  # one process per seat

@@ -127,7 +127,7 @@ def test_a_slow_answer_is_marked_with_the_fallback_share(tmp_path, capsys, refer
     assert data["matches"][0] == reference
 
 
-def test_a_bot_that_dies_mid_game_is_restarted_and_its_fallback_share_judged(tmp_path, capsys, reference) -> None:
+def test_a_bot_that_dies_mid_game_falls_back_and_its_share_is_judged(tmp_path, capsys, reference) -> None:
     marker = tmp_path / "died"
     spec = spec_of(tmp_path, "dies_once", str(marker))
     rc, table, err, data = run_eval(tmp_path, spec, capsys=capsys)

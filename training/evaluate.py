@@ -24,7 +24,9 @@ Reported per matchup (challenger vs field)
   (mean doublings — han in 赤羽 — over the agent's wins);
 * at exhaustion (荒庄; denominator: exhausted hands): ``pig_rate`` (花猪: never won and still holding a void-suit
   tile) and ``not_ready_rate`` (never won, not a pig, no wait);
-* ``faults`` of outside bots (see :mod:`agents.external`);
+* ``faults`` of outside bots (see :mod:`agents.external`), ``failures`` (a bot that could not be used or whose
+  fallback played more than ``max_fallback`` of its decisions) and ``bot_stderr`` (the last stderr lines of a
+  bot whose fallback played);
 * ``wall_means`` / ``wall_deal_in``: the challenger's per-wall mean points and deal-in rate, so that two matchups
   on the same walls can be compared seat for seat (:func:`paired_difference`).
 
@@ -43,9 +45,15 @@ Command line
 ``chuanma eval --variant hongzhong --challenger value --opponent greedy --walls 400 --workers 2 --out runs/eval``
 writes ``eval.json``, ``eval.md`` and ``eval.png`` into ``--out``; ``--round-robin random greedy value defensive``
 plays a round robin instead.  ``--seat-baseline`` also plays every opponent against itself on the same walls and
-reports each challenger seat for seat against the opponent's own play (:func:`seat_for_seat`).  Agent names
+reports each challenger seat for seat against the opponent's own play (:func:`seat_for_seat`).  Outside bots
+(``external:COMMAND``) are judged as well as scored: ``--bot-timeout``, ``--bot-fallback``, ``--bot-max-timeouts``
+(timeouts in a row that declare a bot dead), ``--bot-on-dead fail|fallback`` and ``--bot-max-fallback`` (the largest
+share of a bot's decisions its fallback may play) set the limits; a bot that cannot start, dies that way or passes
+the share fails the run (exit status 1, the reasons and the bot's last stderr lines on stderr, the rows marked
+``[FAILED]``), and its stderr is saved in ``OUT/bots/`` (:func:`bot_log_path`).  Ctrl-C / SIGTERM stop every worker
+and bot and write the finished walls to ``eval.partial.json`` (exit status 130 / 143).  Agent names
 follow :mod:`agents.registry` (``greedy``, ``value:hongzhong_policy=shagui_when_stable``,
-``external:python agents/examples/random_bot.py`` ...).
+``external:python3 agents/examples/random_bot.py`` ...).
 """
 
 from __future__ import annotations
@@ -80,17 +88,24 @@ from envs.settlement import is_pig, ready_value
 from envs.wall import hand_seed
 
 __all__ = [
+    "EvaluationFailed",
+    "EvaluationInterrupted",
     "HandStats",
     "IllegalAgentAction",
     "MatchResult",
+    "bot_log_path",
+    "bot_mark",
     "bradley_terry",
+    "fault_summary",
     "one_vs_three",
     "paired_difference",
     "play_hand",
+    "prepare_out",
     "register_cli",
     "round_robin",
     "run_cli",
     "run_matchups",
+    "significant",
     "t_interval",
     "to_markdown",
 ]
