@@ -99,6 +99,7 @@ PROTOCOL = "chuanma-bot/1"
 FAULT_KINDS = ("timeout", "garbage", "illegal", "crash", "flood")
 MAX_LINE_BYTES = 65_536  # a reply is a few dozen bytes; a longer stdout line is a flood
 MAX_UNREAD_LINES = 256  # stdout lines read but not yet consumed; more is a flood
+MAX_UNSENT_MESSAGES = 64  # messages the bot has not read from its stdin; more and it is killed
 STDERR_TAIL_LINES = 20  # stderr lines kept in memory for error messages
 STDERR_FILE_LIMIT = 8 * 2**20  # bytes of one process's stderr written to the stderr file
 _EOF = object()
@@ -182,6 +183,48 @@ class _StdoutReader:
             if self.flood is not None:
                 _kill(self._proc)
             self.lines.put(_EOF)
+
+
+class _StdinWriter:
+    """Writes messages to the bot's stdin on a thread, so that a bot that stops reading can never block the
+    evaluator (its decisions time out instead).  More than :data:`MAX_UNSENT_MESSAGES` waiting messages means
+    the bot has stopped reading: it is killed.  ``broken`` is set once the pipe fails or that happens."""
+
+    def __init__(self, stream: IO[bytes], proc: subprocess.Popen) -> None:
+        self.broken = False
+        self._stream = stream
+        self._proc = proc
+        self._pending: queue.Queue = queue.Queue()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def send(self, data: bytes) -> bool:
+        if self.broken:
+            return False
+        if self._pending.qsize() >= MAX_UNSENT_MESSAGES:
+            self.broken = True
+            _kill(self._proc)
+            return False
+        self._pending.put(data)
+        return True
+
+    def close(self) -> None:
+        """Close stdin once the waiting messages are written."""
+        self._pending.put(_EOF)
+
+    def _run(self) -> None:
+        try:
+            while True:
+                data = self._pending.get()
+                if data is _EOF:
+                    break
+                self._stream.write(data)
+                self._stream.flush()
+        except (OSError, ValueError):
+            self.broken = True
+        finally:
+            with contextlib.suppress(OSError, ValueError):
+                self._stream.close()
 
 
 class _StderrReader:
@@ -276,6 +319,7 @@ class ExternalAgent(BaseAgent):
         self._fallback = self._make_fallback(fallback, seed)
         self._proc: subprocess.Popen | None = None
         self._out: _StdoutReader | None = None
+        self._in: _StdinWriter | None = None
         self._err: _StderrReader | None = None
         self._dead = False  # the current process is gone (crash, flood) until the next restart
         self._answered = False  # the current process has answered a decision
@@ -328,6 +372,7 @@ class ExternalAgent(BaseAgent):
             raise BotError(f"outside bot {self.label!r} could not start: {exc}", bot=self.label, kind="start") from None
         self._proc = proc
         self._out = _StdoutReader(proc.stdout, proc)
+        self._in = _StdinWriter(proc.stdin, proc)
         self._err = _StderrReader(proc.stderr, self.stderr_path, proc.pid)
         self._unanswered.clear()
         self._dead = False
@@ -344,16 +389,12 @@ class ExternalAgent(BaseAgent):
         )
 
     def _send(self, message: dict[str, Any]) -> bool:
-        proc = self._proc
-        if proc is None or self._dead:
+        if self._proc is None or self._dead or self._in is None:
             return False
-        try:
-            proc.stdin.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
-            proc.stdin.flush()
+        if self._in.send(json.dumps(message, separators=(",", ":")).encode() + b"\n"):
             return True
-        except (OSError, ValueError):
-            self._lost()
-            return False
+        self._lost()
+        return False
 
     def _lost(self) -> None:
         """The process closed its stdout or stdin: a flood, a crash, or (before any answer) a failed start."""
@@ -411,11 +452,8 @@ class ExternalAgent(BaseAgent):
         proc = self._proc
         if proc is None:
             return
-        try:
-            if proc.stdin and not proc.stdin.closed:
-                proc.stdin.close()
-        except OSError:
-            pass
+        if self._in is not None:
+            self._in.close()
         try:
             proc.wait(timeout=1.0)
         except subprocess.TimeoutExpired:

@@ -49,6 +49,7 @@ BOTS = {
     "illegal": "for m in decisions():\n    reply(m, 182)",
     "crash": "for m in decisions():\n    if m['id'] == 2:\n        sys.exit(3)\n    reply(m, last(m))",
     "silent": "for m in decisions():\n    pass",
+    "deaf": "time.sleep(60)  # never reads its stdin",
     "bare": "for m in decisions():\n    print(last(m), flush=True)",
     "banner": "print('bot ready', flush=True)\nfor m in decisions():\n    reply(m, last(m))",
     "junk_after": "for m in decisions():\n    reply(m, last(m))\n    print('thinking done; 42', flush=True)\n"
@@ -193,6 +194,19 @@ def test_a_bot_that_never_answers_is_declared_dead(tmp_path, name: str) -> None:
         ExternalAgent(["x"], on_dead="retry")
     with pytest.raises(ValueError, match="max_timeouts"):
         ExternalAgent(["x"], max_timeouts=0)
+
+
+def test_a_bot_that_does_not_read_its_stdin_never_blocks_the_evaluator(tmp_path) -> None:
+    """Twelve decisions of about 8 KB each are more than a pipe holds: the writes wait on a thread, the decisions
+    time out, and the bot is declared dead."""
+    agent = ExternalAgent(bot(tmp_path, "deaf"), timeout=0.05, max_timeouts=12)
+    cfg, pos = positions(12)
+    agent.reset(0, cfg)
+    for obs, mask in pos[:11]:
+        assert agent.act(obs, mask) == int(np.flatnonzero(mask)[0])
+    with pytest.raises(BotError, match="did not answer 12 decisions in a row"):
+        agent.act(*pos[11])
+    assert agent.faults["timeout"] == 12 and not agent.alive
 
 
 def test_bare_integer_replies_are_still_accepted(tmp_path) -> None:
