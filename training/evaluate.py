@@ -748,8 +748,8 @@ def _judge_bots(results: list[MatchResult], records: list[dict[str, Any]], max_f
             elif spec in res.faults and res.fallback_share(spec) > max_fallback:
                 counts = res.faults[spec]
                 text = (
-                    f"the fallback played {100 * res.fallback_share(spec):.1f} % of outside bot {spec!r}'s decisions, "
-                    f"more than the allowed {100 * max_fallback:g} % ({fault_summary(counts)})"
+                    f"the fallback played {100 * res.fallback_share(spec):.1f} % of the decisions of outside bot "
+                    f"{spec!r}, more than the allowed {100 * max_fallback:g} % ({fault_summary(counts)})"
                 )
                 tail = res.bot_stderr.get(spec)
                 if tail:
@@ -1065,7 +1065,11 @@ def register_cli(subparsers: argparse._SubParsersAction) -> argparse.ArgumentPar
     p.add_argument("--walls", type=int, default=100, help="number of walls (each played once per seat)")
     p.add_argument("--seed", type=int, default=0, help="evaluation seed (walls and agent seeds derive from it)")
     p.add_argument("--workers", type=int, default=1, help="worker processes (results do not depend on it)")
-    p.add_argument("--out", default=None, help="folder for eval.json, eval.md and eval.png")
+    p.add_argument(
+        "--out",
+        default=None,
+        help="folder for eval.json, eval.md, eval.png and bots/ (outside bots' stderr); checked before playing",
+    )
     p.add_argument("--bot-timeout", type=float, default=5.0, help="seconds an outside bot may take per decision")
     p.add_argument("--bot-fallback", default="first", help="outside-bot fallback: first, random or an agent name")
     p.add_argument(
