@@ -124,6 +124,8 @@ def test_a_slow_answer_is_marked_with_the_fallback_share(tmp_path, capsys, refer
     share = 100 * 2 / faults["decisions"]
     assert 0 < share < 5
     assert bot_row(table, spec).startswith(f"| {spec} [fallback {share:.1f} %] | random |")
+    seat_table = table.split("Seat for seat")[1]
+    assert bot_row(seat_table, spec).startswith(f"| {spec} [fallback {share:.1f} %] | random | 1 |")
     assert data["matches"][0] == reference
 
 
@@ -170,8 +172,9 @@ def _gone(pid: int) -> bool:
 
 @pytest.mark.parametrize(("sig", "workers", "code"), [(signal.SIGINT, 2, 130), (signal.SIGTERM, 1, 143)])
 def test_an_interrupt_stops_workers_and_bots_and_keeps_the_finished_walls(tmp_path, sig, workers, code) -> None:
-    """Ctrl-C (SIGINT) or SIGTERM in the middle of a long run: the exit status says which, no traceback, every
-    bot process stops, and eval.partial.json says it is partial and holds the walls finished so far."""
+    """Ctrl-C (SIGINT to the process group) or SIGTERM (to the evaluator alone) in the middle of a long run: the
+    exit status says which, no traceback, every bot process stops, and eval.partial.json says it is partial and
+    holds the walls finished so far."""
     pids, hands = tmp_path / "pids", tmp_path / "hands"
     script = tmp_path / "steady_bot.py"
     script.write_text(
@@ -190,14 +193,19 @@ def test_an_interrupt_stops_workers_and_bots_and_keeps_the_finished_walls(tmp_pa
            f"external:{sys.executable} {script}", "--opponent", "random", "--walls", "500", "--workers", str(workers),
            "--no-progress", "--out", str(out)]  # fmt: skip
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
     try:
         deadline = time.monotonic() + 120
         while (not hands.exists() or len(hands.read_text()) < 8) and time.monotonic() < deadline:
             assert proc.poll() is None, proc.communicate()
             time.sleep(0.05)
         assert hands.exists() and len(hands.read_text()) >= 8, "the bot never got going"
-        proc.send_signal(sig)
+        if sig == signal.SIGINT:  # as a terminal's Ctrl-C does: to the whole process group (the workers too)
+            os.killpg(proc.pid, sig)
+        else:
+            proc.send_signal(sig)
         stdout, stderr = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:

@@ -980,10 +980,12 @@ def to_markdown(matches: Sequence[MatchResult], *, variant: str, ratings: dict[s
             "| deal-in − opponent's own |",
             "|---|---|---:|---|---:|---:|---|",
         ]
+        by_pair = {(m.challenger, m.opponent): m for m in matches}
         for r in seats:
             (pd, plo, phi), (dd, dlo, dhi) = r["points_difference"], r["deal_in_difference"]
+            mark = bot_mark(by_pair[(r["challenger"], r["opponent"])], r["challenger"])
             lines.append(
-                f"| {r['challenger']} | {r['opponent']} | {r['walls']} | {pd:+.3f} {_interval(plo, phi)} "
+                f"| {r['challenger']}{mark} | {r['opponent']} | {r['walls']} | {pd:+.3f} {_interval(plo, phi)} "
                 f"| {_fmt(r['deal_in'])} | {_fmt(r['opponent_own_deal_in'])} | {dd:+.3f} {_interval(dlo, dhi)} |"
             )
     if any(m.faults or m.failures for m in matches):
