@@ -57,6 +57,9 @@ The evaluation never hangs because of a bot, and never scores a bot that does no
   (``kind="dead"``) with ``on_dead="fail"`` (the default), or with ``on_dead="fallback"`` the fallback plays every
   later decision (no restarts) and ``faults["dead"]`` is 1.
 
+Messages are written to the bot's stdin from a thread, so a bot that stops reading them cannot block the
+evaluator: its decisions time out (and more than :data:`MAX_UNSENT_MESSAGES` unread messages get it killed).
+
 Every fault is counted in :attr:`ExternalAgent.faults` (with ``decisions``, ``fallback`` moves, ``restarts``).
 A reply that arrives after its deadline is dropped when it comes (matched by its ``id``; a bare integer is taken
 as the answer to the oldest timed-out decision).
@@ -89,6 +92,7 @@ __all__ = [
     "FAULT_KINDS",
     "MAX_LINE_BYTES",
     "MAX_UNREAD_LINES",
+    "MAX_UNSENT_MESSAGES",
     "PROTOCOL",
     "BotError",
     "ExternalAgent",
