@@ -124,7 +124,7 @@ def test_observation_message_keeps_fractions() -> None:
 
 
 def test_timeout_falls_back_and_late_reply_is_dropped(tmp_path) -> None:
-    agent = ExternalAgent(bot(tmp_path, "slow"), timeout=1.0, fallback="first")
+    agent = ExternalAgent([*bot(tmp_path, "slow"), "3.0"], timeout=2.0, fallback="first")
     cfg, pos = positions(3)
     agent.reset(0, cfg)
     mask = pos[0][1]
