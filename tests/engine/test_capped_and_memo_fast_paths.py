@@ -1,4 +1,5 @@
-"""Speed-ups of issue #4, round 2: the fast paths give the answers of the full computations they skip."""
+"""Fast paths of the engine (uncapped pre-checks, `may_wait_on`, claim-window shortcuts, the score memo, 宜宾 discard
+scan, AEC info filter) give the answers of the full computations they skip."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The fast observation / mask / info paths give exactly what the reference paths give (issue 4, issue 7).
+"""The fast observation / mask / info paths give exactly what the reference paths give.
 
 * :meth:`ObservationEncoder.encode_game` and :class:`GameObserver` (incremental) against
   ``ObservationEncoder.encode(game.view(seat))``: bit-identical tensors for every seat at every decision point of
