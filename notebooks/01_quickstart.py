@@ -29,13 +29,22 @@ from agents.random_agent import RandomAgent
 from envs import sichuan_mahjong_v0
 from envs.core.actions import action_name
 from envs.core.rule_config import ENGINE_PRESETS, PRESETS, load_variant
+from envs.core.tiles import NUM_KINDS, format_counts, tile_code
 from envs.engine.game import Game, UnsupportedRule
-from envs.engine.observation import NUM_PLANES, OBS_VERSION, PLANES, SLICES, decode, hand_counts, phase_of, wall_remaining
-from envs.scoring.patterns import PATTERN_NAMES_ZH
+from envs.engine.observation import (
+    NUM_PLANES,
+    OBS_VERSION,
+    PLANES,
+    SLICES,
+    decode,
+    hand_counts,
+    phase_of,
+    wall_remaining,
+)
 from envs.engine.render import render_log
 from envs.engine.replay import replay
+from envs.scoring.patterns import PATTERN_NAMES_ZH
 from envs.scoring.scorer import score_hand
-from envs.core.tiles import NUM_KINDS, format_counts, tile_code
 
 setup_plots()
 print(f"budget: {BUDGET}")

@@ -33,9 +33,9 @@ from agents.handeval import dead_mask_for, useful_tiles
 from agents.policy import PolicyAgent
 from envs.core.actions import DISCARD_BASE, EXCHANGE_BASE, HU_ID, ActionType, decode, exchange
 from envs.core.rule_config import load_variant
+from envs.core.tiles import HONG_ZHONG, NUM_SUITED
 from envs.engine.game import Game
 from envs.engine.observation import ObservationEncoder, legal_mask
-from envs.core.tiles import HONG_ZHONG, NUM_SUITED
 from envs.engine.view import Phase
 from training.evaluation.evaluate import one_vs_three, t_interval, wall_seed
 

@@ -34,8 +34,8 @@ from envs.engine.game import Game
 from envs.engine.observation import ObservationEncoder, legal_mask
 from envs.engine.render import render_view
 from envs.engine.view import Phase
-from training.train_config import load_train_config
 from training.evaluation.evaluate import one_vs_three, to_markdown, wall_seed
+from training.train_config import load_train_config
 
 setup_plots()
 print(f"budget: {BUDGET}")
