@@ -26,9 +26,9 @@ Messages to the bot (field ``type``); only ``decide`` expects an answer:
      "observation": {"hand": [[0, 1, ...34 values], [...], [...], [...]], "drawn_tile": [...34 values], ...},
      "legal": [{"id": 0, "name": "discard 1m"}, {"id": 69, "name": "hu"}, ...]}
 
-  ``observation`` holds every plane group of :mod:`envs.observation` by name (a group of one row is a list of 34
+  ``observation`` holds every plane group of :mod:`envs.engine.observation` by name (a group of one row is a list of 34
   numbers, a larger group a list of rows); seat slots are relative (slot 0 = the bot).  ``legal`` lists the action
-  ids allowed now with their names (the flat layout of :mod:`envs.actions`).
+  ids allowed now with their names (the flat layout of :mod:`envs.core.actions`).
 
 ``end_hand`` — after every hand: ``{"type": "end_hand", "events": [...], "scores": [3, -1, -1, -1]}``.
 
@@ -84,9 +84,9 @@ from typing import IO, Any
 import numpy as np
 
 from agents.base import BaseAgent, legal_ids
-from envs.actions import ACTION_LAYOUT_VERSION, action_name
-from envs.config import RuleConfig
-from envs.observation import OBS_VERSION, PLANES, decode
+from envs.core.actions import ACTION_LAYOUT_VERSION, action_name
+from envs.core.rule_config import RuleConfig
+from envs.engine.observation import OBS_VERSION, PLANES, decode
 
 __all__ = [
     "FAULT_KINDS",

@@ -5,7 +5,7 @@
 newest checkpoint (exactly as if it had not been interrupted).  At the end it prints the final report (duplicate
 evaluation against the configured baselines) and writes ``final.zip``, ``report.{json,md}`` and
 ``learning_curve.png`` into the run directory.  What a run does is described in :mod:`training.trainer`; the
-configuration keys in :mod:`training.config` and ``configs/train/*.yaml``.
+configuration keys in :mod:`training.train_config` and ``configs/train/*.yaml``.
 
 From Python::
 
@@ -31,7 +31,7 @@ def train(
     progress: bool | None = None,
 ) -> dict[str, Any]:
     """Train from a config file (or name of ``configs/train/``) to the end; returns the final report."""
-    from training.config import load_train_config
+    from training.train_config import load_train_config
     from training.trainer import Trainer
 
     overrides = {"total_steps": total_steps} if total_steps is not None else None
