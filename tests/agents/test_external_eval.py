@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_external import bot
+from tests.agents.test_external import bot
 from training.cli import main
-from training.evaluate import EvaluationFailed, _finite, bot_log_path, one_vs_three, run_matchups
+from training.evaluation.evaluate import EvaluationFailed, _finite, bot_log_path, one_vs_three, run_matchups
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ("random", "random")  # the matchup that must come out the same whatever the bot does
