@@ -2,7 +2,8 @@
 # chuanma developer entry point: sets up .venv (idempotent) and runs a job.
 #   bash dev.sh main    set up, then the main job: train a small self-play policy on the default variant (hongzhong)
 #                       and evaluate it against the baselines (about 10 minutes on 2 CPU cores)
-#   bash dev.sh test    set up, then lint and run the test suite (what CI runs)
+#   bash dev.sh test    set up, then lint (ruff), type-check (mypy) and run the test suite with its doctests (what
+#                       CI runs)
 #   bash dev.sh setup   set up only
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -37,6 +38,7 @@ case "${1:-}" in
         shift
         .venv/bin/ruff check .
         .venv/bin/ruff format --check .
+        .venv/bin/mypy
         .venv/bin/python -m pytest -n 2 -q "$@"
         ;;
     *)
