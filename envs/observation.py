@@ -84,12 +84,10 @@ each seat's last tensor of one hand and rewrites only what changed since (the en
 :func:`game_mask` is :func:`legal_mask` without the view.  ``tests/test_fast_paths.py`` checks them against the
 view path.
 
-Version history
----------------
-* ``chuanma-v0`` — first layout (93 planes).
-* ``chuanma-v1`` — 106 planes for 断卡根 and Wuhan: ``chis`` (吃 runs), ``baohu`` and ``qinghu`` (断卡根
-  declarations), and a ``declare`` row in ``phase`` (the 报胡 decision before a draw).  The other planes are
-  unchanged but move down; observations of the other variants hold the same values (the new planes stay zero).
+Version
+-------
+:data:`OBS_VERSION` names this layout; checkpoints record it, and a policy made for another layout is refused.
+Observations of the variants without 吃, 报胡 or 请胡 keep those planes at zero.
 """
 
 from __future__ import annotations
@@ -580,6 +578,28 @@ class _SeatCache:
         "wins",
         "wins_extra",
     )
+    buf: np.ndarray  # the tensor, a numpy view of ``flat``
+    claim_cell: int
+    countdown: int
+    discards: list[int]
+    drawn_cell: int
+    exchange: tuple
+    fast: tuple
+    flat: array  # float32 cells
+    hand: list[int]
+    hu_lock: tuple
+    last_cells: list[int]
+    meld_extra: list[tuple]
+    meld_hidden: list[int]
+    meld_less: list[tuple]
+    melds: list[tuple]
+    pong_lock: int
+    revealed: list
+    rows: list[float]
+    slow: tuple | None
+    wilds: tuple
+    wins: int
+    wins_extra: tuple
 
 
 class GameObserver:
