@@ -2,7 +2,8 @@
 # chuanma developer entry point: sets up .venv (idempotent) and runs a job.
 #   bash dev.sh main    set up, then the main job: train a small self-play policy on the default variant (hongzhong)
 #                       and evaluate it against the baselines (about 10 minutes on 2 CPU cores)
-#   bash dev.sh test    set up, then lint, check the import layers and run the test suite (what CI runs)
+#   bash dev.sh test    set up, then lint (ruff), check the import layers (lint-imports), type-check (mypy) and run
+#                       the test suite with its doctests (what CI runs)
 #   bash dev.sh setup   set up only
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -38,6 +39,7 @@ case "${1:-}" in
         .venv/bin/ruff check .
         .venv/bin/ruff format --check .
         .venv/bin/lint-imports  # the layering contract of pyproject.toml [tool.importlinter]
+        .venv/bin/mypy
         .venv/bin/python -m pytest -n 2 -q "$@"
         ;;
     *)

@@ -2,20 +2,23 @@
 
 numba keys a cached function on its own source file only, but the kernel's functions are compiled together with the
 layout offsets of :mod:`envs.compiled.layout`, the observation rows of :mod:`envs.engine.observation`, the action ids of
-:mod:`envs.core.actions` and the functions of the other modules they call: a change there would leave a stale cache
-behind.  The locators below stamp every function of this package with one hash of all those sources instead (cache
-files stay where numba puts them: the package's ``__pycache__``, else numba's user-wide cache directory).
+:mod:`envs.core.actions`, the fan values of :mod:`envs.scoring.patterns` and the functions of the other modules they
+call: a change there would leave a stale cache behind.  The locators below stamp every function of this package with one
+hash of all those sources instead (cache files stay where numba puts them: the package's ``__pycache__``, else
+numba's user-wide cache directory).
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
 _SOURCES = (
     *sorted(_PACKAGE.glob("*.py")),
     *(_PACKAGE.parent / name for name in ("engine/observation.py", "core/actions.py")),
+    Path(str(importlib.util.find_spec("envs.scoring.patterns").origin)),  # the fan values (envs.compiled.fan_values)
 )
 
 

@@ -23,9 +23,9 @@ from agents.policy import (
     save_policy,
 )
 from envs.core.actions import ACTION_LAYOUT_VERSION, ACTION_SPACE_SIZE
-from envs.core.rule_config import load_variant
+from envs.core.rule_config import PRESETS, load_variant
 from envs.engine.observation import OBS_SHAPE, OBS_VERSION
-from training.train_config import TRAIN_CONFIG_DIR, TrainConfigError, load_train_config
+from training.train_config import TRAIN_CONFIG_DIR, TrainConfigError, load_train_config, train_presets
 
 TINY_NET = {
     "features_dim": 32,
@@ -75,16 +75,43 @@ def tiny_policy(seed: int = 0):
 
 # ---- configuration ---------------------------------------------------------------------------------------------
 def test_every_variant_config_loads_with_every_section():
-    names = sorted(p.stem for p in TRAIN_CONFIG_DIR.glob("*.yaml"))
-    assert {"hongzhong", "chengdu", "xueliu", "chiyu", "two_player"} <= set(names)
+    names = train_presets()
+    assert set(names) == set(PRESETS)
+    defaults = yaml.safe_load((TRAIN_CONFIG_DIR / "defaults.yaml").read_text())
+    for section in ("env", "ppo", "net", "pool", "bc", "schedule", "eval", "logging"):
+        assert section in defaults, f"defaults.yaml lacks section {section}"
     for name in names:
         path = TRAIN_CONFIG_DIR / f"{name}.yaml"
-        raw = yaml.safe_load(path.read_text())
-        for section in ("env", "ppo", "net", "pool", "bc", "schedule", "eval", "logging"):
-            assert section in raw, f"{path} lacks section {section}"
         cfg = load_train_config(path)
         assert cfg.variant == name and cfg.name == name
         assert cfg.schedule.segment_steps % cfg.rollout_steps == 0
+
+
+def test_presets_share_the_defaults_instead_of_repeating_them():
+    defaults = yaml.safe_load((TRAIN_CONFIG_DIR / "defaults.yaml").read_text())
+    for name in train_presets():
+        raw = yaml.safe_load((TRAIN_CONFIG_DIR / f"{name}.yaml").read_text())
+        assert raw.pop("extends") == "defaults.yaml", name
+        for section, values in raw.items():
+            if isinstance(values, dict):
+                repeated = {k for k, v in values.items() if defaults.get(section, {}).get(k, object()) == v}
+                assert not repeated, f"{name}.yaml repeats {section}.{sorted(repeated)} of defaults.yaml"
+            else:
+                assert defaults.get(section, object()) != values, f"{name}.yaml repeats {section} of defaults.yaml"
+
+
+def test_extends_merges_sections_and_names_bad_bases(tmp_path):
+    (tmp_path / "base.yaml").write_text("variant: chengdu\nppo:\n  n_epochs: 7\n  batch_size: 128\n")
+    child = tmp_path / "child.yaml"
+    child.write_text("extends: base.yaml\nname: c\nppo:\n  n_epochs: 3\n")
+    cfg = load_train_config(child)
+    assert (cfg.name, cfg.variant, cfg.ppo.n_epochs, cfg.ppo.batch_size) == ("c", "chengdu", 3, 128)
+    child.write_text("extends: missing.yaml\nname: c\n")
+    with pytest.raises(TrainConfigError, match=r"child\.yaml: 'extends: missing\.yaml': no such file"):
+        load_train_config(child)
+    child.write_text("extends: child.yaml\nname: c\n")
+    with pytest.raises(TrainConfigError, match="makes a cycle"):
+        load_train_config(child)
 
 
 def test_unknown_key_names_key_and_file(tmp_path):
