@@ -267,6 +267,24 @@ def test_corrupt_or_foreign_files_are_refused(tmp_path):
         PolicyAgent.load(tmp_path / "missing.zip")
 
 
+def test_policy_load_takes_a_run_directory_or_names_the_file_to_pass(tmp_path):
+    run = tmp_path / "run"
+    step = run / "checkpoints" / "step_000000000640"
+    step.mkdir(parents=True)
+    path, policy, net = _saved(step, "model.zip")
+    with pytest.raises(CheckpointError, match=rf"has no final.zip: the run has not finished.*pass .*'{path}'"):
+        PolicyAgent.load(run)
+    assert PolicyAgent.load(step).meta.step == 640  # a checkpoint folder: its model.zip
+    assert PolicyAgent.load(path).meta.step == 640
+    _saved(run, "final.zip")
+    agent = PolicyAgent.load(run, variant="hongzhong")
+    obs = np.random.default_rng(2).random((2, *OBS_SHAPE), dtype=np.float32)
+    np.testing.assert_allclose(agent.logits(obs), PolicyAgent.from_policy(policy, net).logits(obs), rtol=1e-6)
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(CheckpointError, match="is a directory without final.zip or checkpoints; pass a policy .zip"):
+        PolicyAgent.load(tmp_path / "empty")
+
+
 # ---- the learner's reward --------------------------------------------------------------------------------------
 def test_learner_reward_is_its_own_hand_score(tmp_path):
     """Scripted through the training env: episode returns equal the learner seat's score, not anyone else's."""
@@ -412,6 +430,31 @@ def test_smoke_train_save_resume_load_and_play(tmp_path):
     assert [s.id for s in straight.pool.snapshots] == [s.id for s in resumed.pool.snapshots]
     a, b = straight.model.policy.state_dict(), resumed.model.policy.state_dict()
     assert all(torch.equal(a[k], b[k]) for k in a)
+
+
+def test_resume_extending_a_finished_run_puts_its_last_policy_in_the_pool(tmp_path):
+    """--resume --total-steps on a finished run: the old final step joins the pool (and its periodic evaluation
+    runs), as in the run that was never stopped, which ends with the same weights."""
+    from training.trainer import Trainer
+
+    cfg = tiny_config(tmp_path, total_steps=256, eval={"every": 2})
+    short = Trainer.create(cfg, tmp_path / "run", progress=False)
+    short.train(progress=False)
+    short.finish()
+    assert [s.id for s in short.pool.snapshots] == [0, 128] and [e["step"] for e in short.state.evals] == [0]
+    del short
+    longer = Trainer.resume(tmp_path / "run", total_steps=384)
+    assert [s.id for s in longer.pool.snapshots] == [0, 128, 256]
+    assert [e["step"] for e in longer.state.evals] == [0, 256]
+    longer.train(progress=False)
+    straight = Trainer.create(cfg.replace(total_steps=384), tmp_path / "straight", progress=False)
+    straight.train(progress=False)
+    assert [s.id for s in longer.pool.snapshots] == [s.id for s in straight.pool.snapshots] == [0, 128, 256]
+    assert [e["step"] for e in longer.state.evals] == [e["step"] for e in straight.state.evals]
+    a, b = straight.model.policy.state_dict(), longer.model.policy.state_dict()
+    assert all(torch.equal(a[k], b[k]) for k in a)
+    again = Trainer.resume(tmp_path / "run")  # done: nothing is added
+    assert [s.id for s in again.pool.snapshots] == [0, 128, 256]
 
 
 def test_resume_refuses_an_empty_directory_and_create_refuses_an_existing_run(tmp_path):

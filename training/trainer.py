@@ -49,7 +49,7 @@ from stable_baselines3.common.logger import HumanOutputFormat, KVWriter, Logger,
 from stable_baselines3.common.utils import ConstantSchedule
 from tqdm.auto import tqdm
 
-from agents.policy import CheckpointMeta, PolicyAgent, save_policy, write_meta
+from agents.policy import CHECKPOINT_MODEL, FINAL_POLICY, CheckpointMeta, PolicyAgent, save_policy, write_meta
 from envs import __version__ as PACKAGE_VERSION
 from envs.actions import ACTION_LAYOUT_VERSION
 from envs.config import RuleConfig, load_variant
@@ -60,9 +60,8 @@ from training.selfplay import SnapshotPool, env_options, make_vec_env
 
 RUNS_DIR = Path("runs")
 CHECKPOINT_DIR = "checkpoints"
-MODEL_FILE = "model.zip"
+MODEL_FILE = CHECKPOINT_MODEL
 STATE_FILE = "state.json"
-FINAL_POLICY = "final.zip"
 
 
 def segment_seed(seed: int, segment: int) -> int:
@@ -231,7 +230,21 @@ class Trainer:
                 f"checkpoint {str(ckpt)!r} is inconsistent: model step {model.num_timesteps}, state step "
                 f"{state.num_timesteps}"
             )
-        return cls(cfg, run_dir, state, model, pool)
+        trainer = cls(cfg, run_dir, state, model, pool)
+        trainer._reopen_last_boundary()
+        return trainer
+
+    def _reopen_last_boundary(self) -> None:
+        """A finished run extended by ``total_steps``: do what its last segment boundary skipped because the run
+        ended there (the pool snapshot, the periodic evaluation), as the longer run without the stop does."""
+        cfg, state = self.cfg, self.state
+        if self.done or state.segment == 0:
+            return
+        step = state.num_timesteps
+        if state.segment % cfg.pool.snapshot_every == 0 and all(s.id != step for s in self.pool.snapshots):
+            self.pool.add(self.model.policy, self.meta(step))
+        if cfg.eval.every and state.segment % cfg.eval.every == 0 and all(e["step"] != step for e in state.evals):
+            self.evaluate(cfg.eval.deals)
 
     def _configure_logger(self) -> None:
         outputs: list[KVWriter] = [_HistoryWriter(self.state.history)]
