@@ -478,6 +478,56 @@ def test_cli_train_and_main_are_registered():
     assert args.minutes == 3.0 and callable(args.func)
 
 
+def test_train_budget_options_scale_the_whole_run(tmp_path):
+    from training.cli import build_parser
+    from training.train import cli_overrides
+
+    parser = build_parser()
+    argv = ["train", "--config", "hongzhong", "--total-steps", "2048", "--bc-decisions", "500", "--eval-every", "0"]
+    args = parser.parse_args(
+        [*argv, "--final-walls", "4", "--set", "ppo.n_steps=64", "--set", "pool.baselines=[random]"]
+    )
+    cfg = load_train_config(args.config, {"total_steps": args.total_steps, **cli_overrides(args)})
+    assert (cfg.total_steps, cfg.bc.decisions, cfg.eval.every, cfg.eval.final_deals) == (2048, 500, 0, 4)
+    assert cfg.ppo.n_steps == 64 and cfg.pool.baselines == ("random",)
+    for bad, message in (
+        (["--set", "ppo.n_steps"], "KEY=VALUE"),
+        (["--bc-decisions", "-1"], "--bc-decisions must be >= 0"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            cli_overrides(parser.parse_args([*argv, *bad]))
+    with pytest.raises(TrainConfigError, match="unknown key 'ppo.n_step'"):
+        load_train_config("hongzhong", cli_overrides(parser.parse_args([*argv, "--set", "ppo.n_step=64"])))
+
+
+def test_small_cli_run_is_small_and_prints_a_line_per_phase(tmp_path, capsys):
+    """chuanma train with the budget options and --no-progress: BC, PPO and the evaluations as asked, one line
+    for each phase; --resume refuses budget options other than --total-steps / --final-walls."""
+    from training.cli import main
+
+    cfg = tiny_config(tmp_path, bc={"decisions": 5000, "epochs": 1, "batch_size": 32}, eval={"every": 1})
+    run = tmp_path / "run"
+    argv = ["train", "--config", str(tmp_path / "tiny.yaml"), "--total-steps", "128", "--run-dir", str(run)]
+    extra = ["--bc-decisions", "40", "--eval-every", "0", "--final-walls", "1", "--set", "ppo.n_epochs=1"]
+    assert main([*argv, *extra, "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    report = json.loads((run / "report.json").read_text())
+    assert report["bc"]["decisions"] == 40 and report["evals"] == [] and report["final_eval"][0]["walls"] == 1
+    assert load_train_config(run / "config.yaml").ppo.n_epochs == 1 and cfg.ppo.n_epochs == 2
+    for line in (
+        "train tiny (hongzhong): 128 steps in segments of 128, BC 40 decisions from greedy, no periodic eval, "
+        "final evaluation 1 walls per opponent (random)",
+        "BC: 40 decisions of greedy in",
+        "BC: 1 epochs",
+        "PPO: segment 1, steps 0-128 of 128",
+        "final evaluation vs random:",
+        f"wrote {run / 'final.zip'}",
+    ):
+        assert line in out, line
+    assert main(["train", "--resume", str(run), "--bc-decisions", "10"]) == 2
+    assert "only --total-steps and --final-walls change it (got bc.decisions)" in capsys.readouterr().err
+
+
 def test_main_budget_scales(tmp_path):
     from training.main_job import budget_for, main_config
 
