@@ -38,6 +38,14 @@ def test_simulate_json_is_reproducible(capsys):
     assert row["variant"] == "hongzhong" and row["hands"] == 6 and row["decisions_per_hand"] > 20
 
 
+def test_simulate_no_progress_turns_the_bar_off(capsys):
+    assert main(["simulate", "--variant", "two_player", "--games", "2"]) == 0
+    assert "simulate two_player" in capsys.readouterr().err  # the tqdm bar
+    assert main(["simulate", "--variant", "two_player", "--games", "2", "--no-progress"]) == 0
+    out, err = capsys.readouterr()
+    assert "two_player" in out and err == ""
+
+
 def test_simulate_statistics_are_consistent():
     stats = simulate("two_player", 8, seed=5)
     assert stats.hands == 8
