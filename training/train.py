@@ -11,7 +11,7 @@ Budget options scale every part of a run from the command line, so that a small 
 ``--total-steps N`` (PPO), ``--bc-decisions N`` (the behaviour-cloning warm start; 0: none), ``--eval-every K`` and
 ``--eval-walls W`` (periodic evaluations; ``--eval-every 0``: none), ``--final-walls W`` (the final evaluation per
 opponent; 0: none) and ``--set KEY=VALUE`` for any other key of the YAML (dotted, e.g. ``--set ppo.n_steps=64``).
-A smoke run of a minute or two::
+A smoke run (34 CPU seconds measured)::
 
     chuanma train --config hongzhong --total-steps 2048 --bc-decisions 500 --eval-every 0 --final-walls 4
 
