@@ -2,7 +2,7 @@
 # chuanma developer entry point: sets up .venv (idempotent) and runs a job.
 #   bash dev.sh main    set up, then the main job: train a small self-play policy on the default variant (hongzhong)
 #                       and evaluate it against the baselines (about 10 minutes on 2 CPU cores)
-#   bash dev.sh test    set up, then lint and run the test suite (what CI runs)
+#   bash dev.sh test    set up, then lint, check the import layers and run the test suite (what CI runs)
 #   bash dev.sh setup   set up only
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -37,6 +37,7 @@ case "${1:-}" in
         shift
         .venv/bin/ruff check .
         .venv/bin/ruff format --check .
+        .venv/bin/lint-imports  # the layering contract of pyproject.toml [tool.importlinter]
         .venv/bin/python -m pytest -n 2 -q "$@"
         ;;
     *)

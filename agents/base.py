@@ -1,8 +1,8 @@
 """The one agent interface (智能体接口) shared by baselines, learned policies and outside bots.
 
 An agent sees exactly what the AEC environment gives its seat: the observation tensor of
-:mod:`envs.observation` (shape ``(C, 34)``) and the ``int8`` legal-action mask over the flat layout of
-:mod:`envs.actions`.  It returns one flat action id whose mask entry is 1.  ``reset`` is called before each hand.
+:mod:`envs.engine.observation` (shape ``(C, 34)``) and the ``int8`` legal-action mask over the flat layout of
+:mod:`envs.core.actions`.  It returns one flat action id whose mask entry is 1.  ``reset`` is called before each hand.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from envs.config import RuleConfig
+from envs.core.rule_config import RuleConfig
 
 
 @runtime_checkable

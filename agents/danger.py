@@ -4,7 +4,7 @@ Everything comes from the observation (:class:`agents.features.Seen`); per oppon
 
 * **Out of the hand** (血战 winner, ``active`` plane 0): no danger.
 * **Revealed hand** (血流 frozen winner, ``revealed_hands`` plane): its waits are computed exactly
-  (:func:`envs.hand.waits` with its void suit and melds); a wait kind is dangerous with certainty.
+  (:func:`envs.scoring.shanten.waits` with its void suit and melds); a wait kind is dangerous with certainty.
 * **Otherwise** the danger of kind ``t`` is ``P(ready) × P(t is a wait | ready) × stake``, two logistic models
   fitted on greedy self-play (150 walls each of 成都, 红中 and 宜宾, seed-7 walls, every own turn of every seat,
   the opponents' true waits as labels):
@@ -36,9 +36,9 @@ import math
 
 from agents.features import Opponent, Seen
 from agents.valuation import VariantValues
-from envs.config import RuleConfig
-from envs.hand import kinds_mask, mask_excluding_suit, waits
-from envs.tiles import NUM_KINDS, NUM_SUITED
+from envs.core.rule_config import RuleConfig
+from envs.core.tiles import NUM_KINDS, NUM_SUITED
+from envs.scoring.shanten import kinds_mask, mask_excluding_suit, waits
 
 __all__ = [
     "danger_by_kind",

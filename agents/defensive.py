@@ -56,8 +56,8 @@ from typing import TYPE_CHECKING, Any
 from agents.danger import danger_by_kind, danger_from, deal_in_by_kind, expected_wilds, ready_estimate
 from agents.features import Seen
 from agents.value import ValueAgent
-from envs.config import RuleConfig
-from envs.tiles import NUM_KINDS
+from envs.core.rule_config import RuleConfig
+from envs.core.tiles import NUM_KINDS
 
 if TYPE_CHECKING:
     from agents.value import _Option

@@ -1,9 +1,9 @@
 """What the rule-based agents read from one observation (观测特征): plain Python lists from the ``chuanma-v0`` planes.
 
-:func:`read` turns the ``(93, 34)`` tensor of :mod:`envs.observation` into a :class:`Seen` record: own natural
+:func:`read` turns the ``(93, 34)`` tensor of :mod:`envs.engine.observation` into a :class:`Seen` record: own natural
 counts and wildcards, the own void suit and melds, copies still live (``4 - visible``), the phase, the wall, and
 per opponent slot the public facts a danger model needs.  It reads the tensor only (never the engine), by plane
-name through :data:`envs.observation.SLICES`.
+name through :data:`envs.engine.observation.SLICES`.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from envs.observation import PHASES, SLICES, WALL_SCALE
-from envs.tiles import NUM_KINDS
-from envs.view import Phase
+from envs.core.tiles import NUM_KINDS
+from envs.engine.observation import PHASES, SLICES, WALL_SCALE
+from envs.engine.view import Phase
 
 __all__ = ["Opponent", "Seen", "read"]
 

@@ -46,11 +46,11 @@ from agents.base import BaseAgent, legal_ids
 from agents.features import Seen, read
 from agents.handeval import dead_mask_for, has_jiang_pair, shanten_dead, suit_mask, useful_tiles
 from agents.variant_play import VariantPlay
-from envs.actions import DINGQUE_BASE, EXCHANGE_BASE, HU_ID, KONG_BASE, PASS_ID, PONG_ID
-from envs.config import RuleConfig, load_variant
-from envs.observation import SLICES
-from envs.tiles import NUM_KINDS, NUM_SUITED
-from envs.view import Phase
+from envs.core.actions import DINGQUE_BASE, EXCHANGE_BASE, HU_ID, KONG_BASE, PASS_ID, PONG_ID
+from envs.core.rule_config import RuleConfig, load_variant
+from envs.core.tiles import NUM_KINDS, NUM_SUITED
+from envs.engine.observation import SLICES
+from envs.engine.view import Phase
 
 __all__ = ["HONGZHONG_POLICIES", "GreedyAgent"]
 

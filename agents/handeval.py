@@ -5,13 +5,14 @@ in module-level tables (the functions are pure, so one cache per process serves 
 
 Dead tiles
 ----------
-:func:`envs.hand.shanten` counts every natural tile towards a complete hand.  A tile of the declared void suit
-(定缺) can never be part of a win: it only occupies a slot until it is discarded.  :func:`shanten_dead` models
+:func:`envs.scoring.shanten.shanten` counts every natural tile towards a complete hand.  A tile of the declared void
+suit (定缺) can never be part of a win: it only occupies a slot until it is discarded.  :func:`shanten_dead` models
 this exactly by replacing each dead tile with a *dummy*: a single honor tile whose kind is capped at one copy
 (``meld_counts = 3``), so that it can be neither a pair, a triplet nor a run.  The hand keeps its size (and so its
 number of sets) and every dead tile costs one replacement.  Two approximations are documented here:
 
-* with dummies in the hand, seven pairs (七对) is not considered (``envs.hand`` drops it when copy caps apply);
+* with dummies in the hand, seven pairs (七对) is not considered (``envs.scoring.shanten`` drops it when copy caps
+  apply);
 * at most six dummies exist (the honor kinds other than 红中); further dead tiles count as ordinary tiles.
 
 The same mechanism gives the shanten of a full-flush plan (清一色): every tile outside the suit is dead.
@@ -31,8 +32,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from envs.hand import shanten as _hand_shanten
-from envs.tiles import NUM_KINDS, NUM_SUITED
+from envs.core.tiles import NUM_KINDS, NUM_SUITED
+from envs.scoring.shanten import shanten as _hand_shanten
 
 __all__ = [
     "JIANG_KINDS",
@@ -142,7 +143,7 @@ def useful_tiles(
     cand = (allowed & ~dead) if candidates is None else candidates
     if not wilds and 0 <= s <= 3:
         # without wildcards, a kind more than two ranks from every held tile cannot lower a shanten of 3 or less
-        # (checked exhaustively on random two-suit hands in tests/test_agents.py)
+        # (checked exhaustively on random two-suit hands in tests/agents/test_agents.py)
         near = 0
         for k in range(NUM_SUITED):
             if counts[k]:

@@ -5,8 +5,9 @@ Checkpoint files
 A checkpoint is a zip archive holding
 
 * ``chuanma.json`` — :class:`CheckpointMeta`: format, variant name and every rule flag, observation version
-  (:data:`envs.observation.OBS_VERSION`), action layout version (:data:`envs.actions.ACTION_LAYOUT_VERSION`),
-  package version, seed, training step and the network specification (:class:`NetSpec` as a mapping);
+  (:data:`envs.engine.observation.OBS_VERSION`), action layout version
+  (:data:`envs.core.actions.ACTION_LAYOUT_VERSION`), package version, seed, training step and the network specification
+  (:class:`NetSpec` as a mapping);
 * ``policy.pth`` — the ``state_dict`` of the sb3-contrib ``MaskableActorCriticPolicy``.
 
 Training checkpoints written by ``MaskablePPO.save`` (which also hold the optimizer and the algorithm state) get
@@ -40,14 +41,14 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
 
 from agents.base import BaseAgent, legal_ids
+from agents.learned.advice import ADVICE_VERSION, ADVISORS
+from agents.learned.extractor import NumpyActor, TilePlaneExtractor, input_rows
+from agents.learned.hand_features import HAND_FEATURES_VERSION
+from agents.learned.net_input import NetInput, input_space
 from envs import __version__ as PACKAGE_VERSION
-from envs.actions import ACTION_LAYOUT_VERSION, ACTION_SPACE_SIZE
-from envs.config import ConfigError, RuleConfig, config_from_dict, load_variant
-from envs.observation import OBS_SHAPE, OBS_VERSION
-from training.advice import ADVICE_VERSION, ADVISORS
-from training.features import NumpyActor, TilePlaneExtractor, input_rows
-from training.hand_features import HAND_FEATURES_VERSION
-from training.net_input import NetInput, input_space
+from envs.core.actions import ACTION_LAYOUT_VERSION, ACTION_SPACE_SIZE
+from envs.core.rule_config import ConfigError, RuleConfig, config_from_dict, load_variant
+from envs.engine.observation import OBS_SHAPE, OBS_VERSION
 
 CHECKPOINT_FORMAT = "chuanma-checkpoint-v1"
 META_NAME = "chuanma.json"
@@ -64,12 +65,12 @@ class CheckpointError(ValueError):
 
 @dataclass(frozen=True)
 class NetSpec:
-    """Network shape: the :class:`training.features.TilePlaneExtractor` widths and the policy / value MLP layers.
+    """Network shape: the :class:`agents.learned.extractor.TilePlaneExtractor` widths and the policy / value MLP layers.
 
     ``hand_features``: ``""`` (the network reads the observation only) or the version name of the
-    :mod:`training.hand_features` planes appended to the observation (:data:`HAND_FEATURES_VERSION`).
+    :mod:`agents.learned.hand_features` planes appended to the observation (:data:`HAND_FEATURES_VERSION`).
     ``advisor`` / ``advice``: ``""`` / ``""`` (no advice) or the name of the rule-based agent whose choice the
-    network reads as :mod:`training.advice` planes and the version of that encoding (:data:`ADVICE_VERSION`).
+    network reads as :mod:`agents.learned.advice` planes and the version of that encoding (:data:`ADVICE_VERSION`).
     """
 
     features_dim: int = 256
@@ -144,7 +145,7 @@ class NetSpec:
         return (input_rows(bool(self.hand_features), bool(self.advisor))[0], OBS_SHAPE[1])
 
     def net_input(self, variant: str | RuleConfig) -> NetInput:
-        """The :class:`training.net_input.NetInput` builder of this network's input for ``variant``."""
+        """The :class:`agents.learned.net_input.NetInput` builder of this network's input for ``variant``."""
         return NetInput(variant, hand_features=bool(self.hand_features), advisor=self.advisor)
 
 
@@ -352,12 +353,12 @@ def _meta_variant(meta: CheckpointMeta) -> RuleConfig:
 class PolicyAgent(BaseAgent):
     """A policy network behind ``act(observation, legal_mask)``.
 
-    The agent keeps its own copy of the actor weights (:class:`training.features.NumpyActor`): it never changes,
+    The agent keeps its own copy of the actor weights (:class:`agents.learned.extractor.NumpyActor`): it never changes,
     whatever happens to the network it was made from.  The network input is built here
-    (:class:`training.net_input.NetInput` of ``net``: the :mod:`training.hand_features` planes, and the advice of the
-    network's advisor agent, which needs the legal mask) for the variant of ``meta`` or, without one, the variant
-    given to ``reset``.  ``deterministic=True`` plays the masked argmax; otherwise it samples from the masked softmax
-    with a numpy generator seeded by ``seed`` (no global RNG).  ``reset(seat, variant)`` refuses a variant other
+    (:class:`agents.learned.net_input.NetInput` of ``net``: the :mod:`agents.learned.hand_features` planes, and the
+    advice of the network's advisor agent, which needs the legal mask) for the variant of ``meta`` or, without one, the
+    variant given to ``reset``.  ``deterministic=True`` plays the masked argmax; otherwise it samples from the masked
+    softmax with a numpy generator seeded by ``seed`` (no global RNG).  ``reset(seat, variant)`` refuses a variant other
     than the one of ``meta`` (when known).
     """
 

@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 
 from agents.base import BaseAgent
-from envs.actions import ACTION_SPACE_SIZE
-from envs.observation import OBS_SHAPE
+from envs.core.actions import ACTION_SPACE_SIZE
+from envs.engine.observation import OBS_SHAPE
 
 
 class SB3Agent(BaseAgent):

@@ -1,7 +1,7 @@
 """Hand values for the value-seeking agents (番数估计): plan values, wait values and completion probabilities.
 
 * :class:`VariantValues` — what each *plan* is worth in a variant, measured once by scoring canonical example
-  hands with :func:`envs.scoring.score_hand` (so every fan table, cap and non-stacking rule is the scorer's own):
+  hands with :func:`envs.scoring.scorer.score_hand` (so every fan table, cap and non-stacking rule is the scorer's own):
   ``base`` (平胡), ``flush`` (清一色), ``pairs`` (七对), ``triplets`` (对对胡) and the flush composites (清七对, 清对),
   plus the 杀鬼 (hard win) bonus of the 红中 table.  Roots (根) add one doubling each.
 * :func:`wait_payments` — the exact discard-win payment of each wait of a ready hand (cached).
@@ -25,11 +25,11 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
-from envs.config import RuleConfig
-from envs.melds import Meld, MeldKind
-from envs.scoring import ScoreResult, WinContext, score_hand, score_win
-from envs.tiles import NUM_KINDS
-from envs.wuhan import wuhan_factor
+from envs.core.melds import Meld, MeldKind
+from envs.core.rule_config import RuleConfig
+from envs.core.tiles import NUM_KINDS
+from envs.scoring.scorer import ScoreResult, WinContext, score_hand, score_win
+from envs.scoring.wuhan_settlement import wuhan_factor
 
 __all__ = [
     "VariantValues",

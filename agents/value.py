@@ -81,10 +81,10 @@ from agents.valuation import (
     win_value,
     wuhan_wait_payments,
 )
-from envs.config import RuleConfig
-from envs.melds import Meld, MeldKind
-from envs.observation import SLICES
-from envs.tiles import NUM_KINDS, NUM_SUITED, RED
+from envs.core.melds import Meld, MeldKind
+from envs.core.rule_config import RuleConfig
+from envs.core.tiles import NUM_KINDS, NUM_SUITED, RED
+from envs.engine.observation import SLICES
 
 _CHI_ROW = SLICES["chis"].start  # own 吃 tiles (slot 0), 34 counts
 _WILD_ROW = SLICES["wild_kinds"].start

@@ -1,7 +1,7 @@
 """Variant actions of the rule-based agents (变体动作): 吃 / 红中杠 / 赖子杠, 飞 / 提, 报胡 / 请胡.
 
 :class:`VariantPlay` is a mixin of :class:`agents.greedy.GreedyAgent` (and so of the value and defensive agents):
-it decides the variant-only ranges of the flat layout (:mod:`envs.actions`) from the observation alone, with the
+it decides the variant-only ranges of the flat layout (:mod:`envs.core.actions`) from the observation alone, with the
 host agent's shanten (:meth:`GreedyAgent._shanten`, dead tiles and wildcards included).  Every rule is described
 with the rule it serves (RULES.md section in brackets):
 
@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from agents.features import Seen
-from envs.actions import (
+from envs.core.actions import (
     BAOHU_ID,
     CHI_BASE,
     FEI_ID,
@@ -55,10 +55,10 @@ from envs.actions import (
     RED_KONG_ID,
     TI_BASE,
 )
-from envs.tiles import NUM_KINDS
+from envs.core.tiles import NUM_KINDS
 
 if TYPE_CHECKING:  # pragma: no cover
-    from envs.config import RuleConfig
+    from envs.core.rule_config import RuleConfig
 
 __all__ = ["VariantPlay", "chi_tiles"]
 

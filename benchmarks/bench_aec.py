@@ -1,7 +1,7 @@
 """Benchmark: AEC decisions per second of ``sichuan_mahjong_v0`` with random masked actions, per variant.
 
 Measures the raw env and the wrapped env (PettingZoo's ``OrderEnforcingWrapper``) for every preset of
-:data:`envs.config.PRESETS` (a preset the engine refuses with ``UnsupportedRule`` is reported as skipped).  A
+:data:`envs.core.rule_config.PRESETS` (a preset the engine refuses with ``UnsupportedRule`` is reported as skipped).  A
 "decision" is one ``step`` of an agent with a non-empty mask (dead-agent ``None`` steps are not counted, but their
 time is).  Each step also builds the observation and the mask through ``last()``, as a training loop would.  For
 reference, in the same run: RLCard's ``mahjong`` env (random legal actions) and PettingZoo's ``connect_four_v3``
@@ -26,8 +26,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from envs import sichuan_mahjong_v0
-from envs.config import PRESETS
-from envs.game import UnsupportedRule
+from envs.core.rule_config import PRESETS
+from envs.engine.game import UnsupportedRule
 
 
 def play_random(env, decisions: int, rng: np.random.Generator) -> int:

@@ -14,9 +14,9 @@ import time
 
 from agents.handeval import clear_caches
 from agents.registry import make_agent
-from envs.config import load_variant
-from envs.observation import ObservationEncoder
-from training.evaluate import play_hand
+from envs.core.rule_config import load_variant
+from envs.engine.observation import ObservationEncoder
+from training.evaluation.evaluate import play_hand
 
 
 class _Recorder:

@@ -1,4 +1,4 @@
-"""Benchmark: engine throughput of :class:`envs.game.Game` — whole hands played by a seeded random policy.
+"""Benchmark: engine throughput of :class:`envs.engine.game.Game` — whole hands played by a seeded random policy.
 
 For every variant, ``--hands`` hands (seeds 0, 1, ...) are played by a random legal policy biased towards wins and
 kongs (so that the settlement paths run), with the event log on (default) or off.  Reported per variant: decisions
@@ -21,10 +21,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from envs import game as game_module
-from envs.actions import HU, PASS, PONG, ActionType
-from envs.game import Game
-from envs.view import Phase
+from envs.core.actions import HU, PASS, PONG, ActionType
+from envs.engine import game as game_module
+from envs.engine.game import Game
+from envs.engine.view import Phase
 
 VARIANTS = ("chengdu", "xueliu", "hongzhong", "chiyu", "two_player")
 

@@ -1,4 +1,5 @@
-"""Benchmark: hand evaluation throughput of :mod:`envs.hand` (win check, waits, shanten), and the ``mahjong`` package.
+"""Benchmark: hand evaluation throughput of :mod:`envs.scoring.shanten` (win check, waits, shanten), and the ``mahjong``
+package.
 
 A fixed seeded sample of hands: half uniformly random tiles from the 108 suited tiles, half near-complete (a
 complete hand with 0-3 tiles swapped), as 14-tile hands for the win check and 13-tile hands for waits and shanten.
@@ -29,8 +30,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from envs import hand
-from envs.hand import is_winning, mask_excluding_suit, shanten, waits
+from envs.scoring import shanten as hand
+from envs.scoring.shanten import is_winning, mask_excluding_suit, shanten, waits
 
 Hand = tuple[list[int], int, list[int] | None]  # counts, wilds, meld counts
 

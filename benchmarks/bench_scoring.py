@@ -25,11 +25,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from envs.config import load_variant
-from envs.interpret import clear_completeness_cache
-from envs.melds import parse_meld
-from envs.scoring import WinContext, can_win, score_hand, score_win
-from envs.tiles import kind_of, tile_code
+from envs.core.melds import parse_meld
+from envs.core.rule_config import load_variant
+from envs.core.tiles import kind_of, tile_code
+from envs.scoring.interpret import clear_completeness_cache
+from envs.scoring.scorer import WinContext, can_win, score_hand, score_win
 
 
 def complete_hand(rng: random.Random, suits: list[int]) -> tuple[list[int], list[str], int] | None:

@@ -1,6 +1,6 @@
 """Benchmark: the pieces of self-play training — policy inference, self-play env steps, PPO learner steps.
 
-* ``actor``: batch-1 action logits per second of the default network, numpy path (:class:`training.features.
+* ``actor``: batch-1 action logits per second of the default network, numpy path (:class:`agents.learned.extractor.
   NumpyActor`, what opponents and :class:`agents.policy.PolicyAgent` use) and torch path (sb3's policy);
 * ``selfplay_env``: learner steps per second of one :class:`training.selfplay.SelfPlayEnv` (opponents: the initial
   snapshot and the baselines, as configured), random learner actions;
@@ -27,9 +27,9 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from agents.policy import PolicyAgent, build_policy
-from envs.observation import OBS_SHAPE
-from training.config import load_train_config
+from envs.engine.observation import OBS_SHAPE
 from training.selfplay import make_selfplay_env
+from training.train_config import load_train_config
 
 
 def bench_actor(cfg, calls: int) -> dict:

@@ -9,8 +9,8 @@ the same run.  Random legal play everywhere (seeded), so the figures measure the
 ==========================  =========================================================================================
 case                        unit (what one "unit" is)
 ==========================  =========================================================================================
-``engine/<variant>``        decisions of ``envs.game.Game`` (``legal_actions`` + ``step``, events off); hands/s too
-``aec_raw/<variant>``       AEC decisions of ``sichuan_mahjong_v0.raw_env`` (``last()`` with observation and mask,
+``engine/<variant>``        decisions of ``envs.engine.game.Game`` (``legal_actions`` + ``step``, events off); hands/s
+too ``aec_raw/<variant>``       AEC decisions of ``sichuan_mahjong_v0.raw_env`` (``last()`` with observation and mask,
                             then ``step``); dead-agent steps are not counted, their time is
 ``aec_wrapped/<variant>``   the same through ``sichuan_mahjong_v0.env`` (PettingZoo's OrderEnforcing wrapper;
                             the raw env checks actions itself)
@@ -24,8 +24,9 @@ case                        unit (what one "unit" is)
 ``batched_compiled_learner/<v>``  the ``batched_learner`` case on the compiled engine
 ``engine_compiled/<v>``     decisions of the compiled engine without observations: 64 hands, each step the legal
                             masks, a random legal action per hand, the kernel's step, the money and new deals
-``scoring/<variant>``       ``envs.scoring.score_win`` calls on complete hands (红中: 1-2 wildcards)
-``hand/<fn>``               ``envs.hand`` calls (``is_winning`` on 14 tiles, ``shanten`` on 13) and the ``mahjong``
+``scoring/<variant>``       ``envs.scoring.scorer.score_win`` calls on complete hands (红中: 1-2 wildcards)
+``hand/<fn>``               ``envs.scoring.shanten`` calls (``is_winning`` on 14 tiles, ``shanten`` on 13) and the
+``mahjong``
                             package's ``Agari.is_agari`` / ``Shanten.calculate_shanten`` on the same hands
 ``train/<vec>``             environment samples per second of ``MaskablePPO.learn`` on ``chengdu`` (rollouts + updates,
                             MlpPolicy 64x64, 8 envs, torch on one thread) with ``VectorEnv`` (``batched``), the
@@ -64,8 +65,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from envs.config import ENGINE_PRESETS, load_variant  # noqa: E402
-from envs.game import Game  # noqa: E402
+from envs.core.rule_config import ENGINE_PRESETS, load_variant  # noqa: E402
+from envs.engine.game import Game  # noqa: E402
 
 VARIANTS = ENGINE_PRESETS  # every preset the engine plays
 GOALS = {
@@ -193,8 +194,8 @@ def _complete_hand(rng: random.Random, suits: tuple[int, int]) -> list[int]:
 
 
 def scoring_case(variant: str, calls: int) -> Case:
-    from envs.scoring import WinContext, score_win
-    from envs.tiles import RED
+    from envs.core.tiles import RED
+    from envs.scoring.scorer import WinContext, score_win
 
     cfg = load_variant(variant)
     rng = random.Random(7)
@@ -245,7 +246,7 @@ def _hand_sample(n: int, size: int, seed: int = 0) -> list[list[int]]:
 
 
 def hand_cases(calls: int) -> dict[str, Case]:
-    from envs.hand import is_winning, shanten
+    from envs.scoring.shanten import is_winning, shanten
 
     wins, ready = _hand_sample(calls, 14), _hand_sample(calls, 13, seed=1)
 
@@ -486,7 +487,7 @@ def markdown(report: dict) -> str:
             f"one RLCard step: {derived['rlcard_step_us']} µs.",
         ]
     if "hand_vs_mahjong" in derived:
-        lines += ["", f"envs.hand vs the mahjong package (speed ratio): {derived['hand_vs_mahjong']}"]
+        lines += ["", f"envs.scoring.shanten vs the mahjong package (speed ratio): {derived['hand_vs_mahjong']}"]
     if "train_speedup" in derived:
         lines += [
             "",
@@ -574,7 +575,7 @@ def main(argv: list[str] | None = None) -> dict:
             skipped["rlcard_mahjong"] = rl
         else:
             cases["rlcard_mahjong"] = rl
-    from envs.hand import shanten
+    from envs.scoring.shanten import shanten
 
     shanten([1] * 13 + [0] * 21)  # build the shared hand tables now, not inside the first case that needs them
     log(f"{len(cases)} cases x {args.repeat} rounds")

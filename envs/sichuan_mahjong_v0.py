@@ -1,7 +1,7 @@
 """Sichuan mahjong (川麻) — PettingZoo AEC environment ``sichuan_mahjong_v0``.
 
 One episode is one hand of a Sichuan-family variant (成都 血战到底, 血流成河, 红中, 宜宾, 赤羽之战, two-player ...),
-played by the pure rules engine :class:`envs.game.Game`.  Every engine decision is an AEC turn.
+played by the pure rules engine :class:`envs.engine.game.Game`.  Every engine decision is an AEC turn.
 
 >>> from envs import sichuan_mahjong_v0
 >>> env = sichuan_mahjong_v0.env(variant="hongzhong")
@@ -17,9 +17,9 @@ Construction
 ``OrderEnforcingWrapper``; ``raw_env(...)`` is the bare environment.  (PettingZoo's ``AssertOutOfBoundsWrapper`` is
 not used: the raw env itself refuses every action outside the space or the mask with a ``ValueError`` naming the
 legal actions, and the wrapper's bare ``assert`` would repeat that check at every step.)
-``variant`` is a preset name of :data:`envs.config.PRESETS`, a YAML path or a :class:`~envs.config.RuleConfig`;
-a configuration the engine does not play (optional rules such as Yibin's 只和自摸 or 漂) raises
-``envs.game.UnsupportedRule`` here.
+``variant`` is a preset name of :data:`envs.core.rule_config.PRESETS`, a YAML path or a
+:class:`~envs.core.rule_config.RuleConfig`; a configuration the engine does not play (optional rules such as Yibin's
+只和自摸 or 漂) raises ``envs.engine.game.UnsupportedRule`` here.
 
 Options:
 
@@ -27,10 +27,10 @@ Options:
 * ``reward_mode`` — ``"delta"`` (default): every agent receives its score change as it happens (kong payments, wins,
   end-of-hand settlement); ``"terminal"``: an agent receives its whole hand score once, when it leaves (a 血战
   winner) or when the hand ends.  Either way an agent's rewards sum to its hand score.
-* ``engine`` — ``"python"`` (default): the hand is played by :class:`envs.game.Game`; ``"compiled"``: by the numba
-  kernel of :mod:`envs.compiled` (``envs.compiled.aec.CompiledRawEnv``, several times faster), for every preset and
-  the rule flags it plays (a flag it does not play raises ``UnsupportedRule`` naming it).  Everything the
-  environment returns is the same (``tests/test_compiled_aec.py``); there, ``infos[agent]["events"]`` /
+* ``engine`` — ``"python"`` (default): the hand is played by :class:`envs.engine.game.Game`; ``"compiled"``: by the
+  numba kernel of :mod:`envs.compiled` (``envs.compiled.aec.CompiledRawEnv``, several times faster), for every preset
+  and the rule flags it plays (a flag it does not play raises ``UnsupportedRule`` naming it).  Everything the
+  environment returns is the same (``tests/envs/test_compiled_aec.py``); there, ``infos[agent]["events"]`` /
   ``["result"]`` and ``env.game`` are produced on first read by replaying the hand on the Python engine, so a loop
   that never reads them never pays for them (pickling an info, as sb3's
   ``SubprocVecEnv`` does to send it between processes, reads them).
@@ -54,7 +54,7 @@ can still change is a 退税 refund (RULES.md §2.11.3): a winner who paid kong 
 in ``agents``, without decisions, until that player wins or the hand ends, so that rewards always add up to the
 hand score.  When the hand ends every remaining agent terminates.  Nothing truncates.
 
-Actions (``Discrete(183)``, the flat layout of :mod:`envs.actions`)
+Actions (``Discrete(183)``, the flat layout of :mod:`envs.core.actions`)
 ------------------------------------------------------------------
 
 =========  ========================  ==============================================================
@@ -73,8 +73,8 @@ ids        action                    meaning
 Observations
 ------------
 ``{"observation": float32 (106, 34), "action_mask": int8 (183,)}``; the tensor is ``chuanma-v1`` of
-:mod:`envs.observation` (its docstring has the full plane table; ``envs.observation.decode`` gives named views).
-The mask is all zeros for an agent that is not ``agent_selection``.
+:mod:`envs.engine.observation` (its docstring has the full plane table; ``envs.engine.observation.decode`` gives named
+views). The mask is all zeros for an agent that is not ``agent_selection``.
 
 Infos
 -----
@@ -86,7 +86,7 @@ and, once the hand is over, ``"result"`` (the engine's ``HandResult`` as plain J
 reset
 -----
 ``reset(seed=None, options=None)``.  ``seed`` (int, bytes or str) deals the hand ``Game(cfg, seed=seed)``; a reset
-without a seed plays the next hand of the current seed sequence (hand ``i`` uses ``envs.wall.hand_seed(seed, i)``;
+without a seed plays the next hand of the current seed sequence (hand ``i`` uses ``envs.core.wall.hand_seed(seed, i)``;
 the sequence starts at seed 0 if no seed was ever given): the environment never reads the clock or OS entropy.
 ``options`` may hold a fixed start for tests and puzzles — ``"wall"`` (kinds in draw order), ``"dealer"``,
 ``"exchange_offset"`` — passed to the engine, and ``"rules"`` (flag overrides for this hand only; the table size
@@ -113,12 +113,19 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from envs.actions import ACTION_SPACE_SIZE, action_name, engine_action
-from envs.config import ENGINES, RuleConfig, load_variant
-from envs.game import Game
-from envs.observation import OBS_SHAPE, GameObserver, ObservationEncoder, game_mask, legal_mask, observation_bounds
-from envs.settlement import score_final
-from envs.wall import hand_seed
+from envs.core.actions import ACTION_SPACE_SIZE, action_name, engine_action
+from envs.core.rule_config import ENGINES, RuleConfig, load_variant
+from envs.core.wall import hand_seed
+from envs.engine.game import Game
+from envs.engine.observation import (
+    OBS_SHAPE,
+    GameObserver,
+    ObservationEncoder,
+    game_mask,
+    legal_mask,
+    observation_bounds,
+)
+from envs.scoring.settlement import score_final
 
 ENV_NAME = "sichuan_mahjong_v0"
 REWARD_MODES = ("delta", "terminal")
@@ -407,8 +414,8 @@ class raw_env(AECEnv, EzPickle):
 
     def _score_final(self, seat: int) -> bool:
         """Whether a seat that left the hand (血战 winner) can no longer gain or lose points
-        (:func:`envs.settlement.score_final`): a winner who paid a kong payment to a player who has not won stays in
-        ``agents`` (without decisions) until its 退税 refund is settled."""
+        (:func:`envs.scoring.settlement.score_final`): a winner who paid a kong payment to a player who has not won
+        stays in ``agents`` (without decisions) until its 退税 refund is settled."""
         game = self.game
         return score_final(game.cfg, seat, game.kong_payments, game.won)
 
@@ -478,7 +485,7 @@ class raw_env(AECEnv, EzPickle):
         return None
 
     def _render_text(self) -> str:
-        from envs.render import render_view
+        from envs.engine.render import render_view
 
         if self.game is None:
             return "(no hand: call reset() first)"
@@ -491,7 +498,8 @@ class raw_env(AECEnv, EzPickle):
 
 
 def _events_for(events: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
-    """The engine events ``seat`` may see (the ``visible_to`` / ``redact`` convention of :mod:`envs.game`), copied."""
+    """The engine events ``seat`` may see (the ``visible_to`` / ``redact`` convention of :mod:`envs.engine.game`),
+    copied."""
     out = []
     for ev in events:
         vis = ev.get("visible_to")

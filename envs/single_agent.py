@@ -3,7 +3,7 @@
 :class:`SingleAgentEnv` is a gymnasium ``Env`` for one learner; the other seats are played by given opponents until
 the learner has a decision to make.  An episode is one hand.
 
-* Observation: the ``chuanma-v1`` tensor, float32 ``(106, 34)`` (see :mod:`envs.observation`).
+* Observation: the ``chuanma-v1`` tensor, float32 ``(106, 34)`` (see :mod:`envs.engine.observation`).
 * Action: ``Discrete(183)``; :meth:`SingleAgentEnv.action_masks` returns the legal mask (bool) as sb3-contrib's
   ``MaskablePPO`` expects; ``info["action_mask"]`` carries the same mask (``int8``).
 * Reward: the **learner's own** score change since its previous decision (kong payments, wins, settlement), in the
@@ -44,9 +44,9 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from envs.actions import ACTION_SPACE_SIZE
-from envs.config import RuleConfig
-from envs.observation import OBS_SHAPE, observation_bounds
+from envs.core.actions import ACTION_SPACE_SIZE
+from envs.core.rule_config import RuleConfig
+from envs.engine.observation import OBS_SHAPE, observation_bounds
 from envs.sichuan_mahjong_v0 import raw_env
 
 Policy = Callable[[np.ndarray, np.ndarray], int] | Any

@@ -1,9 +1,9 @@
 """Batched environment (批量环境): many hands of ``sichuan_mahjong_v0`` stepped in one call, for training.
 
-:class:`VectorEnv` keeps ``num_envs`` hands (one :class:`envs.game.Game` per *slot*) and advances all of them with
-one ``step(actions)`` call.  Observations are written into one ``float32`` array ``(N, C, 34)`` (the
-tensor of :mod:`envs.observation`, ``C`` = ``NUM_PLANES``) and legal masks into one ``int8`` array ``(N, 183)``.  The
-rules stay in the engine: the batched env only orders the decisions, collects the 换三张 picks and pays rewards,
+:class:`VectorEnv` keeps ``num_envs`` hands (one :class:`envs.engine.game.Game` per *slot*) and advances all of them
+with one ``step(actions)`` call.  Observations are written into one ``float32`` array ``(N, C, 34)`` (the
+tensor of :mod:`envs.engine.observation`, ``C`` = ``NUM_PLANES``) and legal masks into one ``int8`` array ``(N, 183)``.
+The rules stay in the engine: the batched env only orders the decisions, collects the 换三张 picks and pays rewards,
 exactly as the AEC environment does, without PettingZoo's per-agent dictionaries, infos and event logs.
 Every ``reset`` and ``step`` encodes every row into a new observation array (``venv.obs`` is the latest), so an
 array returned earlier is never overwritten: sb3's on-policy algorithms store the previous step's observations
@@ -16,7 +16,7 @@ Two modes
   same observations, masks, rewards, episode ends and seat draws.  ``VectorEnv(v, N, seed=s)`` produces exactly
   what sb3's ``DummyVecEnv([SingleAgentEnv(v) for _ in range(N)])`` produces after ``.seed(s)`` (slot ``i``
   starts from seed ``s + i``; later hands of a slot are the next hands of its seed sequence,
-  :func:`envs.wall.hand_seed`), as long as the opponents do not depend on the order in which they are asked.
+  :func:`envs.core.wall.hand_seed`), as long as the opponents do not depend on the order in which they are asked.
   ``step`` returns ``obs (N, C, 34)``, ``rewards (N,)`` float32, ``dones (N,)`` bool, ``infos`` (list of dicts).
 * **Self-play** (``self_play=True``): every decision of every seat is a step.  Row ``i`` of the observation is
   the view of the seat whose turn it is in slot ``i`` (``acting_seats[i]``, also ``infos[i]["seat"]``);
@@ -59,7 +59,7 @@ Compiled engine
 ---------------
 :func:`make_vec_env` with ``engine="compiled"`` returns :class:`envs.compiled.vector.CompiledVectorEnv`: this
 environment (same constructor, modes, observations, masks, rewards and infos, checked step by step by
-``tests/test_compiled_vector_env.py``) on the numba engine of :mod:`envs.compiled`, for every preset and the
+``tests/envs/test_compiled_vector_env.py``) on the numba engine of :mod:`envs.compiled`, for every preset and the
 rule flags it plays (:func:`envs.compiled.support.unsupported` names the others).
 
 >>> from envs.vector_env import VectorEnv
@@ -79,12 +79,19 @@ from typing import Any
 
 import numpy as np
 
-from envs.actions import ACTION_SPACE_SIZE, action_name, engine_action
-from envs.config import ENGINES, RuleConfig, load_variant
-from envs.game import Game
-from envs.observation import OBS_SHAPE, GameObserver, ObservationEncoder, game_mask, legal_ids, observation_bounds
-from envs.settlement import score_final
-from envs.wall import hand_seed
+from envs.core.actions import ACTION_SPACE_SIZE, action_name, engine_action
+from envs.core.rule_config import ENGINES, RuleConfig, load_variant
+from envs.core.wall import hand_seed
+from envs.engine.game import Game
+from envs.engine.observation import (
+    OBS_SHAPE,
+    GameObserver,
+    ObservationEncoder,
+    game_mask,
+    legal_ids,
+    observation_bounds,
+)
+from envs.scoring.settlement import score_final
 
 try:  # sb3 is an optional dependency (the ``train`` extra): without it the class is a plain batched env
     from stable_baselines3.common.vec_env import VecEnv as _VecEnvBase
@@ -142,7 +149,7 @@ class _Slot:
 class VectorEnv(_VecEnvBase):
     """``num_envs`` hands of one variant stepped together (see the module docstring).
 
-    ``variant``: preset name, YAML path or :class:`~envs.config.RuleConfig`; ``rules``: flag overrides.
+    ``variant``: preset name, YAML path or :class:`~envs.core.rule_config.RuleConfig`; ``rules``: flag overrides.
     ``seat``: the learner's seat number or ``"random"`` (drawn per hand from the slot's generator).
     ``reward_mode``, ``reward_scale``, ``normalize_reward``: as the AEC env options of the same names.
     ``seed``: slot ``i`` starts from seed ``seed + i`` at the first :meth:`reset`.
@@ -306,7 +313,7 @@ class VectorEnv(_VecEnvBase):
 
     def _leaves(self, i: int, seat: int) -> bool:
         """Whether ``seat``'s score in slot ``i`` is final: the hand is over, or the seat left it (血战 winner) and
-        can no longer gain or lose points (the AEC env's rule, :func:`envs.settlement.score_final`)."""
+        can no longer gain or lose points (the AEC env's rule, :func:`envs.scoring.settlement.score_final`)."""
         g = self._slots[i].game
         return g.is_over or (not g.active[seat] and score_final(g.cfg, seat, g.kong_payments, g.won))
 
@@ -658,7 +665,7 @@ def make_vec_env(
 
     ``engine="compiled"`` gives the same environment on the numba engine
     (:class:`envs.compiled.vector.CompiledVectorEnv`: every preset; a configuration with a flag the compiled engine
-    does not play raises :class:`~envs.game.UnsupportedRule` naming it).
+    does not play raises :class:`~envs.engine.game.UnsupportedRule` naming it).
     """
     if engine == "python":
         return VectorEnv(variant, num_envs, **options)

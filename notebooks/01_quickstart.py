@@ -8,7 +8,7 @@
 # 2. one **hand** played in the PettingZoo AEC environment `sichuan_mahjong_v0` with `render_mode="ansi"`, agents
 #    choosing the actions;
 # 3. the **observation** a seat receives — a `(planes, 34)` tensor drawn as a picture — and the **action mask**;
-# 4. **scoring** hands with `envs.scoring.score_hand`, including worked examples of RULES.md §7;
+# 4. **scoring** hands with `envs.scoring.scorer.score_hand`, including worked examples of RULES.md §7;
 # 5. **replaying** a logged hand from its event log.
 #
 # It runs top to bottom in CI: `CHUANMA_NOTEBOOK_BUDGET=small` scales the loops down (the stored outputs are a
@@ -27,15 +27,24 @@ from nbsupport import BUDGET, scaled, setup_plots, show
 from agents.greedy import GreedyAgent
 from agents.random_agent import RandomAgent
 from envs import sichuan_mahjong_v0
-from envs.actions import action_name
-from envs.config import ENGINE_PRESETS, PRESETS, load_variant
-from envs.game import Game, UnsupportedRule
-from envs.observation import NUM_PLANES, OBS_VERSION, PLANES, SLICES, decode, hand_counts, phase_of, wall_remaining
-from envs.patterns import PATTERN_NAMES_ZH
-from envs.render import render_log
-from envs.replay import replay
-from envs.scoring import score_hand
-from envs.tiles import NUM_KINDS, format_counts, tile_code
+from envs.core.actions import action_name
+from envs.core.rule_config import ENGINE_PRESETS, PRESETS, load_variant
+from envs.core.tiles import NUM_KINDS, format_counts, tile_code
+from envs.engine.game import Game, UnsupportedRule
+from envs.engine.observation import (
+    NUM_PLANES,
+    OBS_VERSION,
+    PLANES,
+    SLICES,
+    decode,
+    hand_counts,
+    phase_of,
+    wall_remaining,
+)
+from envs.engine.render import render_log
+from envs.engine.replay import replay
+from envs.scoring.patterns import PATTERN_NAMES_ZH
+from envs.scoring.scorer import score_hand
 
 setup_plots()
 print(f"budget: {BUDGET}")
@@ -43,7 +52,7 @@ print(f"budget: {BUDGET}")
 # %% [markdown]
 # ## 1. Variants
 #
-# Every rule of RULES.md §9 is a field of the frozen dataclass `envs.config.RuleConfig`; a preset is a YAML file in
+# Every rule of RULES.md §9 is a field of the frozen dataclass `envs.core.rule_config.RuleConfig`; a preset is a YAML file in
 # `configs/variants/`.  `PRESETS` lists all eight rule sets (all of them **score**), `ENGINE_PRESETS` the ones the
 # game engine **plays** today.  The others are refused with `UnsupportedRule`, which names the missing rules.
 
@@ -71,7 +80,7 @@ assert set(ENGINE_PRESETS) <= set(PRESETS)
 
 # %% [markdown]
 # Each engine preset is also an AEC environment.  Every decision is one AEC turn, with one `Discrete(183)` action
-# space (the flat layout of `envs.actions`) and a dict observation holding the tensor and the legal-action mask.
+# space (the flat layout of `envs.core.actions`) and a dict observation holding the tensor and the legal-action mask.
 
 # %%
 for name in ENGINE_PRESETS:
@@ -120,7 +129,7 @@ print(f"{decisions} decisions; hand over: {game.is_over}; scores {list(game.scor
 print(snapshots["mid-hand"])
 
 # %% [markdown]
-# The end of the hand, and the log: `envs.render.render_log` writes one line per engine event (here the first and
+# The end of the hand, and the log: `envs.engine.render.render_log` writes one line per engine event (here the first and
 # the last lines of the full, omniscient log; `game.events_for(seat)` gives one seat's view of it).
 
 # %%
@@ -181,7 +190,7 @@ display(
 # %% [markdown]
 # ## 3. What a seat observes
 #
-# The observation is the tensor of `envs.observation`: `NUM_PLANES` planes over the 34 tile kinds.  Facts about
+# The observation is the tensor of `envs.engine.observation`: `NUM_PLANES` planes over the 34 tile kinds.  Facts about
 # tiles are per column (own hand as a 4-plane thermometer, discards per seat, melds, visible copies ...); facts that
 # are not about a tile (phase, wall size, scores, dealer ...) are broadcast over all 34 columns.  Seats are relative
 # (slot 0 = self, 1 = 下家 next, 2 = 对家 opposite, 3 = 上家 previous).  Below: seat 0's observation at its first own
@@ -226,7 +235,7 @@ fig.colorbar(im, ax=ax, fraction=0.03, pad=0.02)
 show(fig)
 
 # %% [markdown]
-# `envs.observation.decode` gives named numpy views into the tensor, so code (and people) can read it by plane
+# `envs.engine.observation.decode` gives named numpy views into the tensor, so code (and people) can read it by plane
 # name instead of row number.
 
 # %%
@@ -244,7 +253,7 @@ for slot in range(4):
 # %% [markdown]
 # ### The action mask
 #
-# `obs["action_mask"]` is an `int8` vector over the 183 flat actions; `envs.actions.action_name` decodes an id.
+# `obs["action_mask"]` is an `int8` vector over the 183 flat actions; `envs.core.actions.action_name` decodes an id.
 # Stepping an action whose mask entry is 0 raises `ValueError` (a learner must use the mask).  Masks at three
 # kinds of decision: 换三张 (three picks of one suit, one per turn), the own turn above, and a claim window.
 
@@ -338,7 +347,7 @@ for args, kwargs in [
 # ## 5. Replay a logged hand
 #
 # `Game.events` is a JSON-serialisable log: the first event (`hand_start`) holds everything chance decided (rules,
-# wall, dealer, 换三张 direction) and every `action` event one seat's decision.  `envs.replay.replay` feeds the same
+# wall, dealer, 换三张 direction) and every `action` event one seat's decision.  `envs.engine.replay.replay` feeds the same
 # decisions to a fresh game; the rebuilt game equals the original, also after a round trip through JSON text.
 
 # %%

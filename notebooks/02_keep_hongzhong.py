@@ -11,7 +11,7 @@
 # it.  Policies that differ **only** in how they treat 红中 play the same walls (duplicate evaluation), we get the
 # difference in points per hand with 95 % confidence intervals, and we break the effect down by the situation at the
 # moment of the decision (shanten, number of 红中 held, tiles left in the wall).  The games are driven through the
-# engine directly (`envs.game.Game`, the AEC environment's observation encoder and masks, the agents' `act`), so
+# engine directly (`envs.engine.game.Game`, the AEC environment's observation encoder and masks, the agents' `act`), so
 # every decision can be instrumented.
 #
 # Budget: `CHUANMA_NOTEBOOK_BUDGET=small` runs a handful of walls (CI); the stored outputs are the full run.
@@ -31,13 +31,13 @@ from agents.features import read
 from agents.greedy import GreedyAgent
 from agents.handeval import dead_mask_for, useful_tiles
 from agents.policy import PolicyAgent
-from envs.actions import DISCARD_BASE, EXCHANGE_BASE, HU_ID, ActionType, decode, exchange
-from envs.config import load_variant
-from envs.game import Game
-from envs.observation import ObservationEncoder, legal_mask
-from envs.tiles import HONG_ZHONG, NUM_SUITED
-from envs.view import Phase
-from training.evaluate import one_vs_three, t_interval, wall_seed
+from envs.core.actions import DISCARD_BASE, EXCHANGE_BASE, HU_ID, ActionType, decode, exchange
+from envs.core.rule_config import load_variant
+from envs.core.tiles import HONG_ZHONG, NUM_SUITED
+from envs.engine.game import Game
+from envs.engine.observation import ObservationEncoder, legal_mask
+from envs.engine.view import Phase
+from training.evaluation.evaluate import one_vs_three, t_interval, wall_seed
 
 setup_plots()
 print(f"budget: {BUDGET}")
@@ -165,7 +165,7 @@ CHALLENGERS = {
 # * the difference of a diverging seat is caused by that decision and its consequences, and the situation at the
 #   first divergence says *when* it happened.
 #
-# Averaged over the four seats this is the one-vs-three duplicate evaluation of `training.evaluate` (challenger in one
+# Averaged over the four seats this is the one-vs-three duplicate evaluation of `training.evaluation.evaluate` (challenger in one
 # seat, three `keep_all` copies; the control hand sums to zero): the cell after next checks that both give the same
 # numbers on the first walls.
 #
@@ -291,7 +291,7 @@ print(
 assert all(m["win_now"] for m in ready_without)
 
 # %% [markdown]
-# **Check 2** — the paired runner reproduces `training.evaluate.one_vs_three` (which replays every rotation of every
+# **Check 2** — the paired runner reproduces `training.evaluation.evaluate.one_vs_three` (which replays every rotation of every
 # wall from scratch) exactly, on the first walls:
 
 # %%

@@ -28,14 +28,14 @@ from nbsupport import BUDGET, policy_run, scaled, setup_plots, show, shown
 from agents.greedy import GreedyAgent
 from agents.policy import PolicyAgent
 from agents.registry import make_agent
-from envs.actions import EXCHANGE_BASE, ActionType, action_name, decode, exchange
-from envs.config import load_variant
-from envs.game import Game
-from envs.observation import ObservationEncoder, legal_mask
-from envs.render import render_view
-from envs.view import Phase
-from training.config import load_train_config
-from training.evaluate import one_vs_three, to_markdown, wall_seed
+from envs.core.actions import EXCHANGE_BASE, ActionType, action_name, decode, exchange
+from envs.core.rule_config import load_variant
+from envs.engine.game import Game
+from envs.engine.observation import ObservationEncoder, legal_mask
+from envs.engine.render import render_view
+from envs.engine.view import Phase
+from training.evaluation.evaluate import one_vs_three, to_markdown, wall_seed
+from training.train_config import load_train_config
 
 setup_plots()
 print(f"budget: {BUDGET}")
@@ -187,7 +187,7 @@ for opponent in RUN_CONFIG.eval.opponents:
 # ## 3. The final policy against the baselines
 #
 # The run's final evaluation (against the configured opponents) is in `report.json`; we add the value-seeking
-# baseline (`agents.value.ValueAgent`) with `training.evaluate.one_vs_three` on the `policy:PATH` checkpoint —
+# baseline (`agents.value.ValueAgent`) with `training.evaluation.evaluate.one_vs_three` on the `policy:PATH` checkpoint —
 # the same protocol the `chuanma eval` command runs.
 
 # %%
@@ -219,7 +219,7 @@ display(
 #
 # `PolicyAgent.logits` gives the network's action logits; masking the illegal actions and taking the softmax gives
 # its action probabilities (the agent plays the argmax).  Below, positions from one hand in which the learner holds
-# seat 0 against three greedy players: the table as seat 0 sees it (`envs.render.render_view`), the policy's top
+# seat 0 against three greedy players: the table as seat 0 sees it (`envs.engine.render.render_view`), the policy's top
 # five actions, and what the greedy baseline would play in its place.
 
 # %%

@@ -19,7 +19,7 @@ and stores the notebook with its outputs::
     python notebooks/build.py 01 03           # the notebooks whose names start with 01 or 03
     python notebooks/build.py --check         # exit 1 if a stored .ipynb does not match its source
 
-``tests/test_notebooks.py`` uses :func:`notebook_from_source` and :func:`execute` to run the notebooks under the
+``tests/notebooks/test_notebooks.py`` uses :func:`notebook_from_source` and :func:`execute` to run the notebooks under the
 small budget in a temporary copy (stored outputs are never overwritten there).
 """
 

@@ -6,7 +6,7 @@ Budget
 
 * unset or ``full`` — the budget of the stored outputs (each notebook a few minutes on two cores);
 * ``small`` — everything scaled down so that the three notebooks together run in well under three minutes on two
-  cores (what the test suite uses, ``tests/test_notebooks.py``).
+  cores (what the test suite uses, ``tests/notebooks/test_notebooks.py``).
 
 Any other value is an error.  ``scaled(full, small)`` picks the number for the current budget.
 
@@ -93,7 +93,7 @@ def train_config():
     segments (16 walls) and at the end (48 walls) — about ten minutes on two busy cores.  Small budget: a few hundred
     steps.
     """
-    from training.config import load_train_config
+    from training.train_config import load_train_config
 
     base = load_train_config("hongzhong")
     if SMALL:

@@ -23,13 +23,13 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
 
+from agents.learned.net_input import NetInputVecEnv
 from agents.policy import PolicyAgent
 from agents.registry import make_agent
-from envs.config import load_variant
+from envs.core.rule_config import load_variant
 from envs.vector_env import make_vec_env
-from training.config import TrainConfig
-from training.net_input import NetInputVecEnv
 from training.selfplay import Snapshot, env_options
+from training.train_config import TrainConfig
 
 
 class BatchedPolicy:
@@ -145,7 +145,7 @@ class SelfPlayPool:
 
 def make_batched_vec_env(cfg: TrainConfig) -> VecEnv:
     """``cfg.env.num_envs`` self-play hands in one :class:`~envs.vector_env.VectorEnv` (``vec_env: batched``),
-    wrapped by :class:`~training.net_input.NetInputVecEnv` when ``net.hand_features`` or ``net.advisor``."""
+    wrapped by :class:`~agents.learned.net_input.NetInputVecEnv` when ``net.hand_features`` or ``net.advisor``."""
     options = env_options(cfg)
     rules = options.pop("rules", None)
     engine = options.pop("engine")

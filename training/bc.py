@@ -18,19 +18,21 @@ import torch
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from tqdm.auto import tqdm
 
+from agents.learned.net_input import NetInput
 from agents.registry import make_agent
-from envs.actions import ACTION_SPACE_SIZE
-from envs.config import RuleConfig
-from envs.observation import OBS_SHAPE
+from envs.core.actions import ACTION_SPACE_SIZE
+from envs.core.rule_config import RuleConfig
+from envs.engine.observation import OBS_SHAPE
 from envs.sichuan_mahjong_v0 import raw_env
-from training.net_input import NetInput
 
 
 @dataclass
 class Decisions:
     """Recorded teacher decisions (observations stored as float16 to halve the memory)."""
 
-    observations: np.ndarray  # (N, rows, 34) float16: the network input (training.net_input), see collect_decisions
+    observations: (
+        np.ndarray
+    )  # (N, rows, 34) float16: the network input (agents.learned.net_input), see collect_decisions
     masks: np.ndarray  # (N, 183) bool
     actions: np.ndarray  # (N,) int64
     returns: np.ndarray  # (N,) float32
@@ -68,7 +70,7 @@ def collect_decisions(
     """Play teacher-only hands (seeds derived from ``seed``) until ``num_decisions`` decisions are recorded.
 
     ``hand_features`` / ``advisor``: record the network input of a policy with ``net.hand_features`` /
-    ``net.advisor`` (:mod:`training.net_input`) instead of the bare observation.
+    ``net.advisor`` (:mod:`agents.learned.net_input`) instead of the bare observation.
     """
     if num_decisions <= 0:
         raise ValueError(f"num_decisions must be positive, got {num_decisions}")

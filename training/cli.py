@@ -5,7 +5,7 @@ Subcommands (each module registers its own parser; heavy imports happen only whe
 * ``chuanma variants`` — list the rule presets and their main flags.
 * ``chuanma score VARIANT CONCEALED [--melds ...] --win TILE [flags]`` — score one win with its breakdown.
 * ``chuanma simulate --variant V --games N --seed S [--json]`` — random legal play statistics.
-* ``chuanma eval ...`` — duplicate evaluation of agents (see :mod:`training.evaluate`).
+* ``chuanma eval ...`` — duplicate evaluation of agents (see :mod:`training.evaluation.evaluate`).
 * ``chuanma train --config configs/train/<variant>.yaml`` — self-play training (see :mod:`training.train`).
 * ``chuanma main`` — the README's main job: train briefly on the default variant, evaluate against the baselines.
 """
@@ -19,11 +19,16 @@ import sys
 from collections.abc import Sequence
 
 # (subcommand, module that defines ``register_cli(subparsers)``); each parser sets ``func``.
-_SUBCOMMAND_MODULES: tuple[str, ...] = ("envs.simulate", "training.evaluate", "training.train", "training.main_job")
+_SUBCOMMAND_MODULES: tuple[str, ...] = (
+    "envs.engine.simulate",
+    "training.evaluation.evaluate",
+    "training.train",
+    "training.main_job",
+)
 
 
 def _cmd_variants(args: argparse.Namespace) -> int:
-    from envs.config import PRESETS, load_variant
+    from envs.core.rule_config import PRESETS, load_variant
 
     rows = []
     for name in PRESETS:
@@ -48,7 +53,7 @@ def _cmd_variants(args: argparse.Namespace) -> int:
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
-    from envs.scoring import score_hand
+    from envs.scoring.scorer import score_hand
 
     r = score_hand(
         args.variant,
@@ -127,6 +132,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, FileNotFoundError) as exc:
         print(f"chuanma {args.command}: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"chuanma {args.command}: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":  # pragma: no cover

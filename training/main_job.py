@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from training.config import TrainConfig, load_train_config
+from training.train_config import TrainConfig, load_train_config
 
 DEFAULT_CONFIG = "hongzhong"
 PPO_SHARE = 0.8  # PPO stops at the first segment boundary after this share of the time budget

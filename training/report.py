@@ -7,8 +7,8 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from training.evaluate import MatchResult, to_markdown
-from training.evaluate_policy import result_row
+from training.evaluation.evaluate import MatchResult, to_markdown
+from training.evaluation.evaluate_policy import result_row
 
 if TYPE_CHECKING:  # pragma: no cover
     from training.trainer import Trainer
@@ -101,7 +101,7 @@ def write_report(trainer: Trainer, final: list[MatchResult], final_path: Path, e
         "pool": trainer.pool.entries(),
         "final_eval": [{k: _finite(v) for k, v in r.items()} for r in final_rows],
         # per-wall values of the final evaluation, so that another policy evaluated on the same walls (same eval
-        # seed and final_deals) can be compared seat for seat with training.evaluate.paired_difference
+        # seed and final_deals) can be compared seat for seat with training.evaluation.evaluate.paired_difference
         "final_walls": [
             {
                 "opponent": r.opponent,

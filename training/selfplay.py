@@ -26,9 +26,9 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 from agents.base import Agent
 from agents.policy import CheckpointMeta, PolicyAgent, save_policy
 from agents.registry import make_agent
-from envs.config import RuleConfig, load_variant
+from envs.core.rule_config import RuleConfig, load_variant
 from envs.single_agent import SingleAgentEnv
-from training.config import TrainConfig
+from training.train_config import TrainConfig
 
 POOL_FILE = "pool.json"
 
@@ -128,7 +128,7 @@ class SelfPlayEnv(gymnasium.Wrapper):
     """The learner's seat against opponents re-drawn every hand (see the module docstring).
 
     ``variant``: rules; ``baselines``/``baseline_share``/``latest_share``/``deterministic``: the opponent mix
-    (as :class:`training.config.PoolConfig`); ``env_options``: options of the AEC env (reward scale ...).
+    (as :class:`training.train_config.PoolConfig`); ``env_options``: options of the AEC env (reward scale ...).
     Call :meth:`set_pool` with the pool's entries before the first reset when ``baseline_share < 1``.
     """
 
@@ -220,7 +220,7 @@ def env_options(cfg: TrainConfig) -> dict[str, Any]:
 
 def make_selfplay_env(cfg: TrainConfig) -> gymnasium.Env:
     """One monitored :class:`SelfPlayEnv` for ``cfg`` (observations with the hand-feature / advice planes when
-    ``net.hand_features`` / ``net.advisor``: :mod:`training.net_input`)."""
+    ``net.hand_features`` / ``net.advisor``: :mod:`agents.learned.net_input`)."""
     env: gymnasium.Env = SelfPlayEnv(
         load_variant(cfg.variant),
         baselines=cfg.pool.baselines,
@@ -231,7 +231,7 @@ def make_selfplay_env(cfg: TrainConfig) -> gymnasium.Env:
     )
     net_input = cfg.net.net_input(env.cfg)
     if not net_input.bare:
-        from training.net_input import NetInputObservation
+        from agents.learned.net_input import NetInputObservation
 
         env = NetInputObservation(env, net_input)
     return Monitor(env)

@@ -5,7 +5,7 @@
 newest checkpoint (exactly as if it had not been interrupted).  At the end it prints the final report (duplicate
 evaluation against the configured baselines) and writes ``final.zip``, ``report.{json,md}`` and
 ``learning_curve.png`` into the run directory.  What a run does is described in :mod:`training.trainer`; the
-configuration keys in :mod:`training.config` and ``configs/train/*.yaml``.
+configuration keys in :mod:`training.train_config` and ``configs/train/*.yaml``.
 
 Budget options scale every part of a run from the command line, so that a small run is small:
 ``--total-steps N`` (PPO), ``--bc-decisions N`` (the behaviour-cloning warm start; 0: none), ``--eval-every K`` and
@@ -34,7 +34,7 @@ from typing import Any
 
 import yaml
 
-# command-line budget options -> training config keys (training.config)
+# command-line budget options -> training config keys (training.train_config)
 BUDGET_OPTIONS = {
     "bc_decisions": "bc.decisions",
     "eval_every": "eval.every",
@@ -55,7 +55,7 @@ def train(
     """Train from a config file (or name of ``configs/train/``) to the end; returns the final report.
 
     ``overrides``: dotted config keys and their values (``{"bc.decisions": 500}``), validated like the file."""
-    from training.config import load_train_config
+    from training.train_config import load_train_config
     from training.trainer import Trainer
 
     overrides = dict(overrides or {})

@@ -53,12 +53,12 @@ from tqdm.auto import tqdm
 
 from agents.policy import CHECKPOINT_MODEL, FINAL_POLICY, CheckpointMeta, PolicyAgent, save_policy, write_meta
 from envs import __version__ as PACKAGE_VERSION
-from envs.actions import ACTION_LAYOUT_VERSION
-from envs.config import RuleConfig, load_variant
-from envs.observation import OBS_VERSION
-from training.config import TrainConfig, dump_train_config, load_train_config
-from training.evaluate_policy import evaluate_agent, evaluate_checkpoint, result_row
+from envs.core.actions import ACTION_LAYOUT_VERSION
+from envs.core.rule_config import RuleConfig, load_variant
+from envs.engine.observation import OBS_VERSION
+from training.evaluation.evaluate_policy import evaluate_agent, evaluate_checkpoint, result_row
 from training.selfplay import SnapshotPool, env_options, make_vec_env
+from training.train_config import TrainConfig, dump_train_config, load_train_config
 
 RUNS_DIR = Path("runs")
 CHECKPOINT_DIR = "checkpoints"

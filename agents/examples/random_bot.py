@@ -3,9 +3,11 @@
 
 It imports nothing from chuanma, only the standard library, so it is a template for bots in any language:
 read one JSON object per line from stdin, answer every ``decide`` with one line ``{"id": ..., "action": ...}``
-on stdout (flushed), ignore the other messages, exit at end of input.
+on stdout (flushed; the ``id`` echoes the request's, so the evaluator matches every reply to its decision), ignore
+the other messages, exit at end of input.  Stdout carries replies only: logs go to stderr (``chuanma eval --out``
+saves them under ``OUT/bots/``).
 
-    chuanma eval --variant hongzhong --challenger "external:python agents/examples/random_bot.py" --opponent greedy
+    chuanma eval --variant hongzhong --challenger "external:python3 agents/examples/random_bot.py" --opponent greedy
 
 Options: ``--seed N`` (default 0) seeds the choices; ``--prefer-drawn`` discards the tile just drawn when that is
 legal (it shows how to read a named plane of the observation).
@@ -33,6 +35,7 @@ def main():
     parser.add_argument("--prefer-drawn", action="store_true")
     args = parser.parse_args()
     rng = random.Random(args.seed)
+    print(f"random_bot: seed {args.seed}", file=sys.stderr, flush=True)  # a log line: stderr, never stdout
     for line in sys.stdin:
         line = line.strip()
         if not line:

@@ -1,8 +1,8 @@
 """numba's on-disk cache for :mod:`envs.compiled`, invalidated by a change anywhere in the package.
 
 numba keys a cached function on its own source file only, but the kernel's functions are compiled together with the
-layout offsets of :mod:`envs.compiled.layout`, the observation rows of :mod:`envs.observation`, the action ids of
-:mod:`envs.actions` and the functions of the other modules they call: a change there would leave a stale cache
+layout offsets of :mod:`envs.compiled.layout`, the observation rows of :mod:`envs.engine.observation`, the action ids of
+:mod:`envs.core.actions` and the functions of the other modules they call: a change there would leave a stale cache
 behind.  The locators below stamp every function of this package with one hash of all those sources instead (cache
 files stay where numba puts them: the package's ``__pycache__``, else numba's user-wide cache directory).
 
@@ -19,7 +19,10 @@ from pathlib import Path
 from typing import Any
 
 _PACKAGE = Path(__file__).resolve().parent
-_SOURCES = (*sorted(_PACKAGE.glob("*.py")), *(_PACKAGE.parent / name for name in ("observation.py", "actions.py")))
+_SOURCES = (
+    *sorted(_PACKAGE.glob("*.py")),
+    *(_PACKAGE.parent / name for name in ("engine/observation.py", "core/actions.py")),
+)
 
 
 def _stamp() -> str:

@@ -1,10 +1,10 @@
 """The AEC environment on the compiled engine (编译 AEC 环境): ``sichuan_mahjong_v0.raw_env(engine="compiled")``.
 
 :class:`CompiledRawEnv` is :class:`envs.sichuan_mahjong_v0.raw_env` with the hand played by the numba kernel
-(:mod:`envs.compiled.kernel`) on one state row instead of :class:`envs.game.Game`: the same agents, turns,
+(:mod:`envs.compiled.kernel`) on one state row instead of :class:`envs.engine.game.Game`: the same agents, turns,
 observations, masks, rewards, terminations, infos, seeds, reset options and errors, for the variants the compiled
 engine plays (:mod:`envs.compiled.support`: every preset and its scoring / settlement options; a flag it does not
-play raises :class:`~envs.game.UnsupportedRule` naming it).
+play raises :class:`~envs.engine.game.UnsupportedRule` naming it).
 
 What it computes only when asked:
 
@@ -12,10 +12,10 @@ What it computes only when asked:
   Python engine replaying the hand's decisions (:class:`envs.compiled.shadow.HandReplay`) the first time a value of
   that info is read (:class:`~envs.compiled.shadow.LazyInfo`); ``"seat"``, ``"transfers"`` and ``"scores"`` are
   computed at every step.  A loop that reads the events every step pays the Python engine's cost for them.
-* ``env.game`` is that replayed :class:`~envs.game.Game`, brought up to the current decision when read (for
+* ``env.game`` is that replayed :class:`~envs.engine.game.Game`, brought up to the current decision when read (for
   inspection and rendering; stepping it yourself would leave the replay behind the kernel).
 
-``tests/test_compiled_aec.py`` plays the two environments side by side on the same seeds and compares everything
+``tests/envs/test_compiled_aec.py`` plays the two environments side by side on the same seeds and compares everything
 they return at every step.
 """
 
@@ -26,7 +26,6 @@ from typing import Any
 
 import numpy as np
 
-from envs.actions import ACTION_SPACE_SIZE
 from envs.compiled import kernel as K
 from envs.compiled._cache import announce_compile
 from envs.compiled.dealing import seeded_start
@@ -35,11 +34,12 @@ from envs.compiled.layout import ACTIVE, OVER, PHASE, STATE_SIZE, WALL_LEN, WON
 from envs.compiled.ledger import Ledger
 from envs.compiled.shadow import HandReplay, LazyInfo
 from envs.compiled.support import check_supported, rule_vector, win_table
-from envs.config import RuleConfig
-from envs.game import Game
-from envs.observation import OBS_SHAPE, PHASES
+from envs.core.actions import ACTION_SPACE_SIZE
+from envs.core.rule_config import RuleConfig
+from envs.core.wall import tile_multiset
+from envs.engine.game import Game
+from envs.engine.observation import OBS_SHAPE, PHASES
 from envs.sichuan_mahjong_v0 import _event_forms, _events_from_forms, _result_dict, raw_env
-from envs.wall import tile_multiset
 
 __all__ = ["CompiledRawEnv"]
 

@@ -1,11 +1,11 @@
 """Dealing a hand on the compiled engine (发牌): the wall, dealer and 换三张 direction ``Game`` draws for a seed.
 
-:func:`seeded_start` reads the hand's seeded streams (:mod:`envs.wall`, algorithm ``chuanma-wall-v1``) the way
+:func:`seeded_start` reads the hand's seeded streams (:mod:`envs.core.wall`, algorithm ``chuanma-wall-v1``) the way
 ``Game(cfg, seed=...)`` does, in one compiled call: the stream keys of the ``"wall"``, ``"dealer"`` and
 ``"exchange"`` domains, the counter-mode blocks as the draws need them (SHA-256 of :mod:`envs.compiled.sha256`),
 the wall's Fisher-Yates shuffle, the dealer and the 换三张 offset — the same draws as
-:func:`envs.wall.shuffled_wall`, ``SeedStream(seed, "dealer").randbelow(num_players)`` and
-:func:`envs.game.draw_exchange_offset`.
+:func:`envs.core.wall.shuffled_wall`, ``SeedStream(seed, "dealer").randbelow(num_players)`` and
+:func:`envs.engine.game.draw_exchange_offset`.
 
 A stream here is a few small arrays (:class:`_Stream`): its key, the words of its current block and where the
 reading is; a block is hashed when the draws reach it, so no draw runs out of words.
@@ -19,9 +19,9 @@ import numpy as np
 from numba import njit
 
 from envs.compiled.sha256 import counter_block, counter_key, hash_words
-from envs.config import RuleConfig
-from envs.game import exchange_offsets
-from envs.wall import _STREAM_PREFIX, DOMAIN_DEALER, DOMAIN_EXCHANGE, DOMAIN_WALL, encode_seed
+from envs.core.rule_config import RuleConfig
+from envs.core.wall import _STREAM_PREFIX, DOMAIN_DEALER, DOMAIN_EXCHANGE, DOMAIN_WALL, encode_seed
+from envs.engine.game import exchange_offsets
 
 __all__ = ["seeded_start"]
 

@@ -1,7 +1,7 @@
 """Compiled observation encoder (编译观测编码): ``chuanma-v1`` tensors straight from :mod:`envs.compiled.layout` rows.
 
 :func:`encode_row` writes one seat's ``(106, 34)`` float32 observation of one state row; it is bit for bit
-:meth:`envs.observation.ObservationEncoder.encode_game` of the :class:`envs.game.Game` the row mirrors
+:meth:`envs.engine.observation.ObservationEncoder.encode_game` of the :class:`envs.engine.game.Game` the row mirrors
 (:func:`envs.compiled.mirror.state_of_game`), with the seat's pending 换三张 picks taken from ``PICK_COUNT`` /
 ``PICKS``.  :func:`encode_rows` encodes a batch of (row, seat) pairs.  Both are numba ``njit`` functions that
 allocate nothing: every cell of ``out`` is overwritten.
@@ -15,7 +15,7 @@ is built); broadcast values (wall / 136, hand size / 14, melds / 4, the score sc
 rounded to float32 once, as the reference does.
 
 The plane offsets and the layout offsets are compile-time constants: numba's cache (``cache=True``) does not notice
-a change of :mod:`envs.compiled.layout` or :mod:`envs.observation`, so clear ``envs/compiled/__pycache__`` (or
+a change of :mod:`envs.compiled.layout` or :mod:`envs.engine.observation`, so clear ``envs/compiled/__pycache__`` (or
 touch this file) after changing either.
 """
 
@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from envs.compiled import layout as L
-from envs.observation import (
+from envs.engine.observation import (
     HAND_SCALE,
     MAX_SEATS,
     OBS_SHAPE,
@@ -41,7 +41,7 @@ NP, NK = L.NP, L.NK
 if MAX_SEATS != NP:  # pragma: no cover - both are four
     raise ImportError(f"the compiled encoder needs {NP} seat slots, the observation has {MAX_SEATS}")
 
-# first rows of the plane groups (envs.observation.SLICES)
+# first rows of the plane groups (envs.engine.observation.SLICES)
 R_HAND = SLICES["hand"].start
 R_DRAWN = SLICES["drawn_tile"].start
 R_PICKED = SLICES["exchange_picked"].start
@@ -96,7 +96,7 @@ MELD_CLAIMED, HIDE_ANKONG = L.MELD_CLAIMED, L.HIDE_ANKONG
 PH_EXCHANGE, PH_DINGQUE, PH_SELF, PH_CLAIM, PH_ROB = L.PH_EXCHANGE, L.PH_DINGQUE, L.PH_SELF, L.PH_CLAIM, L.PH_ROB
 
 # per meld kind M_*: its first plane, and the visible copies it shows beyond the discards
-# (envs.observation._VISIBLE_WEIGHTS: one copy of a claimed meld is counted among the discards)
+# (envs.engine.observation._VISIBLE_WEIGHTS: one copy of a claimed meld is counted among the discards)
 _MELD_PLANES = {
     L.M_PONG: (R_PONGS, 2.0),
     L.M_KONG: (R_EXPOSED, 3.0),
@@ -110,7 +110,7 @@ MELD_VISIBLE = np.array([_MELD_PLANES.get(m, (0, 0.0))[1] for m in range(L.M_FEI
 
 @njit(cache=True)
 def score_value(score: int, base_unit: float) -> float:
-    """``envs.observation._score_value``: sign(s) * min(log2(1 + |s| / base_unit) / 8, 2), 0 for 0 (float64)."""
+    """``envs.engine.observation._score_value``: sign(s) * min(log2(1 + |s| / base_unit) / 8, 2), 0 for 0 (float64)."""
     if score == 0:
         return 0.0
     mag = math.log2(1.0 + abs(score) / base_unit) / SCORE_LOG_DIVISOR

@@ -1,15 +1,16 @@
-"""Compiled rules kernel (编译规则核): the state machine of :class:`envs.game.Game` for the core variants, in numba.
+"""Compiled rules kernel (编译规则核): the state machine of :class:`envs.engine.game.Game` for the core variants, in
+numba.
 
 Every function here works on one hand's ``int32`` state row (:mod:`envs.compiled.layout`) and a small ``rules``
 vector of flags (:func:`envs.compiled.support.rule_vector`); nothing allocates on the hot path.  The kernel follows
 ``Game`` method by method (the names in the comments are the ``Game`` methods it mirrors) so that the differential
-tests (``tests/test_compiled_engine.py``) can compare the two engines decision by decision.
+tests (``tests/compiled/test_compiled_engine.py``) can compare the two engines decision by decision.
 
 Money stays in Python: a kong that pays, a win and the end of an exhausted hand append an *event* to the hand's
 event buffer (``EV_*`` below, with everything the scorer needs: the winner's counts and melds, the situation
 flags, the seats still in the hand); :class:`envs.compiled.ledger.Ledger` turns the events into transfers with the
-same functions the Python engine calls (``judge.score``, ``envs.settlement``) and writes the scores back.  The play
-depends on the scores only through bankruptcy (``start_points > 0``): there the kernel stops after every payment
+same functions the Python engine calls (``judge.score``, ``envs.scoring.settlement``) and writes the scores back.  The
+play depends on the scores only through bankruptcy (``start_points > 0``): there the kernel stops after every payment
 with what comes next stored in the row (``CONT``, :func:`stop`), and the ledger either ends the hand
 (:func:`end_bankrupt`) or lets it go on (:func:`resume`); otherwise the events are settled after the kernel
 returns.
@@ -28,23 +29,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, objmode
 
-from envs.actions import (
-    BAOHU_ID,
-    CHI_BASE,
-    DINGQUE_BASE,
-    DISCARD_BASE,
-    EXCHANGE_BASE,
-    FEI_ID,
-    HU_ID,
-    KONG_BASE,
-    LAIZI_KONG_ID,
-    PASS_ID,
-    PONG_ID,
-    QINGHU_BASE,
-    RED_KONG_ID,
-    TI_BASE,
-)
-from envs.compiled.hand import RED, holds_void, is_wild, is_win, waits_mask, wins_on
 from envs.compiled.layout import (
     ACTIVE,
     AFTER_KONG,
@@ -146,8 +130,26 @@ from envs.compiled.score import NUM_SCORE_RULES, score_hand, workspace
 from envs.compiled.score_dkg import NUM_DKG_RULES, score_dkg, workspace_dkg
 from envs.compiled.score_wuhan import NUM_WUHAN_RULES, score_wuhan, workspace_wuhan
 from envs.compiled.score_yibin import NUM_YIBIN_RULES, score_yibin, workspace_yibin
+from envs.compiled.win_check import RED, holds_void, is_wild, is_win, waits_mask, wins_on
+from envs.core.actions import (
+    BAOHU_ID,
+    CHI_BASE,
+    DINGQUE_BASE,
+    DISCARD_BASE,
+    EXCHANGE_BASE,
+    FEI_ID,
+    HU_ID,
+    KONG_BASE,
+    LAIZI_KONG_ID,
+    PASS_ID,
+    PONG_ID,
+    QINGHU_BASE,
+    RED_KONG_ID,
+    TI_BASE,
+)
 
-# ---- flat action ids (envs.actions) ------------------------------------------------------------------------------
+# ---- flat action ids (envs.core.actions)
+# ------------------------------------------------------------------------------
 A_DISCARD = DISCARD_BASE
 A_KONG = KONG_BASE
 A_PONG = PONG_ID
@@ -188,7 +190,7 @@ R_NUM_PLAYERS = 20  # players at the table (2-4)
 R_SUITS = 21  # bitmask of the suits in play (1 m, 2 p, 4 s): the 定缺 choices
 R_DKG = 22  # 断卡根: 报胡 (declaration before the first draw, the dealer's BAOHU), 请胡, forfeits
 R_VERDICT = 23  # V_*: who decides whether a hand with a winning shape may win (allow_pinghu_on_discard, win_rules)
-R_CFG_ID = 24  # the configuration's number in envs.compiled.configs (V_PYTHON asks the Python scorer with it)
+R_CFG_ID = 24  # the configuration's number in envs.compiled.config_numbers (V_PYTHON asks the Python scorer with it)
 R_DGH_DIANPAO = 25  # dianganghua = dianpao: a 点杠花 is paid as a discard (its score has no self-draw bonus)
 R_ZIMO_VS_BAOHU = 26  # dkg_xiaohu_zimo_vs_baohu: a 小胡 may self-draw when an active payer declared 报胡
 R_TINGYONG = 27  # Yibin 本金 / 听用: a flipped indicator names two wildcard kinds, never discarded; 飞 and 提
@@ -723,7 +725,9 @@ def flip_indicator(s, rules):
     if rules[R_INDICATOR_REMOVED]:
         s[FRONT] += 1
     s[INDICATOR] = k
-    if rules[R_WUHAN]:  # the 赖子: the next rank (9 -> 1) or honor, 东南西北发白, skipping 中 (envs.wuhan.laizi_of)
+    if rules[
+        R_WUHAN
+    ]:  # the 赖子: the next rank (9 -> 1) or honor, 东南西北发白, skipping 中 (envs.scoring.wuhan_settlement.laizi_of)
         if k < NSUITED:
             s[WILD] = k // 9 * 9 + (k % 9 + 1) % 9
         elif k == 30 or k == RED:
@@ -858,7 +862,8 @@ def begin_draw(s, seat, rules, table, ev, nev):
     return nxt
 
 
-# ---- 断卡根 报胡 / 请胡 (envs.variants.duankagen) -------------------------------------------------------------------
+# ---- 断卡根 报胡 / 请胡 (envs.engine.variants.duankagen)
+# -------------------------------------------------------------------
 @njit(cache=True)
 def baohu_asked(s, seat, table):
     """``DuankagenRules.pre_draw``: a non-dealer whose hand is ready, before its first draw, without melds and not
@@ -1099,7 +1104,8 @@ def add_meld(s, seat, kind, k, from_seat):
     s[NUM_MELDS + seat] = i + 1
 
 
-# ---- 武汉 吃, 红中杠 / 赖子杠, 海底 (envs.variants.wuhan) ----------------------------------------------------------
+# ---- 武汉 吃, 红中杠 / 赖子杠, 海底 (envs.engine.variants.wuhan)
+# ----------------------------------------------------------
 @njit(cache=True)
 def chi_options(s, seat, k):
     """``wuhan.chi_runs``: the ``O_CHI << c`` bits of the runs ``seat`` can make with the discard ``k`` as their low
@@ -1184,7 +1190,8 @@ def wuhan_self_mask(s, seat, rules, out):
         out[A_DISCARD + laizi] = 1
 
 
-# ---- 宜宾 飞 / 提 (envs.variants.yibin) ------------------------------------------------------------------------------
+# ---- 宜宾 飞 / 提 (envs.engine.variants.yibin)
+# ------------------------------------------------------------------------------
 @njit(cache=True)
 def leaves_discard(s, seat, k, c):
     """``yibin._leaves_discard``: the seat's hand still holds a tile that is not a 听用 after ``c`` natural ``k``
@@ -1725,7 +1732,7 @@ def self_mask(s, seat, rules, table, out):
 
 @njit(cache=True)
 def legal_mask(s, seat, rules, table, out):
-    """The flat legal mask of ``seat`` now (``envs.observation.game_mask``), written into ``out`` (183 int8)."""
+    """The flat legal mask of ``seat`` now (``envs.engine.observation.game_mask``), written into ``out`` (183 int8)."""
     out[:] = 0
     if s[OVER] or not s[PENDING + seat]:
         return

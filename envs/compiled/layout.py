@@ -5,7 +5,7 @@ The compiled engine (:mod:`envs.compiled.kernel`) keeps each hand of a batch in 
 entry per seat, ``seat * 34 + kind`` for per-kind tables).  One flat row makes a hand cheap to copy, compare and
 reset, and lets numba compile every access to a constant offset.
 
-The fields mirror the attributes of :class:`envs.game.Game` of the same meaning; :func:`envs.compiled.mirror.
+The fields mirror the attributes of :class:`envs.engine.game.Game` of the same meaning; :func:`envs.compiled.mirror.
 state_of_game` fills a row from a ``Game`` (the differential tests compare the two engines field by field).
 Unset seats / tiles are ``-1``.  Money (scores, kong payment records) is kept by the Python ledger
 (:mod:`envs.compiled.ledger`); the kernel only reads ``SCORES``, which the ledger writes back.
@@ -26,7 +26,7 @@ MELD_FIELDS = 3  # (kind, tile, from_seat)
 # meld kinds (MELDS[seat, i, 0])
 M_NONE, M_PONG, M_KONG, M_ANKONG, M_BUKONG, M_FEI, M_CHI = 0, 1, 2, 3, 4, 5, 6  # 飞: Yibin; 吃 (tile: the lowest)
 
-# phases: the row order of the observation's ``phase`` planes (envs.observation.PHASES)
+# phases: the row order of the observation's ``phase`` planes (envs.engine.observation.PHASES)
 PH_EXCHANGE, PH_DINGQUE, PH_SELF, PH_CLAIM, PH_ROB, PH_DECLARE, PH_END = 0, 1, 2, 3, 4, 5, 6
 
 # claim / rob window options and decisions (bit flags in OPTIONS; DECISION holds one of them, 0 = none yet)

@@ -2,12 +2,13 @@
 
 The kernel records what happened (:mod:`envs.compiled.kernel` ``EV_*`` events); a :class:`Ledger` per hand turns
 each event into transfers with the functions the Python engine calls at the same point
-(:func:`envs.judge.score`, :mod:`envs.settlement`), keeps the kong payment records for 呼叫转移 and 退税, and writes
-the scores back into the state row, where the observation reads them.  Events are rare (a few per hand), so this
-costs little next to the decisions — except the scorer itself (红中 hands: every wildcard reading), so where
+(:func:`envs.scoring.judge.score`, :mod:`envs.scoring.settlement`), keeps the kong payment records for 呼叫转移 and
+退税, and writes the scores back into the state row, where the observation reads them.  Events are rare (a few per
+hand), so this costs little next to the decisions — except the scorer itself (红中 hands: every wildcard reading), so
+where
 :class:`envs.compiled.score.CompiledScorer` covers the configuration (the ``chengdu``, ``hongzhong`` and
 ``mahjongsoul`` fan tables) a win's payment and a ready hand's 查大叫 value come from its numba functions (equal to
-the Python ones, see ``tests/test_compiled_score.py``); other configurations keep calling the Python scorer.
+the Python ones, see ``tests/compiled/test_compiled_score.py``); other configurations keep calling the Python scorer.
 On a 断卡根 table it prices each payer as ``DuankagenRules.settle_win`` does (报胡 penalties) and settles 查叫 as its
 ``end_transfers``, with :class:`envs.compiled.score_dkg.CompiledDkgScorer` where that covers the configuration.
 :func:`win_verdict` is the Python scorer's verdict the kernel asks for a configuration no compiled scorer covers.
@@ -17,10 +18,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs import judge
-from envs.compiled import configs
-from envs.compiled import hand as H
+from envs.compiled import config_numbers
 from envs.compiled import kernel as K
+from envs.compiled import win_check as H
 from envs.compiled.layout import (
     BAOHU,
     CONT,
@@ -49,10 +49,13 @@ from envs.compiled.score_dkg import CompiledDkgScorer
 from envs.compiled.score_wuhan import WF_QUAN_QIU_REN, CompiledWuhanScorer
 from envs.compiled.score_yibin import NOT_READY as YIBIN_NOT_READY
 from envs.compiled.score_yibin import CompiledYibinScorer
-from envs.config import DKG_TABLES, RuleConfig
-from envs.melds import Meld, MeldKind
-from envs.scoring import ScoreResult, winning_tiles
-from envs.settlement import (
+from envs.core.melds import Meld, MeldKind
+from envs.core.rule_config import DKG_TABLES, RuleConfig
+from envs.engine.variants.duankagen import chajiao_transfers
+from envs.engine.variants.duankagen import ready_value as dkg_ready_value
+from envs.scoring import judge
+from envs.scoring.scorer import ScoreResult, winning_tiles
+from envs.scoring.settlement import (
     KONG_REASONS,
     KongPayment,
     PlayerEnd,
@@ -65,9 +68,7 @@ from envs.settlement import (
     settle_end_of_hand,
     win_transfers,
 )
-from envs.variants.duankagen import chajiao_transfers
-from envs.variants.duankagen import ready_value as dkg_ready_value
-from envs.wuhan import WuhanSide, wuhan_settlement
+from envs.scoring.wuhan_settlement import WuhanSide, wuhan_settlement
 
 _MELD_KIND = {
     1: MeldKind.PONG,
@@ -113,8 +114,8 @@ def _scorer(cfg: RuleConfig) -> Scorer | None:
 
 
 def _situation(cfg: RuleConfig, ev: np.ndarray) -> dict[str, bool | int]:
-    """The :func:`envs.judge.score` context of a win event: ``Game._context`` (+ ``paid_as_discard`` of a 点杠花)
-    and, on a 断卡根 table, ``DuankagenRules.win_context``."""
+    """The :func:`envs.scoring.judge.score` context of a win event: ``Game._context`` (+ ``paid_as_discard`` of a
+    点杠花) and, on a 断卡根 table, ``DuankagenRules.win_context``."""
     how, flags = int(ev[K.E_HOW]), int(ev[K.E_FLAGS])
     robbing = how == K.HOW_QIANGGANG
     feeder = int(ev[K.E_FEEDER])
@@ -166,8 +167,8 @@ def win_value(cfg_id: int, ev: np.ndarray) -> int:
     """-1 when the win of event row ``ev`` (its shape complete) is not legal, else its doublings (``doublings or
     0``) — ``Game``'s ``win_rules`` path: the scorer accepts it, or (``DuankagenRules.self_win_ok``,
     ``dkg_xiaohu_zimo_vs_baohu``) a 小胡 self-draw scores against a payer who declared 报胡.  The compiled kernel
-    asks it (``kernel.win_value``) with the number of :mod:`envs.compiled.configs`."""
-    cfg = configs.config(cfg_id)
+    asks it (``kernel.win_value``) with the number of :mod:`envs.compiled.config_numbers`."""
+    cfg = config_numbers.config(cfg_id)
     tile = int(ev[K.E_TILE])
     r = _judge(cfg, ev, tile)
     if r.is_win:
@@ -228,7 +229,7 @@ class Ledger:
     def __setstate__(self, state: dict[str, object]) -> None:
         for name, value in state.items():
             setattr(self, name, value)
-        configs.number(self.cfg)  # the kernel may ask this process's Python scorer about it (kernel.win_ok)
+        config_numbers.number(self.cfg)  # the kernel may ask this process's Python scorer about it (kernel.win_ok)
 
     def _apply(self, tr: Transfer) -> None:
         self.scores[tr.payer] -= tr.amount
@@ -354,9 +355,10 @@ class Ledger:
             self._apply(tr)
 
     def _wuhan_transfers(self, row: np.ndarray, ev: np.ndarray, tile: int) -> list[Transfer]:
-        """``WuhanRules.settle_win``: each of the three others pays :func:`envs.wuhan.wuhan_settlement` of the win,
-        their own factors (melds, 红中杠 / 赖子杠, dealer) from the row, 放冲 / 抢杠 and the 承包 facts from the win
-        (:class:`CompiledWuhanScorer` where it covers the configuration, else the Python scorer and settlement)."""
+        """``WuhanRules.settle_win``: each of the three others pays
+        :func:`envs.scoring.wuhan_settlement.wuhan_settlement` of the win, their own factors (melds, 红中杠 / 赖子杠,
+        dealer) from the row, 放冲 / 抢杠 and the 承包 facts from the win (:class:`CompiledWuhanScorer` where it covers
+        the configuration, else the Python scorer and settlement)."""
         cfg = self.cfg
         seat, how, payer = int(ev[K.E_SEAT]), int(ev[K.E_HOW]), int(ev[K.E_PAYER])
         losers = [p for p in range(cfg.num_players) if p != seat]
@@ -432,7 +434,7 @@ class Ledger:
         payer, feeder = int(ev[K.E_PAYER]), int(ev[K.E_FEEDER])
         baohu = int(ev[K.E_BAOHU])
         is_win, payment = self._dkg_price(ev, tile, -1)
-        assert is_win or win_verdict(configs.number(cfg), ev), f"seat {seat}: a win the scorer refuses"
+        assert is_win or win_verdict(config_numbers.number(cfg), ev), f"seat {seat}: a win the scorer refuses"
         reason = "zimo" if how == K.HOW_QINGHU else _HOW[how]
         if payer >= 0 or (feeder >= 0 and cfg.dianganghua == "dianpao"):
             who = payer if payer >= 0 else feeder
@@ -482,9 +484,11 @@ class Ledger:
 
     def _exhausted(self, row: np.ndarray) -> None:
         """查花猪 / 查大叫 / 退税 (``VariantRules.end_transfers``): the standings of the seats that never won by
-        :func:`hand.is_pig` (``envs.settlement.is_pig`` on the row) and :func:`envs.settlement.ready_value`, asked
-        only of the seats the kernel cannot rule out (:func:`hand.may_be_ready`, by :func:`hand.ready_candidates`), then
-        :func:`envs.settlement.settle_end_of_hand` — what :func:`envs.settlement.end_of_hand_transfers` does."""
+        :func:`hand.is_pig` (``envs.scoring.settlement.is_pig`` on the row) and
+        :func:`envs.scoring.settlement.ready_value`, asked only of the seats the kernel cannot rule out
+        (:func:`hand.may_be_ready`, by :func:`hand.ready_candidates`), then
+        :func:`envs.scoring.settlement.settle_end_of_hand` — what :func:`envs.scoring.settlement.end_of_hand_transfers`
+        does."""
         cfg, table = self.cfg, self.table
         rest = [q for q in range(cfg.num_players) if not row[WON + q]]
         if len(rest) < 2 or cfg.fan_table == "wuhan":  # WuhanRules.end_transfers: a drawn hand pays nothing
@@ -518,8 +522,8 @@ class Ledger:
             self._apply(tr)
 
     def _dkg_ready(self, row: np.ndarray, q: int) -> int | None:
-        """:func:`envs.variants.duankagen.ready_value` of seat ``q`` (not forfeited): the compiled ``ready_dkg`` where
-        it covers the configuration."""
+        """:func:`envs.engine.variants.duankagen.ready_value` of seat ``q`` (not forfeited): the compiled ``ready_dkg``
+        where it covers the configuration."""
         scorer = self.scorer
         base = MELDS + q * MAX_MELDS * MELD_FIELDS
         n_melds = int(row[NUM_MELDS + q])
@@ -539,7 +543,7 @@ class Ledger:
         )
 
     def _ready(self, row: np.ndarray, q: int) -> int | None:
-        """:func:`envs.settlement.ready_value` of seat ``q`` (the compiled one where it covers the hand)."""
+        """:func:`envs.scoring.settlement.ready_value` of seat ``q`` (the compiled one where it covers the hand)."""
         if isinstance(self.scorer, CompiledScorer):
             n = int(row[NUM_MELDS + q])
             base = MELDS + q * MAX_MELDS * MELD_FIELDS

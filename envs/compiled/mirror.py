@@ -1,15 +1,16 @@
-"""Mirror (状态镜像): one :mod:`envs.compiled.layout` row filled from a Python :class:`envs.game.Game`.
+"""Mirror (状态镜像): one :mod:`envs.compiled.layout` row filled from a Python :class:`envs.engine.game.Game`.
 
 :func:`state_of_game` writes every field of the layout from the engine's attributes, so that the compiled engine's
 rows can be compared with the reference engine field by field, and the compiled encoder
-(:func:`envs.compiled.encode.encode_row`) can be checked against :meth:`envs.observation.ObservationEncoder.
+(:func:`envs.compiled.encode.encode_row`) can be checked against :meth:`envs.engine.observation.ObservationEncoder.
 encode_game`.  It mirrors the configurations the compiled engine plays (:func:`envs.compiled.support.
-check_supported`: the ``chengdu`` preset and its flags) and raises :class:`~envs.game.UnsupportedRule` for others.
+check_supported`: the ``chengdu`` preset and its flags) and raises :class:`~envs.engine.game.UnsupportedRule` for
+others.
 
 Conventions (the kernel keeps its rows the same way)
 ----------------------------------------------------
 * ``-1`` marks "none" (no drawn tile, no claim, no void yet, an unused pick / meld slot ...); booleans are 0 / 1.
-* ``PHASE`` is the row of the phase in :data:`envs.observation.PHASES` (``PH_*``).
+* ``PHASE`` is the row of the phase in :data:`envs.engine.observation.PHASES` (``PH_*``).
 * ``PENDING[s]`` is 1 while the seat's answer is awaited (``Game.pending``: a seat that answered a simultaneous
   decision is no longer pending); the observation's ``to_act`` plane is ``PENDING[seat]``.
 * 换三张 (``PICK_COUNT``, ``PICKS``, ``GIVEN``, ``RECEIVED``):
@@ -44,7 +45,7 @@ Conventions (the kernel keeps its rows the same way)
 * ``EX_OFFSET`` is the 换三张 offset drawn at the start of the hand (known to the engine from the start; the
   observation shows it only once ``EX_DONE``); ``SCORES`` are this hand's running scores.
 * 断卡根 (``BAOHU``, ``FORFEIT``, ``KONGS_AT_BAOHU``, ``QINGHU``, ``BAOHU_DISCARD``, ``QINGHU_SEAT``) mirror
-  :class:`envs.variants.duankagen.DuankagenState` (zero, and ``QINGHU_SEAT = -1``, in other variants).
+  :class:`envs.engine.variants.duankagen.DuankagenState` (zero, and ``QINGHU_SEAT = -1``, in other variants).
 * ``NSEATS`` is the number of players; a two- or three-player table leaves the last seat slots at their defaults
   (inactive, ``-1`` where a field means "none").
 * ``WILD`` (the wildcard kind, -1), ``REVEAL (winners' hands shown) and ``XUELIU`` come from the configuration;
@@ -58,14 +59,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from envs.actions import ActionType
 from envs.compiled import layout as L
 from envs.compiled.support import check_supported
-from envs.melds import MeldKind
-from envs.observation import PHASES
-from envs.variants.duankagen import DuankagenState
-from envs.variants.wuhan import WuhanState
-from envs.view import Phase
+from envs.core.actions import ActionType
+from envs.core.melds import MeldKind
+from envs.engine.observation import PHASES
+from envs.engine.variants.duankagen import DuankagenState
+from envs.engine.variants.wuhan import WuhanState
+from envs.engine.view import Phase
 
 _PHASE_INDEX: dict[Phase, int] = {p: i for i, p in enumerate(PHASES)}
 _MELD_CODE: dict[MeldKind, int] = {
@@ -266,7 +267,8 @@ def _fill_wins(row: np.ndarray, game) -> None:
 
 
 def state_of_game(game, picks: Sequence[Sequence[int]] | None = None, out: np.ndarray | None = None) -> np.ndarray:
-    """The layout row (``int32``, shape ``(STATE_SIZE,)``) of ``game`` (an :class:`envs.game.Game` of 成都 rules).
+    """The layout row (``int32``, shape ``(STATE_SIZE,)``) of ``game`` (an :class:`envs.engine.game.Game` of 成都
+    rules).
 
     ``picks`` (optional) holds each seat's pending 换三张 picks of the batched env's pick-by-pick sequence (0-2 kinds
     per seat that has not answered the engine yet; empty lists otherwise).  ``out`` is overwritten and returned

@@ -1,32 +1,32 @@
 """Compiled scoring (编译计分): the payment of a win and the 查大叫 value of a ready hand, in numba.
 
-The numba counterparts of :func:`envs.judge.score` (→ :func:`envs.scoring.score_win`) and
-:func:`envs.settlement.ready_value` for the fan tables ``chengdu`` and ``hongzhong`` (additive doublings, RULES.md
-§4.1, §4.3) and ``mahjongsoul`` (赤羽之战 han, §4.6.2: one base row plus the bonus rows), pricing §2.11 and §4.6.1:
-the compiled engine's ledger (:mod:`envs.compiled.ledger`) asks them for every win and every seat that may be ready
-at exhaustion.  Only the money is computed: ``(is_win, payment, doublings)`` (doublings: han in ``mahjongsoul``), no
-breakdown and no interpretation.  :meth:`CompiledScorer.for_config` builds the rule vector of a configuration, or
+The numba counterparts of :func:`envs.scoring.judge.score` (→ :func:`envs.scoring.scorer.score_win`) and
+:func:`envs.scoring.settlement.ready_value` for the fan tables ``chengdu`` and ``hongzhong`` (additive doublings,
+RULES.md §4.1, §4.3) and ``mahjongsoul`` (赤羽之战 han, §4.6.2: one base row plus the bonus rows), pricing §2.11 and
+§4.6.1: the compiled engine's ledger (:mod:`envs.compiled.ledger`) asks them for every win and every seat that may be
+ready at exhaustion.  Only the money is computed: ``(is_win, payment, doublings)`` (doublings: han in ``mahjongsoul``),
+no breakdown and no interpretation.  :meth:`CompiledScorer.for_config` builds the rule vector of a configuration, or
 answers None for a configuration these functions do not cover (the ledger then calls the Python functions).
 
-How a hand is read (the same readings as :mod:`envs.interpret`)
+How a hand is read (the same readings as :mod:`envs.scoring.interpret`)
 ----------------------------------------------------------------
 * Standard shape: each suit is searched on its own, rank by rank, choosing triplets, pairs and runs (runs started at
   the two previous ranks carried in); the wildcards (红中) fill any shortfall at a rank they may stand for (a suit
   other than the void suit), every kind within four copies counting the melds (a fifth copy of a 查大叫 wait lifts
-  the limit as in :func:`envs.scoring.discard_values`).  A suit's
+  the limit as in :func:`envs.scoring.scorer.discard_values`).  A suit's
   readings are kept as ``(sets, pair, wildcards used, suit facts) -> most 根``; the three suits are then combined
   under the totals (four sets less the melds, one pair, every wildcard used).
 * 七对 (no melds): every kind holds 0, 2 or 4 tiles, wildcards filling odd counts (a four of a kind is two pairs).
-* The facts are the flag bits of :mod:`envs.interpret` the tables read (suits, runs, a group without 1/9, a
+* The facts are the flag bits of :mod:`envs.scoring.interpret` the tables read (suits, runs, a group without 1/9, a
   1/9 tile, a simple, a non-2-5-8 tile) plus the melds' bits; 根 counts kinds whose represented copies (concealed
   and melded) reach four (``wild_counts_for_gen = false``: natural copies only).  As in the Python scorer, the
   readings that agree on ``(shape, facts)`` keep the most 根, each is valued by the table, and the best one
   counts by ``(multiplier, payment, doublings)``.
 
-Rules applied in :func:`envs.scoring._score` order: 四红中 (fixed ``hz_tiandihu_fixed``), a dead 红中 discard, the
-void suit, no reading (not a win), 天胡/地胡 fixed values (precomputed per ``tiandihu``), the table, 自摸加番 or
+Rules applied in :func:`envs.scoring.scorer._score` order: 四红中 (fixed ``hz_tiandihu_fixed``), a dead 红中 discard,
+the void suit, no reading (not a win), 天胡/地胡 fixed values (precomputed per ``tiandihu``), the table, 自摸加番 or
 自摸加底 (not for a 点杠花 paid as a discard), the cap, and the two-player minimum (``allow_pinghu_on_discard``).
-``tests/test_compiled_score.py`` compares every output with the Python scorer and settlement.
+``tests/compiled/test_compiled_score.py`` compares every output with the Python scorer and settlement.
 
 The tables (:func:`_table_value`, ``S_TABLE``): 0 ``chengdu`` and 1 ``hongzhong`` add their rows; 2 ``mahjongsoul``
 takes the single highest base row (``patterns._best_base``: ties to the row consuming fewer 根; 无番和 1 han when
@@ -50,8 +50,9 @@ from typing import Self
 import numpy as np
 from numba import njit
 
-from envs.config import RuleConfig
-from envs.interpret import (
+from envs.core.rule_config import RuleConfig
+from envs.core.tiles import RED
+from envs.scoring.interpret import (
     FLAG_GROUP_NO_TERMINAL,
     FLAG_HONOR,
     FLAG_NOT_JIANG,
@@ -59,8 +60,7 @@ from envs.interpret import (
     FLAG_SIMPLE,
     FLAG_TERMINAL,
 )
-from envs.patterns import FAN_TABLES
-from envs.tiles import RED
+from envs.scoring.patterns import FAN_TABLES
 
 # ---- the rule vector -------------------------------------------------------------------------------------------
 S_TABLE = 0  # 0 chengdu, 1 hongzhong, 2 mahjongsoul (han)
@@ -98,7 +98,7 @@ T_CHENGDU, T_HONGZHONG, T_MAHJONGSOUL = 0, 1, 2  # S_TABLE values
 
 NOT_READY = -1  # ready_value: not ready (or a 花猪)
 
-# interpretation flags (envs.interpret); the suit bits are 1 << suit
+# interpretation flags (envs.scoring.interpret); the suit bits are 1 << suit
 _RUN = FLAG_RUN
 _GNT = FLAG_GROUP_NO_TERMINAL
 _TERM = FLAG_TERMINAL

@@ -1,13 +1,14 @@
 """Compiled 断卡根 scoring (编译计分, RULES.md §4.5): the payment of a win and the 查叫 value of a ready hand, in numba.
 
-The numba counterparts of :func:`envs.judge.score` (→ :func:`envs.scoring.score_win`) for the 断卡根 fan tables
-``dkg_wiki`` (S2 column: additive fan, paid by ``dkg_tier_units``) and ``dkg_wanghu`` (E5 网狐: the single highest
-base row + extras, fan f pays 2^(f-1) under ``cap_doublings``), and of ``envs.variants.duankagen.ready_value``
-(:mod:`envs.variants.duankagen`, without the forfeit, which the caller handles).  Only the money is computed:
-``(is_win, payment, fan)`` — ``fan`` is ``ScoreResult.doublings or 0`` (the fan total, the payer's 报胡 penalty and
-请胡炮 included).  :meth:`CompiledDkgScorer.for_config` answers None for a configuration these functions do not cover.
+The numba counterparts of :func:`envs.scoring.judge.score` (→ :func:`envs.scoring.scorer.score_win`) for the 断卡根 fan
+tables ``dkg_wiki`` (S2 column: additive fan, paid by ``dkg_tier_units``) and ``dkg_wanghu`` (E5 网狐: the single
+highest base row + extras, fan f pays 2^(f-1) under ``cap_doublings``), and of
+``envs.engine.variants.duankagen.ready_value`` (:mod:`envs.engine.variants.duankagen`, without the forfeit, which the
+caller handles).  Only the money is computed: ``(is_win, payment, fan)`` — ``fan`` is ``ScoreResult.doublings or 0``
+(the fan total, the payer's 报胡 penalty and 请胡炮 included).  :meth:`CompiledDkgScorer.for_config` answers None for a
+configuration these functions do not cover.
 
-How a hand is read (the readings of :mod:`envs.interpret` for a 10-tile hand without wildcards)
+How a hand is read (the readings of :mod:`envs.scoring.interpret` for a 10-tile hand without wildcards)
 ----------------------------------------------------------------------------------------------
 * Standard shape (every win but a 请胡): ``3 - melds`` sets and one pair over the concealed tiles.  Without
   wildcards the runs started at a kind are fixed by the triplet / pair choice there (every tile must be used), so a
@@ -16,8 +17,8 @@ How a hand is read (the readings of :mod:`envs.interpret` for a 10-tile hand wit
 * 请胡 (``qinghu``): no melds, exactly one kind held an odd number of times (the single, discarded when 请胡 was
   announced); the other ten tiles are five pairs (a four of a kind is two pairs).  That is the only reading of a
   请胡 win; the standard shape is never read for it, and five pairs are never read otherwise (七对 needs 4 sets).
-* The facts are the flag bits of :mod:`envs.interpret` the 断卡根 tables read (suits, a run, a group without 1/9,
-  a 1/9 tile, a non-2-5-8 tile, a concealed 4-5-6 run per suit) plus the count of concealed 4-5-6 runs (卡);
+* The facts are the flag bits of :mod:`envs.scoring.interpret` the 断卡根 tables read (suits, a run, a group without
+  1/9, a 1/9 tile, a non-2-5-8 tile, a concealed 4-5-6 run per suit) plus the count of concealed 4-5-6 runs (卡);
   根 counts kinds whose concealed and melded copies reach four (natural copies, ``interpret.hard_gen``; after a
   请胡 the single is not counted).
 
@@ -26,14 +27,14 @@ collapses readings by them, so it cannot carry the 4-5-6 run count and the per-s
 this module has its own (much smaller, wildcard-free) search and reuses score.py's 天胡/地胡 fixed values
 (:func:`envs.compiled.score._fixed_values`).
 
-Rules applied in :func:`envs.scoring._score` order: a 请胡 with melds or without exactly one single is not a win;
+Rules applied in :func:`envs.scoring.scorer._score` order: a 请胡 with melds or without exactly one single is not a win;
 no reading → not a win; 天胡/地胡 fixed fan (``dkg_wiki``; + the payer's 报胡 penalty, priced by tier, no
 self-draw units); the table per reading (rows of ``patterns.DKG_WIKI`` / ``DKG_WANGHU``), the 小胡 minimum
 (``_dkg_admits``: the hand's own fan without 请胡炮 and 报胡罚, exceptions ``dkg_xiaohu_exceptions`` and
 ``dkg_xiaohu_zimo_vs_baohu``), the price (tier units; 网狐 2^(f-1) capped at 2^cap_doublings), + the self-draw
 units (``dkg_zimo_units`` × base, ``zimo_bonus = "jiadi"``, not for a 点杠花 paid as a discard); the best reading
-counts by ``(uncapped units, payment, fan)``.  ``tests/test_compiled_score_dkg.py`` compares every output with the
-Python scorer.
+counts by ``(uncapped units, payment, fan)``.  ``tests/compiled/test_compiled_score_dkg.py`` compares every output with
+the Python scorer.
 """
 
 from __future__ import annotations
@@ -44,8 +45,8 @@ import numpy as np
 from numba import njit
 
 from envs.compiled.score import TableScorer, _fixed_values, meld_array
-from envs.config import DKG_TABLES, RuleConfig
-from envs.interpret import (
+from envs.core.rule_config import DKG_TABLES, RuleConfig
+from envs.scoring.interpret import (
     FLAG_GROUP_NO_TERMINAL,
     FLAG_NOT_JIANG,
     FLAG_RUN,
@@ -409,8 +410,8 @@ def score_dkg(counts, melds, n_melds, win_tile, self_drawn, robbing_kong, after_
 
 @njit(cache=True)
 def ready_dkg(counts, melds, n_melds, baohu, rules, stk):
-    """``envs.variants.duankagen.ready_value`` (no forfeit): over the shape waits ``t`` of the 10-tile (3k+1) hand
-    (kinds of the suits in play held fewer than four times counting the melds), the payment of a plain discard win
+    """``envs.engine.variants.duankagen.ready_value`` (no forfeit): over the shape waits ``t`` of the 10-tile (3k+1)
+    hand (kinds of the suits in play held fewer than four times counting the melds), the payment of a plain discard win
     on ``t`` (with ``baohu``); the max (``chadajiao = "max"``) or min of the legal wins, :data:`NOT_READY` when none
     is one (小胡-only and 素卡 waits do not count; a 请胡 is never a discard win)."""
     hand = np.empty(34, dtype=np.int64)

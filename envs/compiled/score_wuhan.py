@@ -1,8 +1,9 @@
 """Compiled 武汉 红中赖子杠 scoring (编译计分, RULES.md §4.8): whether a Wuhan hand wins, its value and what each loser
 pays, in numba.
 
-The numba counterparts of :func:`envs.judge.score` (→ :func:`envs.scoring.score_win`) for the ``wuhan`` fan table
-and of :func:`envs.wuhan.wuhan_settlement` (what :meth:`envs.variants.wuhan.WuhanRules.settle_win` asks).
+The numba counterparts of :func:`envs.scoring.judge.score` (→ :func:`envs.scoring.scorer.score_win`) for the ``wuhan``
+fan table and of :func:`envs.scoring.wuhan_settlement.wuhan_settlement` (what
+:meth:`envs.engine.variants.wuhan.WuhanRules.settle_win` asks).
 :func:`score_wuhan` answers ``(is_win, multiplier, doublings, flags)``: ``multiplier`` and ``doublings`` are
 ``ScoreResult.multiplier`` (base × M(W)) and ``ScoreResult.doublings or 0``, and ``flags`` holds one ``WF_*`` bit per
 key of ``ScoreResult.breakdown`` (:data:`FLAG_KEYS`; the settlement reads 小胡 ``ping_hu``, 全求人 and 清一色).
@@ -12,15 +13,15 @@ configuration these functions do not cover (:func:`unsupported_wuhan`).
 The hand (what the engine holds)
 --------------------------------
 ``counts``: 34 physical concealed counts including the winning tile, the 赖子 counted under its own kind (the
-successor of the ``indicator``, skipping 中: :func:`envs.wuhan.laizi_of`); ``melds``: ``(kind, tile, from_seat)``
-triples, kinds 1 pong, 2 exposed kong (冲杠), 3 concealed kong, 4 added kong (蓄杠), 6 吃 (``tile`` = the lowest
-kind of the run).  The 赖子 in the hand are wildcards for any kind but 中 (their own kind included); every kind holds
-at most four copies counting what the melds hold (``wild_ignores_four_copy_limit`` lifts it).
+successor of the ``indicator``, skipping 中: :func:`envs.scoring.wuhan_settlement.laizi_of`); ``melds``: ``(kind, tile,
+from_seat)`` triples, kinds 1 pong, 2 exposed kong (冲杠), 3 concealed kong, 4 added kong (蓄杠), 6 吃 (``tile`` = the
+lowest kind of the run).  The 赖子 in the hand are wildcards for any kind but 中 (their own kind included); every kind
+holds at most four copies counting what the melds hold (``wild_ignores_four_copy_limit`` lifts it).
 
-Who may win (``envs.scoring._prepare``): no 红中 in the hand; a 赖子 won on a discard or a robbed kong is no win; the
-hand must be open (开口: a chi, pong or 明杠; a 暗杠 does not open it); no seven pairs.
+Who may win (``envs.scoring.scorer._prepare``): no 红中 in the hand; a 赖子 won on a discard or a robbed kong is no win;
+the hand must be open (开口: a chi, pong or 明杠; a 暗杠 does not open it); no seven pairs.
 
-How a hand is read (the readings of :mod:`envs.interpret` with the flags the ``wuhan`` table reads)
+How a hand is read (the readings of :mod:`envs.scoring.interpret` with the flags the ``wuhan`` table reads)
 --------------------------------------------------------------------------------------------------
 * Standard shape: ``4 - melds`` sets and one pair over the concealed tiles, honors as triplets and pairs only.  A
   depth-first search walks the kinds 0-33 in order choosing the triplets, pairs and runs started at each (runs
@@ -55,7 +56,7 @@ robbed 蓄杠) × 2 on a small win when it is the dealer, raw = multiplier × M(
 the other losers of a discard win pay nothing on a small win, ``wuhan_big_base`` × M(W) × M(L) on a big one, and
 only the plain cap applies); the caps (封顶 / 金顶 / 钻顶 over the three raw amounts); 承包 (the not-ready dealer-in of
 a 全求人, the feeder of a 清一色's third open meld, the robbed loser) pays the sum; × ``base_unit``.
-``tests/test_compiled_score_wuhan.py`` compares every output with the Python scorer and settlement.
+``tests/compiled/test_compiled_score_wuhan.py`` compares every output with the Python scorer and settlement.
 """
 
 from __future__ import annotations
@@ -67,8 +68,8 @@ from numba import njit
 
 from envs.compiled.layout import M_ANKONG, M_BUKONG, M_KONG, M_PONG
 from envs.compiled.score import TableScorer, meld_array
-from envs.config import RuleConfig
-from envs.melds import Meld, MeldKind
+from envs.core.melds import Meld, MeldKind
+from envs.core.rule_config import RuleConfig
 
 M_CHI = 6  # 吃: layout.M_CHI (a run; the meld's tile is its lowest kind)
 RED = 31  # 红中: never in a win, never a 赖子
@@ -182,8 +183,8 @@ _STAMP_LIMIT = (1 << 31) - 2
 
 @njit(cache=True)
 def laizi_kind(indicator):
-    """``envs.wuhan.laizi_of``: the 赖子 of an indicator (the next rank, 9 wrapping to 1; honors 东→南→西→北→发→白→东,
-    中 → 发)."""
+    """``envs.scoring.wuhan_settlement.laizi_of``: the 赖子 of an indicator (the next rank, 9 wrapping to 1; honors
+    东→南→西→北→发→白→东, 中 → 发)."""
     if indicator < 27:
         return indicator - indicator % 9 + (indicator % 9 + 1) % 9
     if indicator == 30 or indicator == 31:
@@ -757,7 +758,7 @@ def breakdown_keys(flags: int) -> set[str]:
 
 
 def wuhan_meld_array(melds: Sequence[Meld]) -> np.ndarray:
-    """:class:`~envs.melds.Meld` values as the flat int32 ``(kind, tile, from_seat)`` triples :func:`score_wuhan`
+    """:class:`~envs.core.melds.Meld` values as the flat int32 ``(kind, tile, from_seat)`` triples :func:`score_wuhan`
     reads (a missing ``from_seat`` is -1)."""
     return meld_array([(_MELD_CODE[m.kind], m.tile, -1 if m.from_seat is None else m.from_seat) for m in melds])
 
@@ -820,13 +821,14 @@ class CompiledWuhanScorer(TableScorer):
         return [int(a) for a in out]
 
     def settle_sides(self, multiplier: int, doublings: int, flags: int, sides: Sequence[object]) -> list[int]:
-        """:meth:`settle` with the losers given as :class:`envs.wuhan.WuhanSide` values (three of them)."""
+        """:meth:`settle` with the losers given as :class:`envs.scoring.wuhan_settlement.WuhanSide` values (three of
+        them)."""
         return self.settle(multiplier, doublings, flags, *loser_arrays(sides))
 
 
 def loser_arrays(sides: Sequence[object]) -> tuple[np.ndarray, ...]:
-    """Three :class:`envs.wuhan.WuhanSide` values as the per-loser arrays of :func:`settle_wuhan` (melds (3, 12),
-    meld counts, 红中杠, 赖子杠, dealer, discarded, kong robbed, ready, fed the third meld)."""
+    """Three :class:`envs.scoring.wuhan_settlement.WuhanSide` values as the per-loser arrays of :func:`settle_wuhan`
+    (melds (3, 12), meld counts, 红中杠, 赖子杠, dealer, discarded, kong robbed, ready, fed the third meld)."""
     if len(sides) != NUM_LOSERS:
         raise ValueError(f"a Wuhan win has {NUM_LOSERS} losers, got {len(sides)}")
     melds = np.zeros((NUM_LOSERS, 12), dtype=np.int32)

@@ -1,24 +1,25 @@
 """Compiled 宜宾 scoring (编译计分, RULES.md §4.4): the payment of a win and the 查大叫 value of a ready hand, in numba.
 
-The numba counterparts of :func:`envs.judge.score` (→ :func:`envs.scoring.score_win`) for the ``yibin`` fan table
-and of :func:`envs.settlement.ready_value` (→ :func:`envs.scoring.discard_values`) for a Yibin seat.  Only the money
-is computed: ``(is_win, payment, doublings)`` — ``doublings`` is ``ScoreResult.doublings or 0`` (the uncapped total,
-自摸加番 included; a fixed 天胡/地胡 its fixed value), which is what 过胡 with ``pass_hu_allow_higher`` compares.
+The numba counterparts of :func:`envs.scoring.judge.score` (→ :func:`envs.scoring.scorer.score_win`) for the ``yibin``
+fan table and of :func:`envs.scoring.settlement.ready_value` (→ :func:`envs.scoring.scorer.discard_values`) for a Yibin
+seat.  Only the money is computed: ``(is_win, payment, doublings)`` — ``doublings`` is ``ScoreResult.doublings or 0``
+(the uncapped total, 自摸加番 included; a fixed 天胡/地胡 its fixed value), which is what 过胡 with
+``pass_hu_allow_higher`` compares.
 :meth:`CompiledYibinScorer.for_config` answers None for a configuration these functions do not cover
 (:func:`unsupported_yibin`).
 
 The hand (what the engine holds)
 --------------------------------
 ``counts``: 34 physical concealed counts including the winning tile, the 听用 counted under their own kinds (the two
-rank neighbours of the 本金 ``indicator``, :func:`envs.scoring.tingyong_kinds`); ``melds``: ``(kind, tile,
+rank neighbours of the 本金 ``indicator``, :func:`envs.scoring.scorer.tingyong_kinds`); ``melds``: ``(kind, tile,
 from_seat)`` triples, kinds 1 pong, 2 exposed kong, 3 concealed kong, 4 added kong, 5 飞 (a triplet of ``tile``);
 ``meld_wilds``: two entries per meld, the physical 听用 kinds inside a 飞 (-1: none).
 
-How a hand is read (the readings of :mod:`envs.interpret` with the flags the ``yibin`` table reads)
+How a hand is read (the readings of :mod:`envs.scoring.interpret` with the flags the ``yibin`` table reads)
 --------------------------------------------------------------------------------------------------
 The 听用 in the concealed hand are wildcards: each stands for any kind of a suit in play other than the void suit
 (its own kind included).  Every kind holds at most four copies counting what the melds represent (a 飞 is three
-copies of its kind: AMB-14 as :mod:`envs.interpret` applies it; a 查大叫 fifth-copy wait lifts the limit).
+copies of its kind: AMB-14 as :mod:`envs.scoring.interpret` applies it; a 查大叫 fifth-copy wait lifts the limit).
 
 * Standard shape: each suit is read on its own, rank by rank, as a dynamic programme over the states ``(runs
   started one and two ranks back, sets, pair, 听用 used, facts) -> most 根``: at each rank the triplets, pairs and
@@ -35,7 +36,7 @@ copies of its kind: AMB-14 as :mod:`envs.interpret` applies it; a 查大叫 fift
 As in the Python scorer, the readings that agree on ``(shape, facts)`` keep the most 根 (the table is non-decreasing
 in 根), each is valued and the best one counts by ``(multiplier, payment, doublings)``.
 
-Rules applied in :func:`envs.scoring._score` order
+Rules applied in :func:`envs.scoring.scorer._score` order
 --------------------------------------------------
 A 听用 won on a discard or a robbed kong is no win; a tile of the void suit (concealed, a 听用 excepted, or a meld
 of that suit) is no win; no reading is no win; 天胡/地胡 are fixed hands (``tiandihu``, e.g. ``cap_plus_1``: 1 <<
@@ -52,7 +53,7 @@ after the cap with ``one_gen_plus_two_units``); then 自摸 (``jiafan`` +1 doubl
 ``ready_excludes_fifth_tile``, else scored without the four-copy limit) the payment of a plain discard win on ``t``
 (no situation, no minimum); the max (``chadajiao = "max"``) or min of the wins, :data:`NOT_READY` when none.  The
 Python side only scores the shape waits of ``judge.waits_mask``, a superset of the scorer's wins, so trying every
-kind gives the same answer.  ``tests/test_compiled_score_yibin.py`` compares every output with the Python side.
+kind gives the same answer.  ``tests/compiled/test_compiled_score_yibin.py`` compares every output with the Python side.
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ from numba import njit
 
 from envs.compiled.layout import M_ANKONG, M_BUKONG, M_KONG
 from envs.compiled.score import TableScorer, _fixed_values
-from envs.config import RuleConfig
+from envs.core.rule_config import RuleConfig
 
 M_FEI = 5  # 飞: layout.M_FEI (a triplet of the meld's tile holding one or two 听用)
 

@@ -1,4 +1,4 @@
-"""SHA-256 (FIPS 180-4) compiled with numba, for the seeded streams of :mod:`envs.wall` (发牌的哈希).
+"""SHA-256 (FIPS 180-4) compiled with numba, for the seeded streams of :mod:`envs.core.wall` (发牌的哈希).
 
 The wall of a hand is shuffled by SHA-256 in counter mode: block ``c`` of a stream is ``SHA256(key + c)``, a
 40-byte message (32-byte key, 8-byte big-endian counter) that pads into a single 64-byte block.  Hashing those
@@ -14,7 +14,7 @@ holds a sum of a few 32-bit words and a 31-bit left shift of one), which keeps n
   ``uint64`` words; the first eight rounds read only the key, so :func:`counter_key` runs them once per stream
   (the midstate) and each block starts at round 8.
 
-``tests/test_compiled_sha256.py`` compares every function with ``hashlib.sha256``.
+``tests/compiled/test_compiled_sha256.py`` compares every function with ``hashlib.sha256``.
 """
 
 from __future__ import annotations

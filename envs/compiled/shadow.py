@@ -1,12 +1,12 @@
 """The reference engine behind a compiled hand (影子对局): event logs and results on demand.
 
 The AEC environment on the compiled engine (:mod:`envs.compiled.aec`) plays a hand on the kernel, which keeps no
-event log and no :class:`~envs.game.HandResult`.  Both are produced, when somebody reads them, by the Python
+event log and no :class:`~envs.engine.game.HandResult`.  Both are produced, when somebody reads them, by the Python
 engine itself: a :class:`HandReplay` records every decision of the hand and replays them on an
-:class:`envs.game.Game` dealt the same way, as far as needed.  A :class:`LazyInfo` is an ``infos[agent]`` dict
+:class:`envs.engine.game.Game` dealt the same way, as far as needed.  A :class:`LazyInfo` is an ``infos[agent]`` dict
 whose ``"events"`` (and ``"result"``) values are filled from the replay the first time any value of it is read, so
 a training loop that never reads them never pays for them, and one that does gets exactly what the Python
-environment gives (``tests/test_compiled_aec.py`` compares the two step by step).
+environment gives (``tests/envs/test_compiled_aec.py`` compares the two step by step).
 """
 
 from __future__ import annotations
@@ -15,14 +15,14 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from envs.actions import engine_action
-from envs.game import Action, Game
+from envs.core.actions import engine_action
+from envs.engine.game import Action, Game
 
 __all__ = ["HandReplay", "LazyInfo"]
 
 
 class HandReplay:
-    """The decisions of one hand, replayed on :class:`envs.game.Game` up to the step somebody asks about.
+    """The decisions of one hand, replayed on :class:`envs.engine.game.Game` up to the step somebody asks about.
 
     ``start`` builds the hand's ``Game`` (with its event log); it is called at the first question, so a hand nobody
     asks about costs no ``Game`` at all.  Step ``0`` is the deal; step ``t`` is the ``t``-th engine decision (three

@@ -1,11 +1,11 @@
 """What the compiled engine plays (编译引擎支持的规则), its rule vector and its win table.
 
-The kernel implements the state machine of the core rules (:mod:`envs.variants.base`), of 断卡根
-(:mod:`envs.variants.duankagen`: 报胡, 请胡), of 宜宾 (:mod:`envs.variants.yibin`: the 本金 flip and its two 听用
-kinds, 飞 and 提) and of 武汉 (:mod:`envs.variants.wuhan`: the 赖子 flip, 吃, 红中杠 / 赖子杠, the 海底 tiles, one win
-ends the hand) for two to four players, any suits and hand size, no wildcards, the four 红中 wildcards, the 听用 or
-the 赖子, 血战到底, 血流成河 or single-win continuation, with or without bankruptcy, 过胡 with or without the
-higher-win exception, forced wins on the last tiles: all eight presets (``chengdu``, ``xueliu``, ``hongzhong``,
+The kernel implements the state machine of the core rules (:mod:`envs.engine.variants.base`), of 断卡根
+(:mod:`envs.engine.variants.duankagen`: 报胡, 请胡), of 宜宾 (:mod:`envs.engine.variants.yibin`: the 本金 flip and its
+two 听用 kinds, 飞 and 提) and of 武汉 (:mod:`envs.engine.variants.wuhan`: the 赖子 flip, 吃, 红中杠 / 赖子杠, the 海底
+tiles, one win ends the hand) for two to four players, any suits and hand size, no wildcards, the four 红中 wildcards,
+the 听用 or the 赖子, 血战到底, 血流成河 or single-win continuation, with or without bankruptcy, 过胡 with or without
+the higher-win exception, forced wins on the last tiles: all eight presets (``chengdu``, ``xueliu``, ``hongzhong``,
 ``chiyu``, ``two_player``, ``duankagen``, ``yibin``, ``wuhan``) and any configuration that differs from them only in
 flags the kernel reads from :func:`rule_vector` or that only the scorer and the settlement use (fan table, caps,
 payments, 查花猪 / 查大叫 options ...; those are the ledger's, see :mod:`envs.compiled.ledger`).  Where a discard win
@@ -21,17 +21,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs import _suit_tables
-from envs.compiled import configs, score, score_dkg, score_wuhan, score_yibin
+from envs.compiled import config_numbers, score, score_dkg, score_wuhan, score_yibin
 from envs.compiled import kernel as K
-from envs.config import RuleConfig
-from envs.game import UnsupportedRule, engine_problems
-from envs.tiles import RED
-from envs.variants import rules_for
-from envs.variants.base import VariantRules
-from envs.variants.duankagen import DuankagenRules
-from envs.variants.wuhan import WuhanRules
-from envs.variants.yibin import YibinRules
+from envs.core.rule_config import RuleConfig
+from envs.core.tiles import RED
+from envs.engine.game import UnsupportedRule, engine_problems
+from envs.engine.variants import rules_for
+from envs.engine.variants.base import VariantRules
+from envs.engine.variants.duankagen import DuankagenRules
+from envs.engine.variants.wuhan import WuhanRules
+from envs.engine.variants.yibin import YibinRules
+from envs.scoring import _suit_tables
 
 _KERNEL_VARIANTS = (VariantRules, DuankagenRules, YibinRules, WuhanRules)  # the variant hooks the kernel implements
 
@@ -88,7 +88,7 @@ def _scored_offers(cfg: RuleConfig) -> bool:
 
 
 def check_supported(cfg: RuleConfig) -> None:
-    """:class:`~envs.game.UnsupportedRule` naming every flag of ``cfg`` the compiled engine does not play."""
+    """:class:`~envs.engine.game.UnsupportedRule` naming every flag of ``cfg`` the compiled engine does not play."""
     problems = unsupported(cfg)
     if problems:
         raise UnsupportedRule(
@@ -125,7 +125,7 @@ def rule_vector(cfg: RuleConfig) -> np.ndarray:
     r[K.R_SUITS] = sum(1 << "mps".index(letter) for letter in cfg.suits)
     variant = rules_for(cfg)
     r[K.R_DKG] = isinstance(variant, DuankagenRules)
-    r[K.R_CFG_ID] = configs.number(cfg)
+    r[K.R_CFG_ID] = config_numbers.number(cfg)
     r[K.R_DGH_DIANPAO] = cfg.dianganghua == "dianpao"
     r[K.R_ZIMO_VS_BAOHU] = bool(cfg.dkg_xiaohu_zimo_vs_baohu)
     r[K.R_TINGYONG] = cfg.wild == "tingyong"

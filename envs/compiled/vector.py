@@ -2,20 +2,20 @@
 
 The same environment as :class:`envs.vector_env.VectorEnv` — same constructor, modes (learner / self-play),
 observations, masks, rewards, episode ends, seeds, opponents and sb3 ``VecEnv`` API — with the hands played by the
-numba kernel (:mod:`envs.compiled.kernel`) instead of :class:`envs.game.Game`: the state of all hands lives in one
-``int32`` array, one call applies a decision in every slot, and the observations and masks of the next decisions
+numba kernel (:mod:`envs.compiled.kernel`) instead of :class:`envs.engine.game.Game`: the state of all hands lives in
+one ``int32`` array, one call applies a decision in every slot, and the observations and masks of the next decisions
 are written by compiled code.  Only the variants of :mod:`envs.compiled.support` are played (the ``chengdu``,
 ``xueliu``, ``hongzhong`` and ``chiyu`` presets and their scoring / settlement options); others raise
-:class:`~envs.game.UnsupportedRule` naming the flags.
+:class:`~envs.engine.game.UnsupportedRule` naming the flags.
 
 It overrides :class:`~envs.vector_env.VectorEnv`'s engine hooks (``_deal``, ``_scores_of``, ``_leaves``,
 ``_observe_into``, ``_play_all``, ``_terminal_observation``) and, for speed, its step and settle loops (one kernel
 call for every slot's decision, one for every next observation and mask, random opponents drawn in batches).
 
 The wall, the dealer and the 换三张 direction of every hand come from the Python engine's seeded generators
-(:func:`envs.wall.shuffled_wall`, ...), and money from its scorer and settlement functions
+(:func:`envs.core.wall.shuffled_wall`, ...), and money from its scorer and settlement functions
 (:mod:`envs.compiled.ledger`), so a seed deals the same hand in both engines and
-``tests/test_compiled_engine.py`` compares them decision by decision.
+``tests/compiled/test_compiled_engine.py`` compares them decision by decision.
 
 >>> from envs.compiled.vector import CompiledVectorEnv
 >>> venv = CompiledVectorEnv("chengdu", num_envs=4, self_play=True, seed=0)
@@ -30,7 +30,6 @@ from typing import Any
 
 import numpy as np
 
-from envs.actions import action_name
 from envs.compiled import batch
 from envs.compiled import kernel as K
 from envs.compiled._cache import announce_compile
@@ -39,9 +38,10 @@ from envs.compiled.encode import encode_row, encode_rows
 from envs.compiled.layout import ACTIVE, OVER, SCORES, STATE_SIZE, WALL_LEN, WON
 from envs.compiled.ledger import Ledger
 from envs.compiled.support import check_supported, rule_vector, win_table
-from envs.config import RuleConfig, load_variant
+from envs.core.actions import action_name
+from envs.core.rule_config import RuleConfig, load_variant
+from envs.core.wall import tile_multiset
 from envs.vector_env import VectorEnv
-from envs.wall import tile_multiset
 
 __all__ = ["CompiledVectorEnv"]
 
@@ -297,14 +297,16 @@ class CompiledVectorEnv(VectorEnv):
 
     @property
     def games(self) -> list[Any]:
-        raise AttributeError("CompiledVectorEnv keeps no envs.game.Game per slot; read .state (envs.compiled.layout)")
+        raise AttributeError(
+            "CompiledVectorEnv keeps no envs.engine.game.Game per slot; read .state (envs.compiled.layout)"
+        )
 
     def close(self) -> None:
         pass
 
     def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
         if attr_name == "game":
-            raise AttributeError("CompiledVectorEnv keeps no envs.game.Game per slot; read .state")
+            raise AttributeError("CompiledVectorEnv keeps no envs.engine.game.Game per slot; read .state")
         if attr_name == "seat":
             return [int(self.acting_seats[i]) for i in self._indices(indices)]
         return super().get_attr(attr_name, indices)

@@ -1,0 +1,385 @@
+"""Training configuration (训练配置): one YAML per variant in ``configs/train/``, loaded into :class:`TrainConfig`.
+
+Every hyperparameter of a run lives in the YAML file; nothing is read from elsewhere.  The file has the sections
+``env``, ``ppo``, ``net``, ``pool``, ``bc``, ``schedule``, ``eval`` and ``logging`` plus a few top-level keys
+(see ``configs/train/hongzhong.yaml`` for every key with a comment).  Unknown keys, wrong types and out-of-range
+values raise :class:`TrainConfigError` naming the key and the file.
+
+>>> cfg = load_train_config("configs/train/hongzhong.yaml")                 # doctest: +SKIP
+>>> cfg = load_train_config("configs/train/hongzhong.yaml", overrides={"total_steps": 4096})  # doctest: +SKIP
+
+Steps are learner decisions (environment steps of the single-agent wrapper).  Training runs in **segments** of
+``schedule.segment_steps``: at each segment start the environments are reset with seeds derived from the run seed
+and the segment index, all random generators are reseeded the same way, and the self-play pool may gain a snapshot.
+Checkpoints and evaluations happen at segment boundaries, which is what makes a resumed run continue exactly like an
+uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from dataclasses import dataclass, field
+from importlib.resources import files
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+import yaml
+
+from envs.core.typecheck import check_value
+
+if TYPE_CHECKING:  # pragma: no cover
+    from agents.learned.net_input import NetInput
+    from agents.policy import NetSpec
+    from envs.core.rule_config import RuleConfig
+
+
+TRAIN_CONFIG_DIR = Path(str(files("configs") / "train"))  # package data of the ``configs`` package
+
+
+class TrainConfigError(ValueError):
+    """A training configuration is invalid: unknown key, wrong type or value out of range (names key and file)."""
+
+
+@dataclass(frozen=True)
+class EnvConfig:
+    """The single-agent environments the learner plays in."""
+
+    num_envs: int = 8  # parallel environments
+    vec_env: Literal["dummy", "subproc", "batched"] = "dummy"  # sb3 DummyVecEnv, SubprocVecEnv or VectorEnv
+    # rules engine of the envs (compiled: envs.compiled); with vec_env subproc the infos are pickled between
+    # processes, which makes the compiled AEC env compute their event logs (dummy and batched do not)
+    engine: Literal["python", "compiled"] = "python"
+    reward_scale: float = 0.1  # reward = score change / base_unit * reward_scale
+    reward_mode: Literal["delta", "terminal"] = "delta"  # as the AEC env option of the same name
+    rules: dict[str, Any] = field(default_factory=dict)  # rule-flag overrides applied to the variant
+
+
+@dataclass(frozen=True)
+class PPOConfig:
+    """sb3-contrib ``MaskablePPO`` hyperparameters."""
+
+    learning_rate: float = 3e-4
+    learning_rate_final: float = 3e-4  # linear anneal over total_steps, updated at each segment start
+    n_steps: int = 256  # steps per environment per rollout
+    batch_size: int = 256
+    n_epochs: int = 4
+    gamma: float = 0.995
+    gae_lambda: float = 0.95
+    clip_range: float = 0.2
+    clip_range_vf: float | None = None
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    target_kl: float | None = None
+    normalize_advantage: bool = True
+
+
+@dataclass(frozen=True)
+class NetConfig:
+    """Network shape (see :class:`agents.policy.NetSpec` and :mod:`agents.learned.extractor`)."""
+
+    features_dim: int = 256
+    channels: int = 32
+    honor_channels: int = 8
+    broadcast_dim: int = 64
+    pi_layers: tuple[int, ...] = (128,)
+    vf_layers: tuple[int, ...] = (128,)
+    activation: Literal["relu", "tanh", "elu"] = "relu"
+    ortho_init: bool = True
+    hand_features: bool = False  # append the agents.learned.hand_features planes (tile efficiency) to the input
+    advisor: str = ""  # append the agents.learned.advice planes of this rule-based agent's choice ("": none)
+
+    def net_input(self, variant: str | RuleConfig) -> NetInput:
+        """The :class:`agents.learned.net_input.NetInput` builder of this network's input for ``variant``."""
+        from agents.learned.net_input import NetInput
+
+        return NetInput(variant, hand_features=self.hand_features, advisor=self.advisor)
+
+    def spec(self) -> NetSpec:
+        from agents.learned.advice import ADVICE_VERSION
+        from agents.learned.hand_features import HAND_FEATURES_VERSION
+        from agents.policy import NetSpec
+
+        fields = dataclasses.asdict(self)
+        fields["hand_features"] = HAND_FEATURES_VERSION if self.hand_features else ""
+        fields["advice"] = ADVICE_VERSION if self.advisor else ""
+        return NetSpec(**fields)
+
+
+@dataclass(frozen=True)
+class PoolConfig:
+    """Self-play opponents: frozen snapshots of the learner plus a share of rule-based baselines."""
+
+    max_size: int = 8  # snapshots kept (oldest dropped first)
+    snapshot_every: int = 1  # add a snapshot every this many segments
+    baseline_share: float = 0.3  # probability that an opponent seat is a rule-based baseline
+    baselines: tuple[str, ...] = ("greedy", "random")  # drawn uniformly when a baseline is chosen
+    latest_share: float = 0.5  # probability that a snapshot seat plays the newest snapshot (else uniform)
+    deterministic: bool = False  # snapshots play the masked argmax (True) or sample (False)
+
+
+@dataclass(frozen=True)
+class BCConfig:
+    """Behaviour-cloning warm start: imitate a rule-based teacher before PPO (``decisions: 0`` disables it)."""
+
+    teacher: str = "greedy"
+    decisions: int = 20000  # teacher decisions recorded (all seats of self-played teacher hands)
+    epochs: int = 4
+    batch_size: int = 256
+    learning_rate: float = 1e-3
+    value_coef: float = 0.5  # weight of the value-regression loss (return-to-go of the deciding seat)
+
+
+@dataclass(frozen=True)
+class ScheduleConfig:
+    """Segments, checkpoints."""
+
+    segment_steps: int = 16384  # must be a multiple of ppo.n_steps * env.num_envs
+    checkpoint_every: int = 1  # segments between checkpoints
+    keep_checkpoints: int = 2  # newest training checkpoints kept on disk
+
+
+@dataclass(frozen=True)
+class EvalConfig:
+    """Periodic and final duplicate evaluation against the baselines."""
+
+    every: int = 4  # segments between evaluations (0: only the final one)
+    deals: int = 16  # duplicate deal sets per periodic evaluation
+    final_deals: int = 64  # duplicate deal sets of the final evaluation
+    opponents: tuple[str, ...] = ("random", "greedy")
+    seed: int = 12345  # deal seed of the evaluations (the same deals at every point)
+
+    @property
+    def final_seed(self) -> int:
+        """Deal seed of the final evaluation: other walls than the periodic ones."""
+        return self.seed + 1
+
+
+@dataclass(frozen=True)
+class LoggingConfig:
+    tensorboard: bool = True
+    progress_bar: bool = True
+    verbose: int = 0
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """A whole training run (see the module docstring)."""
+
+    name: str
+    variant: str
+    seed: int = 0
+    total_steps: int = 1_000_000
+    torch_threads: int = 1
+    env: EnvConfig = field(default_factory=EnvConfig)
+    ppo: PPOConfig = field(default_factory=PPOConfig)
+    net: NetConfig = field(default_factory=NetConfig)
+    pool: PoolConfig = field(default_factory=PoolConfig)
+    bc: BCConfig = field(default_factory=BCConfig)
+    schedule: ScheduleConfig = field(default_factory=ScheduleConfig)
+    eval: EvalConfig = field(default_factory=EvalConfig)
+    logging: LoggingConfig = field(default_factory=LoggingConfig)
+
+    @property
+    def rollout_steps(self) -> int:
+        """Learner steps per PPO rollout (``n_steps * num_envs``)."""
+        return self.ppo.n_steps * self.env.num_envs
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain nested mapping (YAML/JSON-serialisable; tuples become lists)."""
+        return _plain(dataclasses.asdict(self))
+
+    def replace(self, source: str = "<overrides>", **overrides: Any) -> TrainConfig:
+        """A copy with (dotted) keys changed, validated like a file: ``cfg.replace(**{"ppo.n_steps": 64})``."""
+        data = self.to_dict()
+        for key, value in overrides.items():
+            _set_dotted(data, key, value, source)
+        return _build(TrainConfig, data, source, "")
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _set_dotted(data: dict[str, Any], key: str, value: Any, source: str) -> None:
+    parts = key.split(".")
+    node = data
+    for part in parts[:-1]:
+        if part not in node or not isinstance(node[part], dict):
+            raise TrainConfigError(f"{source}: unknown key {key!r}")
+        node = node[part]
+    node[parts[-1]] = value
+
+
+def _check(key: str, value: Any, hint: Any, source: str) -> Any:
+    return check_value(
+        key, value, hint, source, TrainConfigError, nested=lambda cls, data, k: _build(cls, data, source, k + ".")
+    )
+
+
+def _build(cls: type, data: Any, source: str, prefix: str) -> Any:
+    section = prefix.rstrip(".") or "top level"
+    if not isinstance(data, dict):
+        raise TrainConfigError(f"{source}: {section} must be a mapping, got {data!r}")
+    hints = typing.get_type_hints(cls)
+    names = [f.name for f in dataclasses.fields(cls)]
+    kwargs: dict[str, Any] = {}
+    for key, value in data.items():
+        if key not in hints:
+            raise TrainConfigError(
+                f"{source}: unknown key {prefix + str(key)!r} in {section}; valid keys: {', '.join(names)}"
+            )
+        kwargs[key] = _check(prefix + key, value, hints[key], source)
+    required = [
+        f.name
+        for f in dataclasses.fields(cls)
+        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+    ]
+    missing = [k for k in required if k not in kwargs]
+    if missing:
+        raise TrainConfigError(f"{source}: missing required key(s) {[prefix + k for k in missing]}")
+    obj = cls(**kwargs)
+    if cls is TrainConfig:
+        _validate(obj, source)
+    return obj
+
+
+def _positive(source: str, key: str, value: float, *, allow_zero: bool = False) -> None:
+    if value < 0 or (value == 0 and not allow_zero):
+        raise TrainConfigError(f"{source}: key {key!r} = {value!r} must be {'>= 0' if allow_zero else '> 0'}")
+
+
+def _share(source: str, key: str, value: float) -> None:
+    if not 0.0 <= value <= 1.0:
+        raise TrainConfigError(f"{source}: key {key!r} = {value!r} must lie in [0, 1]")
+
+
+def _check_baseline(source: str, key: str, text: str) -> None:
+    """A rule-based baseline specification of :mod:`agents.registry` (``greedy``, ``value:opt=1`` ...)."""
+    from agents.registry import BASELINES, parse_spec
+
+    try:
+        spec = parse_spec(text)
+    except ValueError as exc:
+        raise TrainConfigError(f"{source}: key {key!r}: {exc}") from None
+    if spec.kind not in BASELINES:
+        raise TrainConfigError(
+            f"{source}: key {key!r} = {text!r} must name a rule-based baseline ({sorted(BASELINES)}), not {spec.kind!r}"
+        )
+
+
+def _validate(cfg: TrainConfig, source: str) -> None:
+    from envs.core.rule_config import ConfigError, load_variant
+
+    try:
+        load_variant(cfg.variant, **cfg.env.rules)
+    except ConfigError as exc:
+        raise TrainConfigError(f"{source}: key 'variant' / 'env.rules': {exc}") from None
+    if cfg.env.engine == "compiled":
+        from envs.compiled.support import unsupported
+
+        problems = unsupported(load_variant(cfg.variant, **cfg.env.rules))
+        if problems:
+            raise TrainConfigError(
+                f"{source}: key 'env.engine' = 'compiled' does not play variant {cfg.variant!r}: " + "; ".join(problems)
+            )
+    if not cfg.name or any(c in cfg.name for c in "/\\") or cfg.name.startswith("."):
+        raise TrainConfigError(f"{source}: key 'name' = {cfg.name!r} must be a plain directory name")
+    for key, value in (
+        ("total_steps", cfg.total_steps),
+        ("torch_threads", cfg.torch_threads),
+        ("env.num_envs", cfg.env.num_envs),
+        ("env.reward_scale", cfg.env.reward_scale),
+        ("ppo.learning_rate", cfg.ppo.learning_rate),
+        ("ppo.n_steps", cfg.ppo.n_steps),
+        ("ppo.batch_size", cfg.ppo.batch_size),
+        ("ppo.n_epochs", cfg.ppo.n_epochs),
+        ("ppo.clip_range", cfg.ppo.clip_range),
+        ("pool.max_size", cfg.pool.max_size),
+        ("pool.snapshot_every", cfg.pool.snapshot_every),
+        ("schedule.segment_steps", cfg.schedule.segment_steps),
+        ("schedule.checkpoint_every", cfg.schedule.checkpoint_every),
+        ("schedule.keep_checkpoints", cfg.schedule.keep_checkpoints),
+        ("eval.deals", cfg.eval.deals),
+        ("bc.epochs", cfg.bc.epochs),
+        ("bc.batch_size", cfg.bc.batch_size),
+        ("bc.learning_rate", cfg.bc.learning_rate),
+    ):
+        _positive(source, key, value)
+    for key, value in (
+        ("ppo.learning_rate_final", cfg.ppo.learning_rate_final),
+        ("ppo.ent_coef", cfg.ppo.ent_coef),
+        ("ppo.vf_coef", cfg.ppo.vf_coef),
+        ("ppo.max_grad_norm", cfg.ppo.max_grad_norm),
+        ("bc.decisions", cfg.bc.decisions),
+        ("bc.value_coef", cfg.bc.value_coef),
+        ("eval.every", cfg.eval.every),
+        ("eval.final_deals", cfg.eval.final_deals),
+    ):
+        _positive(source, key, value, allow_zero=True)
+    for key, value in (
+        ("ppo.gamma", cfg.ppo.gamma),
+        ("ppo.gae_lambda", cfg.ppo.gae_lambda),
+        ("pool.baseline_share", cfg.pool.baseline_share),
+        ("pool.latest_share", cfg.pool.latest_share),
+    ):
+        _share(source, key, value)
+    if cfg.ppo.batch_size > cfg.rollout_steps:
+        raise TrainConfigError(
+            f"{source}: key 'ppo.batch_size' = {cfg.ppo.batch_size} exceeds the rollout size "
+            f"ppo.n_steps * env.num_envs = {cfg.rollout_steps}"
+        )
+    if cfg.schedule.segment_steps % cfg.rollout_steps:
+        raise TrainConfigError(
+            f"{source}: key 'schedule.segment_steps' = {cfg.schedule.segment_steps} must be a multiple of "
+            f"ppo.n_steps * env.num_envs = {cfg.rollout_steps}"
+        )
+    for key, names in (
+        ("pool.baselines", cfg.pool.baselines),
+        ("eval.opponents", cfg.eval.opponents),
+        ("bc.teacher", (cfg.bc.teacher,)),
+    ):
+        for name in names:
+            _check_baseline(source, key, name)
+    if cfg.pool.baseline_share > 0 and not cfg.pool.baselines:
+        raise TrainConfigError(f"{source}: key 'pool.baselines' is empty but pool.baseline_share > 0")
+    for key in ("features_dim", "channels", "honor_channels", "broadcast_dim"):
+        _positive(source, f"net.{key}", getattr(cfg.net, key))
+    from agents.learned.advice import ADVISORS
+
+    if cfg.net.advisor and cfg.net.advisor not in ADVISORS:
+        raise TrainConfigError(
+            f"{source}: key 'net.advisor' = {cfg.net.advisor!r} is not an advisor; expected '' (none) or one of "
+            f"{list(ADVISORS)}"
+        )
+    for key in ("pi_layers", "vf_layers"):
+        for i, width in enumerate(getattr(cfg.net, key)):
+            _positive(source, f"net.{key}[{i}]", width)
+
+
+def load_train_config(path: str | Path, overrides: dict[str, Any] | None = None) -> TrainConfig:
+    """Load ``path`` (a YAML file, or a name of ``configs/train/``) and apply dotted ``overrides``."""
+    p = Path(path)
+    if not p.suffix and not p.exists():
+        p = TRAIN_CONFIG_DIR / f"{path}.yaml"
+    if not p.is_file():
+        known = sorted(q.stem for q in TRAIN_CONFIG_DIR.glob("*.yaml"))
+        raise TrainConfigError(f"training config {str(path)!r} does not exist (configs/train/ has {known})")
+    try:
+        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise TrainConfigError(f"{p}: not valid YAML: {exc}") from None
+    if not isinstance(data, dict):
+        raise TrainConfigError(f"{p}: expected a mapping at the top level")
+    cfg = _build(TrainConfig, data, str(p), "")
+    return cfg.replace(source=f"{p} (overrides)", **overrides) if overrides else cfg
+
+
+def dump_train_config(cfg: TrainConfig) -> str:
+    """The resolved configuration as YAML (loadable by :func:`load_train_config`)."""
+    return yaml.safe_dump(cfg.to_dict(), sort_keys=False, allow_unicode=True)
