@@ -119,7 +119,8 @@ def register_cli(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--games", type=int, default=200, help="hands per variant (default 200)")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
-    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table (no progress bar)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=run_cli)
 
 
@@ -138,7 +139,8 @@ def _engine_presets() -> list[str]:
 
 def run_cli(args: argparse.Namespace) -> int:
     variants = args.variant or _engine_presets()
-    summaries = [simulate(v, args.games, args.seed, progress=not args.json).summary() for v in variants]
+    progress = not (args.json or args.no_progress)
+    summaries = [simulate(v, args.games, args.seed, progress=progress).summary() for v in variants]
     if args.json:
         print(json.dumps(summaries, ensure_ascii=False, indent=2))
         return 0

@@ -294,6 +294,24 @@ def test_corrupt_or_foreign_files_are_refused(tmp_path):
         PolicyAgent.load(tmp_path / "missing.zip")
 
 
+def test_policy_load_takes_a_run_directory_or_names_the_file_to_pass(tmp_path):
+    run = tmp_path / "run"
+    step = run / "checkpoints" / "step_000000000640"
+    step.mkdir(parents=True)
+    path, policy, net = _saved(step, "model.zip")
+    with pytest.raises(CheckpointError, match=rf"has no final.zip: the run has not finished.*pass .*'{path}'"):
+        PolicyAgent.load(run)
+    assert PolicyAgent.load(step).meta.step == 640  # a checkpoint folder: its model.zip
+    assert PolicyAgent.load(path).meta.step == 640
+    _saved(run, "final.zip")
+    agent = PolicyAgent.load(run, variant="hongzhong")
+    obs = np.random.default_rng(2).random((2, *OBS_SHAPE), dtype=np.float32)
+    np.testing.assert_allclose(agent.logits(obs), PolicyAgent.from_policy(policy, net).logits(obs), rtol=1e-6)
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(CheckpointError, match="is a directory without final.zip or checkpoints; pass a policy .zip"):
+        PolicyAgent.load(tmp_path / "empty")
+
+
 # ---- the learner's reward --------------------------------------------------------------------------------------
 def test_learner_reward_is_its_own_hand_score(tmp_path):
     """Scripted through the training env: episode returns equal the learner seat's score, not anyone else's."""
@@ -441,6 +459,31 @@ def test_smoke_train_save_resume_load_and_play(tmp_path):
     assert all(torch.equal(a[k], b[k]) for k in a)
 
 
+def test_resume_extending_a_finished_run_puts_its_last_policy_in_the_pool(tmp_path):
+    """--resume --total-steps on a finished run: the old final step joins the pool (and its periodic evaluation
+    runs), as in the run that was never stopped, which ends with the same weights."""
+    from training.trainer import Trainer
+
+    cfg = tiny_config(tmp_path, total_steps=256, eval={"every": 2})
+    short = Trainer.create(cfg, tmp_path / "run", progress=False)
+    short.train(progress=False)
+    short.finish()
+    assert [s.id for s in short.pool.snapshots] == [0, 128] and [e["step"] for e in short.state.evals] == [0]
+    del short
+    longer = Trainer.resume(tmp_path / "run", total_steps=384)
+    assert [s.id for s in longer.pool.snapshots] == [0, 128, 256]
+    assert [e["step"] for e in longer.state.evals] == [0, 256]
+    longer.train(progress=False)
+    straight = Trainer.create(cfg.replace(total_steps=384), tmp_path / "straight", progress=False)
+    straight.train(progress=False)
+    assert [s.id for s in longer.pool.snapshots] == [s.id for s in straight.pool.snapshots] == [0, 128, 256]
+    assert [e["step"] for e in longer.state.evals] == [e["step"] for e in straight.state.evals]
+    a, b = straight.model.policy.state_dict(), longer.model.policy.state_dict()
+    assert all(torch.equal(a[k], b[k]) for k in a)
+    again = Trainer.resume(tmp_path / "run")  # done: nothing is added
+    assert [s.id for s in again.pool.snapshots] == [0, 128, 256]
+
+
 def test_resume_refuses_an_empty_directory_and_create_refuses_an_existing_run(tmp_path):
     from training.trainer import Trainer
 
@@ -460,6 +503,56 @@ def test_cli_train_and_main_are_registered():
     assert args.total_steps == 100 and callable(args.func)
     args = parser.parse_args(["main", "--minutes", "3"])
     assert args.minutes == 3.0 and callable(args.func)
+
+
+def test_train_budget_options_scale_the_whole_run(tmp_path):
+    from training.cli import build_parser
+    from training.train import cli_overrides
+
+    parser = build_parser()
+    argv = ["train", "--config", "hongzhong", "--total-steps", "2048", "--bc-decisions", "500", "--eval-every", "0"]
+    args = parser.parse_args(
+        [*argv, "--final-walls", "4", "--set", "ppo.n_steps=64", "--set", "pool.baselines=[random]"]
+    )
+    cfg = load_train_config(args.config, {"total_steps": args.total_steps, **cli_overrides(args)})
+    assert (cfg.total_steps, cfg.bc.decisions, cfg.eval.every, cfg.eval.final_deals) == (2048, 500, 0, 4)
+    assert cfg.ppo.n_steps == 64 and cfg.pool.baselines == ("random",)
+    for bad, message in (
+        (["--set", "ppo.n_steps"], "KEY=VALUE"),
+        (["--bc-decisions", "-1"], "--bc-decisions must be >= 0"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            cli_overrides(parser.parse_args([*argv, *bad]))
+    with pytest.raises(TrainConfigError, match="unknown key 'ppo.n_step'"):
+        load_train_config("hongzhong", cli_overrides(parser.parse_args([*argv, "--set", "ppo.n_step=64"])))
+
+
+def test_small_cli_run_is_small_and_prints_a_line_per_phase(tmp_path, capsys):
+    """chuanma train with the budget options and --no-progress: BC, PPO and the evaluations as asked, one line
+    for each phase; --resume refuses budget options other than --total-steps / --final-walls."""
+    from training.cli import main
+
+    cfg = tiny_config(tmp_path, bc={"decisions": 5000, "epochs": 1, "batch_size": 32}, eval={"every": 1})
+    run = tmp_path / "run"
+    argv = ["train", "--config", str(tmp_path / "tiny.yaml"), "--total-steps", "128", "--run-dir", str(run)]
+    extra = ["--bc-decisions", "40", "--eval-every", "0", "--final-walls", "1", "--set", "ppo.n_epochs=1"]
+    assert main([*argv, *extra, "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    report = json.loads((run / "report.json").read_text())
+    assert report["bc"]["decisions"] == 40 and report["evals"] == [] and report["final_eval"][0]["walls"] == 1
+    assert load_train_config(run / "config.yaml").ppo.n_epochs == 1 and cfg.ppo.n_epochs == 2
+    for line in (
+        "train tiny (hongzhong): 128 steps in segments of 128, BC 40 decisions from greedy, no periodic eval, "
+        "final evaluation 1 walls per opponent (random)",
+        "BC: 40 decisions of greedy in",
+        "BC: 1 epochs",
+        "PPO: segment 1, steps 0-128 of 128",
+        "final evaluation vs random:",
+        f"wrote {run / 'final.zip'}",
+    ):
+        assert line in out, line
+    assert main(["train", "--resume", str(run), "--bc-decisions", "10"]) == 2
+    assert "only --total-steps and --final-walls change it (got bc.decisions)" in capsys.readouterr().err
 
 
 def test_main_budget_scales(tmp_path):
