@@ -4,6 +4,7 @@ actions are checked against the engine's legal actions, and the state shows only
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 
@@ -126,3 +127,22 @@ def test_play_command_refuses_bad_options_without_starting(capsys):
     assert "unknown agent 'nosuch'" in capsys.readouterr().err
     assert main(["play", "--variant", "chengdu", "--port", "70000", "--no-browser", "--seed", "1"]) == 2
     assert "port must be 0..65535" in capsys.readouterr().err
+
+
+def test_any_agent_spec_plays_a_seat_and_outside_bots_are_stopped():
+    bot = f"external:{sys.executable} agents/examples/random_bot.py"
+    table = PlayTable("hongzhong", ["policy:tests/data/legacy_run/final.zip", "defensive", bot], seed=2, hands=2)
+    try:
+        assert table.names == ["you", "policy:tests/data/legacy_run/final.zip", "defensive", bot]
+        for hand in range(2):
+            _first_legal_until_over(table)
+            assert sum(table.game.result.scores) == 0
+            if hand == 0:
+                table.next_hand()
+        outside = table.agents[3]
+        assert outside.faults["decisions"] > 0 and sum(outside.faults.values()) == outside.faults["decisions"]
+        process = outside._proc
+        assert process.poll() is None
+    finally:
+        table.close()
+    assert process.poll() is not None  # the bot's process has ended

@@ -4,16 +4,33 @@ hand, the replay download, and the page's answer to an illegal action."""
 from __future__ import annotations
 
 import json
+import os
+import queue
+import re
 import shutil
+import signal
+import subprocess
+import sys
+import threading
 from collections import Counter
+from pathlib import Path
 
 from envs.engine.replay import replay
 
 SEED = 5
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _wait_for_new_state(page, version: str) -> None:
     page.wait_for_function(f"document.body.dataset.version !== '{version}'")
+
+
+def _clickable_labels(page) -> list[str]:
+    """The labels of the person's controls that can be clicked now (a tile counts once per kind)."""
+    labels = page.eval_on_selector_all(
+        "#pos-me button:not([disabled])", "els => els.map(e => e.dataset.label || '(no action) ' + e.textContent)"
+    )
+    return sorted(set(labels))
 
 
 def _click_a_legal_action(page) -> None:
@@ -29,7 +46,7 @@ def _click_a_legal_action(page) -> None:
         page.locator(".legal-action:not([disabled])").first.click()
 
 
-def _play_hand_by_clicking(page, screenshot_dir=None) -> int:
+def _play_hand_by_clicking(page, table=None, screenshot_dir=None) -> int:
     """Click legal actions until the settlement shows; returns the number of decisions made."""
     decisions = 0
     shot = screenshot_dir is None
@@ -40,6 +57,8 @@ def _play_hand_by_clicking(page, screenshot_dir=None) -> int:
             page.mouse.move(0, 0)
             page.screenshot(path=screenshot_dir / "play_page.png")
             shot = True
+        if table is not None and table.game.phase.value != "exchange":  # only the legal actions can be clicked
+            assert _clickable_labels(page) == sorted(entry["label"] for entry in table.state()["legal"])
         version = page.get_attribute("body", "data-version")
         _click_a_legal_action(page)
         _wait_for_new_state(page, version)
@@ -58,7 +77,7 @@ def test_a_hand_is_played_by_clicking_legal_actions_until_the_settlement(
     assert page.get_attribute("body", "data-phase") == "exchange"
     assert not page.locator("#download-top").is_visible()  # nothing to download before a hand is over
 
-    decisions = _play_hand_by_clicking(page, screenshot_dir)
+    decisions = _play_hand_by_clicking(page, table, screenshot_dir)
     assert decisions >= 3  # 换三张, 定缺 and at least one play decision
     page.screenshot(path=screenshot_dir / "play_settlement.png")
 
@@ -107,3 +126,29 @@ def test_an_illegal_action_from_the_page_is_refused_and_the_game_goes_on(browser
     _click_a_legal_action(page)
     _wait_for_new_state(page, version)
     assert play_server.table.game.snapshot() != before
+
+
+def test_the_play_command_serves_a_game_until_interrupted(browser_page):
+    command = [sys.executable, "-m", "training.cli", "play", "--variant", "two_player", "--opponents", "random"]
+    command += ["--seed", "1", "--hands", "1", "--no-browser"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(command, cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
+    lines: queue.Queue = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in proc.stderr], daemon=True).start()
+    try:
+        url = None
+        while url is None:
+            line = lines.get(timeout=60)
+            found = re.search(r"open (http://127\.0\.0\.1:\d+/)", line)
+            url = found and found.group(1)
+        page = browser_page
+        page.goto(url)
+        page.wait_for_selector(".legal-action:not([disabled]), #exchange-confirm")
+        assert "two_player · hand 1/1 · seed 1" in page.inner_text("#meta")
+        version = page.get_attribute("body", "data-version")
+        _click_a_legal_action(page)
+        _wait_for_new_state(page, version)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=30)
+    assert proc.returncode == 130  # Ctrl-C stops the server: chuanma's exit status for an interrupt
