@@ -171,14 +171,14 @@ class PlayServer:
         try:
             async with self._lock:
                 state = await run_in_threadpool(self.table.state)
-            await ws.send_json(state)
+            await _send(ws, state)
             while True:
                 frame = await ws.receive()
                 if frame["type"] == "websocket.disconnect":
                     return
                 text = frame.get("text")
                 if text is None:
-                    await ws.send_json(_error("binary frames are not read: send JSON text"))
+                    await _send(ws, _error("binary frames are not read: send JSON text"))
                     continue
                 await self._handle(ws, text)
         except WebSocketDisconnect:
@@ -191,22 +191,22 @@ class PlayServer:
             message = parse_message(text)
             action = parse_action(message.get("action")) if message["type"] == "act" else None
         except MessageError as exc:
-            await ws.send_json(_error(str(exc)))
+            await _send(ws, _error(str(exc)))
             return
         async with self._lock:
             if message["type"] != "state":
                 try:
                     await run_in_threadpool(self._apply, message["type"], action)
                 except (IllegalAction, ValueError) as exc:
-                    await ws.send_json(_error(str(exc)))
+                    await _send(ws, _error(str(exc)))
                     return
                 except Exception as exc:  # an agent's or the engine's failure: reported, the server stays up
                     log.exception("play server: %s failed", message["type"])
-                    await ws.send_json(_error(f"the server failed on {message['type']!r}: {type(exc).__name__}: {exc}"))
+                    await _send(ws, _error(f"the server failed on {message['type']!r}: {type(exc).__name__}: {exc}"))
                     return
             state = await run_in_threadpool(self.table.state)
         if message["type"] == "state":
-            await ws.send_json(state)
+            await _send(ws, state)
         else:
             await self._broadcast(state)
 
@@ -219,10 +219,17 @@ class PlayServer:
 
     async def _broadcast(self, message: dict[str, Any]) -> None:
         for client in list(self._clients):
-            try:
-                await client.send_json(message)
-            except Exception:  # a page that went away
+            if not await _send(client, message):
                 self._clients.discard(client)
+
+
+async def _send(ws: WebSocket, message: dict[str, Any]) -> bool:
+    """Send ``message``; False when the page has gone away meanwhile (nothing to answer then)."""
+    try:
+        await ws.send_json(message)
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        return False
+    return True
 
 
 def _error(message: str) -> dict[str, str]:
