@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from envs.core.actions import HU, PONG, Action, ActionType
+from envs.core.rule_config import PRESETS
 from training.play.table import IllegalAction, PlayTable, action_label, tile_name
 
 
@@ -20,7 +21,7 @@ def _first_legal_until_over(table: PlayTable) -> int:
     return decisions
 
 
-@pytest.mark.parametrize("variant", ["chengdu", "hongzhong", "two_player", "xueliu"])
+@pytest.mark.parametrize("variant", PRESETS)
 def test_agents_play_until_the_person_decides(variant):
     table = PlayTable(variant, ["value"], seat=1, seed=7)
     n = table.cfg.num_players
