@@ -165,3 +165,22 @@ def test_parse_action_builds_the_engine_action():
     assert parse_action({"type": "DISCARD", "tile": 4}) == discard(4)
     assert parse_action({"type": "PASS", "tile": -1, "tiles": []}) == PASS
     assert parse_action({"type": "EXCHANGE", "tiles": [3, 1, 2]}) == exchange([1, 2, 3])  # any order
+
+
+def test_no_browser_is_started_on_linux_without_a_display(monkeypatch, capsys):
+    import webbrowser
+
+    from training.play import server
+
+    opened = []
+    monkeypatch.setattr(webbrowser, "open", opened.append)
+    monkeypatch.setattr(server.sys, "platform", "linux")
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    assert not server.open_page("http://127.0.0.1:1/")
+    assert "no graphical display" in capsys.readouterr().err
+    monkeypatch.setenv("DISPLAY", ":0")
+    assert server.open_page("http://127.0.0.1:1/")
+    for thread in [t for t in server.threading.enumerate() if t.name == "chuanma-browser"]:
+        thread.join(timeout=5)
+    assert opened == ["http://127.0.0.1:1/"]

@@ -30,6 +30,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import socket
 import sys
 import threading
@@ -57,6 +58,7 @@ __all__ = [
     "MessageError",
     "PlayServer",
     "bind_socket",
+    "open_page",
     "page_html",
     "parse_action",
     "parse_message",
@@ -256,7 +258,7 @@ def _uvicorn_server(table: PlayTable) -> uvicorn.Server:
     return uvicorn.Server(config)
 
 
-def url_of(sock: socket.socket) -> str:
+def _url_of(sock: socket.socket) -> str:
     host, port = sock.getsockname()[:2]
     return f"http://{host}:{port}/"
 
@@ -274,22 +276,35 @@ def running_server(table: PlayTable, *, port: int = 0, start_timeout: float = 30
             if not thread.is_alive() or time.monotonic() > deadline:
                 raise RuntimeError("the play server did not start")
             time.sleep(0.02)
-        yield url_of(sock)
+        yield _url_of(sock)
     finally:
         server.should_exit = True
         thread.join(timeout=10)
         sock.close()
 
 
+def open_page(url: str) -> bool:
+    """Open ``url`` in the user's browser (:mod:`webbrowser`, from a thread: the server never waits for it).
+
+    On Linux without a graphical display (no ``DISPLAY`` / ``WAYLAND_DISPLAY``, e.g. over SSH) nothing is opened:
+    :mod:`webbrowser` would start a text browser in the server's terminal.  Returns whether a browser was asked.
+    """
+    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        print("chuanma play: no graphical display here: open the address above in a browser", file=sys.stderr)
+        return False
+    threading.Thread(target=webbrowser.open, args=(url,), name="chuanma-browser", daemon=True).start()
+    return True
+
+
 def serve(table: PlayTable, *, port: int = 0, open_browser: bool = True) -> None:
     """Serve ``table`` until interrupted (Ctrl-C); opens the page in the user's browser unless ``open_browser`` is
     false.  Stops the table's outside bots at the end."""
     sock = bind_socket(port)
-    url = url_of(sock)
+    url = _url_of(sock)
     print(f"chuanma play: open {url} (Ctrl-C stops the server)", file=sys.stderr, flush=True)
     try:
         if open_browser:
-            webbrowser.open(url)
+            open_page(url)
         _uvicorn_server(table).run(sockets=[sock])
     finally:
         sock.close()
