@@ -185,7 +185,7 @@ class PlayTable:
                     self.names.append("you")
                     continue
                 spec = next(others)
-                self.agents[s] = make_agent(spec, seed * 1009 + s, variant=cfg, **external)
+                self.agents[s] = make_agent(spec, seed * 1009 + s, variant=cfg, **external)  # a seed per seat
                 self.names.append(spec)
         except BaseException:
             self.close()
