@@ -7,6 +7,8 @@ Subcommands (each module registers its own parser; heavy imports happen only whe
 * ``chuanma simulate --variant V --games N --seed S [--json]`` — random legal play statistics.
 * ``chuanma eval ...`` — duplicate evaluation of agents (see :mod:`training.evaluation.evaluate`).
 * ``chuanma train --config configs/train/<variant>.yaml`` — self-play training (see :mod:`training.train`).
+* ``chuanma play --variant V --opponents SPEC`` — play one seat against agents in the browser (see
+  :mod:`training.play`).
 * ``chuanma main`` — the README's main job: train briefly on the default variant, evaluate against the baselines.
 """
 
@@ -24,6 +26,7 @@ _SUBCOMMAND_MODULES: tuple[str, ...] = (
     "training.evaluation.evaluate",
     "training.train",
     "training.main_job",
+    "training.play.command",
 )
 
 
