@@ -120,6 +120,27 @@ def test_unread_infos_are_filled_later_exactly():
         assert cc_infos == py_infos
 
 
+def test_unread_infos_keep_their_hand_after_the_next_reset():
+    """An info of one hand read only after the environment dealt the next hand still gives that hand's events."""
+    py = sichuan_mahjong_v0.raw_env(variant="chengdu")
+    cc = sichuan_mahjong_v0.raw_env(variant="chengdu", engine="compiled")
+    rng = np.random.default_rng(1)
+    saved = []
+    for seed in (8, 9):
+        py.reset(seed=seed)
+        cc.reset(seed=seed)
+        saved.append((copy.deepcopy(py.infos), dict(cc.infos)))
+        for _ in range(12):
+            agent = py.agent_selection
+            action = None if py.terminations[agent] else flat_greedy(py, agent, rng)
+            py.step(action)
+            cc.step(action)
+            saved.append((copy.deepcopy(py.infos), dict(cc.infos)))
+    assert sum(len(info["events"]) for py_infos, _ in saved for info in py_infos.values()) > 40
+    for py_infos, cc_infos in saved:
+        assert cc_infos == py_infos
+
+
 def test_lazy_info_behaves_as_a_dict():
     calls = []
 
