@@ -19,8 +19,8 @@ too ``aec_raw/<variant>``       AEC decisions of ``sichuan_mahjong_v0.raw_env`` 
 ``batched_selfplay/<v>``    decisions of ``envs.vector_env.VectorEnv(self_play=True)``, 64 slots: every decision of
                             every seat, with its observation and mask in the batch arrays
 ``batched_learner/<v>``     learner steps of ``VectorEnv`` (64 slots, random opponents played inside)
-``batched_compiled/<v>``    the ``batched_selfplay`` case on the compiled engine (``envs.compiled.vector.
-                            CompiledVectorEnv``, every preset)
+``batched_compiled/<v>``    the ``batched_selfplay`` case on the compiled engine (``VectorEnv(engine="compiled")``,
+                            every preset)
 ``batched_compiled_learner/<v>``  the ``batched_learner`` case on the compiled engine
 ``engine_compiled/<v>``     decisions of the compiled engine without observations: 64 hands, each step the legal
                             masks, a random legal action per hand, the kernel's step, the money and new deals
@@ -152,28 +152,26 @@ def batched_case(variant: str, steps: int, self_play: bool, num_envs: int = 64, 
 
 def compiled_engine_case(variant: str, steps: int, num_envs: int = 64) -> Case:
     """The compiled engine alone: legal masks, a random legal action and one kernel step per hand, the ledger's
-    money and the next deals of the hands that ended (``CompiledVectorEnv``'s own steps without its observations)."""
-    from envs.compiled import batch
-    from envs.compiled.layout import OVER
-    from envs.compiled.vector import CompiledVectorEnv
+    money and the next deals of the hands that ended (the compiled ``VectorEnv``'s backend calls without its
+    observations)."""
+    from envs.vector_env import make_vec_env
 
-    venv = CompiledVectorEnv(variant, num_envs, seed=0, self_play=True)
+    venv = make_vec_env(variant, num_envs, seed=0, self_play=True, engine="compiled")
     venv.reset()
+    backend = venv.backend
     rows = np.arange(num_envs, dtype=np.int64)
     seats = np.zeros(num_envs, dtype=np.int64)
     masks = np.zeros((num_envs, 183), dtype=np.int8)
-    actions = np.zeros(num_envs, dtype=np.int64)
 
     def run(rep: int) -> tuple[float, float]:
         rng = np.random.default_rng(rep)
-        state = venv.state
         t0 = time.process_time()
         for _ in range(steps):
-            batch.acting_seats(state, rows, seats)
-            batch.masks_rows(state, rows, seats, venv._rules, venv._table, masks)
-            batch.pick_legal(masks, rng.random(num_envs), actions)  # what sample_actions does
-            venv._apply(rows, seats, actions)
-            for i in np.flatnonzero(state[:, OVER]).tolist():
+            backend.acting_seats(rows, seats)
+            backend.masks(rows, seats, masks)
+            actions = backend.pick_legal(masks, rng.random(num_envs))  # what sample_actions does
+            backend.step(rows, seats, actions)
+            for i in np.flatnonzero(backend.over()).tolist():
                 venv._new_hand(i, None)
         return steps * num_envs, time.process_time() - t0
 

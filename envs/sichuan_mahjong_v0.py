@@ -28,12 +28,13 @@ Options:
   end-of-hand settlement); ``"terminal"``: an agent receives its whole hand score once, when it leaves (a 血战
   winner) or when the hand ends.  Either way an agent's rewards sum to its hand score.
 * ``engine`` — ``"python"`` (default): the hand is played by :class:`envs.engine.game.Game`; ``"compiled"``: by the
-  numba kernel of :mod:`envs.compiled` (``envs.compiled.aec.CompiledRawEnv``, several times faster), for every preset
-  and the rule flags it plays (a flag it does not play raises ``UnsupportedRule`` naming it).  Everything the
-  environment returns is the same (``tests/envs/test_compiled_aec.py``); there, ``infos[agent]["events"]`` /
-  ``["result"]`` and ``env.game`` are produced on first read by replaying the hand on the Python engine, so a loop
-  that never reads them never pays for them (pickling an info, as sb3's
-  ``SubprocVecEnv`` does to send it between processes, reads them).
+  numba kernel of :mod:`envs.compiled` (several times faster), for every preset and the rule flags it plays (a flag it
+  does not play raises ``UnsupportedRule`` naming it).  The environment drives either through the backend protocol
+  of :mod:`envs.backend` (``env.backend``).  Everything it returns is the same (``tests/envs/test_compiled_aec.py``);
+  on the compiled engine, ``infos[agent]["events"]`` / ``["result"]`` and ``env.game`` are produced on first read
+  by replaying the hand on the Python engine (:class:`envs.lazy_info.LazyInfo`), so a loop that never reads them
+  never pays for them (pickling an info, as sb3's ``SubprocVecEnv`` does to send it between processes, reads
+  them).
 * ``reward_scale`` — rewards are ``score change / base_unit * reward_scale`` when ``normalize_reward`` is true
   (default false: ``score change * reward_scale``, in the variant's points).
 
@@ -101,9 +102,10 @@ Version history
 from __future__ import annotations
 
 import dataclasses
+import functools
 import operator
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import gymnasium
@@ -113,19 +115,15 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from envs.core.actions import ACTION_SPACE_SIZE, action_name, engine_action
-from envs.core.rule_config import ENGINES, RuleConfig, load_variant
+from envs.backend import ENGINES, HandLog, TableBackend, make_table
+from envs.core.actions import ACTION_SPACE_SIZE, action_name
+from envs.core.rule_config import RuleConfig, load_variant
 from envs.core.wall import hand_seed
 from envs.engine.game import Game
-from envs.engine.observation import (
-    OBS_SHAPE,
-    GameObserver,
-    ObservationEncoder,
-    game_mask,
-    legal_mask,
-    observation_bounds,
-)
-from envs.scoring.settlement import score_final
+from envs.engine.observation import OBS_SHAPE, ObservationEncoder, legal_mask, observation_bounds
+from envs.engine.render import render_view
+from envs.lazy_info import LazyInfo
+from envs.scoring.settlement import Transfer
 
 ENV_NAME = "sichuan_mahjong_v0"
 REWARD_MODES = ("delta", "terminal")
@@ -151,20 +149,14 @@ def env(variant: str | RuleConfig = "hongzhong", render_mode: str | None = None,
 
 
 class raw_env(AECEnv, EzPickle):
-    """The bare AEC environment (see the module docstring)."""
+    """The bare AEC environment (see the module docstring), on the engine backend ``engine`` names
+    (``env.backend``, :mod:`envs.backend`)."""
 
     metadata: ClassVar[dict[str, Any]] = {
         "name": ENV_NAME,
         "render_modes": ["ansi", "human"],
         "is_parallelizable": False,
     }
-
-    def __new__(cls, *args: Any, engine: str = "python", **kwargs: Any) -> raw_env:
-        if engine == "compiled" and cls is raw_env:  # the same environment on the compiled engine
-            from envs.compiled.aec import CompiledRawEnv
-
-            cls = CompiledRawEnv
-        return super().__new__(cls)
 
     def __init__(
         self,
@@ -199,7 +191,7 @@ class raw_env(AECEnv, EzPickle):
             raise ValueError(f"reward_scale must be a finite number, got {reward_scale!r}")
         self.cfg: RuleConfig = load_variant(variant, **dict(rules or {}))
         self.hand_cfg: RuleConfig = self.cfg  # the rules of the current hand (reset option "rules" may change them)
-        Game(self.cfg, seed=0, record_events=False)  # UnsupportedRule now rather than at the first reset
+        self.backend: TableBackend = make_table(engine, self.cfg)  # UnsupportedRule now rather than at a reset
         self.render_mode = render_mode
         self.reward_mode = reward_mode
         self.reward_scale = float(reward_scale)
@@ -208,7 +200,7 @@ class raw_env(AECEnv, EzPickle):
         n = self.cfg.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        self._encoder = ObservationEncoder.from_config(self.cfg)
+        self._encoder = ObservationEncoder.from_config(self.cfg)  # the reference path's (reference_observe)
         low, high = observation_bounds()
         self.observation_spaces = {
             a: spaces.Dict(
@@ -220,14 +212,10 @@ class raw_env(AECEnv, EzPickle):
             for a in self.possible_agents
         }
         self.action_spaces = {a: _ActionSpace(ACTION_SPACE_SIZE) for a in self.possible_agents}
-        self.game: Game | None = None
-        self._observer: GameObserver | None = None
         self._seed_base: Any = 0
         self._hand_index = -1
-        self._picks: list[list[int]] = [[] for _ in range(n)]
         self._scores: list[int] = [0] * n
         self._masks: dict[int, np.ndarray] = {}  # legal masks of the current decision point, per seat
-        self._event_cursor = 0
 
     # ---- spaces ----------------------------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -235,6 +223,27 @@ class raw_env(AECEnv, EzPickle):
 
     def action_space(self, agent: str) -> spaces.Space:
         return self.action_spaces[agent]
+
+    # ---- the hand --------------------------------------------------------------------------------------------
+    @property
+    def game(self) -> Game | None:
+        """The hand on the Python engine (None before the first reset or after :meth:`close`); on the compiled
+        engine, the Python engine's replay of the hand brought up to the current decision (for inspection and
+        rendering: stepping it yourself would leave the replay behind the kernel)."""
+        log = self.backend.log
+        return None if log is None else log.game()
+
+    @game.setter
+    def game(self, value: Game) -> None:
+        raise AttributeError(
+            "raw_env.game is the hand of the engine backend (on the compiled engine, its replay on the Python "
+            "engine); it cannot be set: reset() deals a hand"
+        )
+
+    @property
+    def reward_factor(self) -> float:
+        """Points of score change per unit of reward: ``reward_scale`` (per ``base_unit`` when normalised)."""
+        return self._reward_factor
 
     # ---- episode ---------------------------------------------------------------------------------------------
     def reset(self, seed: Any = None, options: dict[str, Any] | None = None) -> None:
@@ -264,32 +273,20 @@ class raw_env(AECEnv, EzPickle):
         self._encoder = ObservationEncoder.from_config(cfg)
         self._reward_factor = self.reward_scale / (cfg.base_unit if self.normalize_reward else 1)
         self.hand_cfg = cfg
-        scores = self._start_hand(cfg, hand, {k: options[k] for k in _GAME_OPTIONS if k in options})
-        n = cfg.num_players
+        backend = self.backend
+        backend.deal(cfg, hand, {k: options[k] for k in _GAME_OPTIONS if k in options})
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
-        self._picks = [[] for _ in range(n)]
-        self._scores = scores
+        self._scores = backend.scores()  # after the deal (four 红中 can win there)
         self._skip_agent_selection = None
         self._masks.clear()
-        self._event_cursor = 0
-        self._after_engine_step([])
+        self._after_engine_step(())
         if self.render_mode == "human":
             self.render()
-
-    def _start_hand(self, cfg: RuleConfig, hand: Any, fixed: dict[str, Any]) -> list[int]:
-        """Deal the hand (seed ``hand``, or the fixed start of the reset options) and return the scores after the
-        deal (four 红中 can win there)."""
-        if "wall" in fixed:
-            self.game = Game(cfg, **fixed)
-        else:
-            self.game = Game(cfg, seed=hand, **fixed)
-        self._observer = GameObserver(self._encoder, self.game)
-        return list(self.game.scores)
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -297,14 +294,11 @@ class raw_env(AECEnv, EzPickle):
             self._was_dead_step(action)
             return
         seat, action_id = self._begin_step(agent, action)
-        game = self.game
-        n_transfers = len(game.transfers)
-        move = engine_action(action_id, self._picks[seat])  # a 换三张 pick waits for the third
-        if move is None:
+        transfers = self.backend.step(seat, action_id)
+        if transfers is None:  # a 换三张 pick before the third: the engine has not moved
             self._after_pick()
             return
-        game.step(seat, move)
-        self._after_engine_step(game.transfers[n_transfers:])
+        self._after_engine_step(transfers)
         if self.render_mode == "human":
             self.render()
 
@@ -312,22 +306,19 @@ class raw_env(AECEnv, EzPickle):
         """Check ``agent``'s action against its mask (``ValueError`` naming the legal ones) and clear the step's
         rewards (PettingZoo's ``_clear_rewards``); returns ``(seat, action id)``."""
         seat = self.agent_name_mapping[agent]
-        mask = self._legal_mask(seat)
+        mask = self.legal_mask(seat)
         action_id = _as_id(action)
         if action_id is None or not mask[action_id]:
             legal = ", ".join(f"{i} ({action_name(i)})" for i in np.flatnonzero(mask))
             shown = f"{action_id} ({action_name(action_id)})" if action_id is not None else repr(action)
-            raise ValueError(f"illegal action {shown} for {agent} in phase {self._phase_name()}; legal: {legal}")
+            phase = self.backend.phase().value
+            raise ValueError(f"illegal action {shown} for {agent} in phase {phase}; legal: {legal}")
         self._cumulative_rewards[agent] = 0.0
         rewards = self.rewards
         for a in rewards:
             rewards[a] = 0
         self._masks.clear()
         return seat, action_id
-
-    def _phase_name(self) -> str:
-        """The engine's phase now (``Phase.value``), for error messages."""
-        return self.game.phase.value
 
     def _after_pick(self) -> None:
         """A 换三张 pick before the third: the engine has not moved (no events, no payments)."""
@@ -340,48 +331,60 @@ class raw_env(AECEnv, EzPickle):
         if self.render_mode == "human":
             self.render()
 
-    def _after_engine_step(self, new_transfers: list) -> None:
-        """Rewards, terminations, infos and the next agent after the engine moved."""
-        game = self.game
-        events = game.events
-        cursor = self._event_cursor
-        new_events = events[cursor:] if len(events) > cursor else ()
-        self._event_cursor = len(events)
-        over = game.is_over
-        rows = [(t.payer, t.receiver, t.amount, t.reason) for t in new_transfers]  # built once, copied per agent
-        forms = _event_forms(new_events) if new_events else None
-        result = _result_dict(game.result) if over else None  # built once; each agent gets its own copy
-        scores = game.scores
+    def _after_engine_step(self, transfers: Sequence[Transfer]) -> None:
+        """Rewards, terminations, infos and the next agent after the engine moved (``transfers``: its payments).
 
-        def info(seat: int) -> dict[str, Any]:
-            seen = []  # _events_from_forms(forms, seat), inlined: fresh dicts per seat
-            if forms:
-                for vis, shown, hidden in forms:
-                    if vis is None or seat in vis:
-                        seen.append(shown.copy())
-                    elif hidden is not None:
-                        seen.append(hidden.copy())
-            out = {"seat": seat, "events": seen, "transfers": rows[:], "scores": scores[:]}
-            if over:
-                out["result"] = _plain(result)
-            return out
+        The step's events and, at the end, the hand result come from the backend's :class:`~envs.backend.HandLog`:
+        read now when they are cheap (the Python engine's own log), else on first read of each info
+        (:class:`~envs.lazy_info.LazyInfo`: the compiled engine's replay)."""
+        backend = self.backend
+        over = backend.is_over()
+        rows = [(t.payer, t.receiver, t.amount, t.reason) for t in transfers]  # built once, copied per agent
+        scores = backend.scores()
+        log = backend.log
+        if backend.defers_events:
+            fill = functools.partial(_deferred, log, backend.steps, over)
+            lazy = ("events", "result") if over else ("events",)
 
-        self._update_agents(scores, game.active, over, -1 if over else game.pending[0], info)
+            def info(seat: int) -> dict[str, Any]:
+                values = {"seat": seat, "events": None, "transfers": rows[:], "scores": scores[:]}
+                return LazyInfo(values, functools.partial(fill, seat), lazy)
+
+        else:
+            new_events = log.events_of(backend.steps)
+            forms = _event_forms(new_events) if new_events else None
+            result = _result_dict(log.game().result) if over else None  # built once; each agent gets its own copy
+
+            def info(seat: int) -> dict[str, Any]:
+                seen = []  # _events_from_forms(forms, seat), inlined: fresh dicts per seat
+                if forms:
+                    for vis, shown, hidden in forms:
+                        if vis is None or seat in vis:
+                            seen.append(shown.copy())
+                        elif hidden is not None:
+                            seen.append(hidden.copy())
+                out = {"seat": seat, "events": seen, "transfers": rows[:], "scores": scores[:]}
+                if over:
+                    out["result"] = _plain(result)
+                return out
+
+        self._update_agents(scores, backend.active(), over, -1 if over else backend.acting_seat(), info)
 
     def _update_agents(
-        self, scores: list[int], active: Any, over: bool, next_seat: int, info: Callable[[int], dict[str, Any]]
+        self, scores: list[int], active: Sequence[bool], over: bool, next_seat: int, info: Callable[[int], dict]
     ) -> None:
-        """PettingZoo's bookkeeping after the hand moved (either engine): rewards from the score changes,
-        terminations of the agents leaving, ``info(seat)`` per agent, and the next ``agent_selection``
-        (``next_seat``: the engine's first pending seat, -1 when the hand is over)."""
+        """PettingZoo's bookkeeping after the hand moved: rewards from the score changes, terminations of the
+        agents leaving, ``info(seat)`` per agent, and the next ``agent_selection`` (``next_seat``: the engine's
+        first pending seat, -1 when the hand is over)."""
         prev = self._scores
         delta = self.reward_mode == "delta"
         factor = self._reward_factor
         mapping = self.agent_name_mapping
+        score_final = self.backend.score_final
         rewards, terminations, infos = self.rewards, self.terminations, self.infos
         for agent in self.agents:
             seat = mapping[agent]
-            leaving = over or (not active[seat] and self._score_final(seat))
+            leaving = over or (not active[seat] and score_final(seat))
             if delta:
                 rewards[agent] = (scores[seat] - prev[seat]) * factor
             elif leaving and not terminations[agent]:
@@ -412,59 +415,57 @@ class raw_env(AECEnv, EzPickle):
                 self.agent_selection = agent
                 break
 
-    def _score_final(self, seat: int) -> bool:
-        """Whether a seat that left the hand (血战 winner) can no longer gain or lose points
-        (:func:`envs.scoring.settlement.score_final`): a winner who paid a kong payment to a player who has not won
-        stays in ``agents`` (without decisions) until its 退税 refund is settled."""
-        game = self.game
-        return score_final(game.cfg, seat, game.kong_payments, game.won)
-
     @property
     def scores(self) -> list[int]:
         """The hand scores of every seat now (points; a copy)."""
         return list(self._scores)
 
-    def _info_with(self, agent: str, extra: dict[str, Any]) -> dict[str, Any]:
+    def info_with(self, agent: str, extra: dict[str, Any]) -> dict[str, Any]:
         """A new dict: ``infos[agent]`` with the keys of ``extra`` added (for wrappers such as
-        :class:`envs.single_agent.SingleAgentEnv`; the compiled engine keeps its deferred values deferred)."""
-        return {**self.infos[agent], **extra}
+        :class:`envs.single_agent.SingleAgentEnv`; values read on first use stay so)."""
+        info = self.infos[agent]
+        return info.extended(extra) if isinstance(info, LazyInfo) else {**info, **extra}
 
-    def _end_info(self, seat: int, extra: dict[str, Any]) -> dict[str, Any]:
+    def end_info(self, seat: int, extra: dict[str, Any]) -> dict[str, Any]:
         """``extra`` with ``seat``, the hand scores and, once the hand is over, its ``result`` (the info of a seat
-        that has left the AEC env's ``agents``)."""
+        that has left ``agents``)."""
         info = {**extra, "seat": seat, "scores": list(self._scores)}
-        if self.game.is_over:
-            info["result"] = _result_dict(self.game.result)
+        backend = self.backend
+        if not backend.is_over():
+            return info
+        log = backend.log
+        if backend.defers_events:
+            return LazyInfo(info, lambda: {"result": _result_dict(log.game().result)}, ("result",))
+        info["result"] = _result_dict(log.game().result)
         return info
 
     # ---- observations ----------------------------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_name_mapping[agent]
-        obs = self._encode(seat)
+        obs = self.backend.observe(seat)
         if agent == self.agent_selection and not self.terminations.get(agent, True):
-            mask = self._legal_mask(seat).copy()
+            mask = self.legal_mask(seat).copy()
         else:
             mask = np.zeros(ACTION_SPACE_SIZE, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
 
-    def _encode(self, seat: int) -> np.ndarray:
-        """A new ``chuanma-v1`` observation tensor of ``seat`` now."""
-        return self._observer.encode(seat, exchange_picks=self._picks[seat])
-
-    def _legal_mask(self, seat: int) -> np.ndarray:
-        """The seat's legal mask, cached until the next action (the observation's ``action_mask`` is a copy)."""
+    def legal_mask(self, seat: int) -> np.ndarray:
+        """The seat's legal mask now, cached until the next action (do not modify it: ``observe`` and
+        :meth:`action_mask` return copies)."""
         mask = self._masks.get(seat)
         if mask is None:
-            mask = self._masks[seat] = game_mask(self.game, seat, self._picks[seat])
+            mask = self._masks[seat] = self.backend.legal_mask(seat)
         return mask
 
     def reference_observe(self, agent: str) -> dict[str, np.ndarray]:
-        """:meth:`observe` the slow way, through ``Game.view`` (the reference the fast path is tested against)."""
+        """:meth:`observe` the slow way, through ``Game.view`` of :attr:`game` (the reference the fast paths are
+        tested against)."""
         seat = self.agent_name_mapping[agent]
         view = self.game.view(seat)
-        obs = self._encoder.encode(view, exchange_picks=self._picks[seat])
+        picks = self.backend.picks(seat)
+        obs = self._encoder.encode(view, exchange_picks=picks)
         if agent == self.agent_selection and not self.terminations.get(agent, True):
-            mask = legal_mask(view, self._picks[seat])
+            mask = legal_mask(view, picks)
         else:
             mask = np.zeros(ACTION_SPACE_SIZE, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
@@ -485,16 +486,23 @@ class raw_env(AECEnv, EzPickle):
         return None
 
     def _render_text(self) -> str:
-        from envs.engine.render import render_view
-
-        if self.game is None:
+        game = self.game
+        if game is None:
             return "(no hand: call reset() first)"
         seat = self.agent_name_mapping.get(self.agent_selection, 0) if self.agents else 0
-        return render_view(self.game.view(seat))
+        return render_view(game.view(seat))
 
     def close(self) -> None:
-        self.game = None
-        self._observer = None
+        self.backend.close()
+
+
+def _deferred(log: HandLog, step: int, over: bool, seat: int) -> dict[str, Any]:
+    """The deferred values of ``seat``'s info at ``step`` of the hand of ``log``: the events it may see and, at the
+    end, the result."""
+    out: dict[str, Any] = {"events": _events_from_forms(_event_forms(log.events_of(step)), seat)}
+    if over:
+        out["result"] = _result_dict(log.game().result)
+    return out
 
 
 def _events_for(events: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:

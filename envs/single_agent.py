@@ -190,16 +190,16 @@ class SingleAgentEnv(gymnasium.Env):
                 seat = aec.agent_name_mapping[agent]
                 policy = self._opponents[(seat - self.seat) % self.cfg.num_players - 1]
                 if policy is None:  # a random opponent needs only the mask (the observation would be thrown away)
-                    aec.step(int(self._rng.choice(np.flatnonzero(aec._legal_mask(seat)))))
+                    aec.step(int(self._rng.choice(np.flatnonzero(aec.legal_mask(seat)))))
                     continue
                 obs = aec.observe(agent)
                 aec.step(self._act(policy, obs["observation"], obs["action_mask"]))
         self._done = me not in aec.agents
         score = aec.scores[self.seat]
         if aec.reward_mode == "delta":
-            reward = (score - self._score) * aec._reward_factor
+            reward = (score - self._score) * aec.reward_factor
         else:
-            reward = score * aec._reward_factor if self._done else 0.0
+            reward = score * aec.reward_factor if self._done else 0.0
         self._score = score
         return float(reward)
 
@@ -216,7 +216,7 @@ class SingleAgentEnv(gymnasium.Env):
         if self._done:
             obs = aec.observe(self.agent)["observation"]  # the learner has left: its mask is all zeros
             self._mask = np.zeros(ACTION_SPACE_SIZE, dtype=np.int8)
-            return obs, aec._end_info(seat, {"action_mask": self._mask.copy()})
+            return obs, aec.end_info(seat, {"action_mask": self._mask.copy()})
         o = aec.observe(self.agent)
         self._mask = o["action_mask"]
-        return o["observation"], aec._info_with(self.agent, {"action_mask": self._mask.copy()})
+        return o["observation"], aec.info_with(self.agent, {"action_mask": self._mask.copy()})

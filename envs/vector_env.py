@@ -55,12 +55,15 @@ With sb3 installed the class is an sb3 ``VecEnv`` (``step_async``/``step_wait``,
 helper), called once, with the result repeated per slot; a pool with a ``seed(seed)`` method is reseeded by
 :meth:`VectorEnv.seed` (so that shared opponents' generators restart with the environment).
 
-Compiled engine
----------------
-:func:`make_vec_env` with ``engine="compiled"`` returns :class:`envs.compiled.vector.CompiledVectorEnv`: this
-environment (same constructor, modes, observations, masks, rewards and infos, checked step by step by
-``tests/envs/test_compiled_vector_env.py``) on the numba engine of :mod:`envs.compiled`, for every preset and the
-rule flags it plays (:func:`envs.compiled.support.unsupported` names the others).
+Engines
+-------
+``engine="python"`` (default) plays each slot's hand on an :class:`envs.engine.game.Game`; ``engine="compiled"`` plays
+all of them on the numba kernel of :mod:`envs.compiled` (the state of every hand in one ``int32`` array, one call
+applying a decision in every slot, one writing every next observation and mask), for every preset and the rule
+flags it plays (:func:`envs.compiled.support.unsupported` names the others).  The environment drives either
+through the batch protocol of :mod:`envs.backend` (``venv.backend``); everything it returns is the same, checked
+step by step by ``tests/envs/test_compiled_vector_env.py``.  :func:`make_vec_env` takes the same ``engine`` option and
+:class:`CompiledVectorEnv` is this environment with ``engine="compiled"``.
 
 >>> from envs.vector_env import VectorEnv
 >>> venv = VectorEnv("hongzhong", num_envs=4, seed=0)
@@ -79,26 +82,19 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.actions import ACTION_SPACE_SIZE, action_name, engine_action
-from envs.core.rule_config import ENGINES, RuleConfig, load_variant
+from envs.backend import ENGINES, BatchBackend, make_batch
+from envs.core.actions import ACTION_SPACE_SIZE, action_name
+from envs.core.rule_config import RuleConfig, load_variant
 from envs.core.wall import hand_seed
 from envs.engine.game import Game
-from envs.engine.observation import (
-    OBS_SHAPE,
-    GameObserver,
-    ObservationEncoder,
-    game_mask,
-    legal_ids,
-    observation_bounds,
-)
-from envs.scoring.settlement import score_final
+from envs.engine.observation import OBS_SHAPE, observation_bounds
 
 try:  # sb3 is an optional dependency (the ``train`` extra): without it the class is a plain batched env
     from stable_baselines3.common.vec_env import VecEnv as _VecEnvBase
 except ImportError:  # pragma: no cover - exercised only without sb3
     _VecEnvBase = object  # type: ignore[assignment,misc]
 
-__all__ = ["ENGINES", "REWARD_MODES", "VectorEnv", "make_vec_env"]
+__all__ = ["ENGINES", "REWARD_MODES", "CompiledVectorEnv", "VectorEnv", "make_vec_env"]
 
 REWARD_MODES = ("delta", "terminal")
 Policy = Callable[[np.ndarray, np.ndarray], int] | Any
@@ -106,17 +102,15 @@ _POOL_SALT = 0x5E1F  # the opponent-pool generator of a slot: default_rng([slot 
 
 
 class _Slot:
-    """One hand in the batch and its bookkeeping (the state the AEC env and the single-agent wrapper keep)."""
+    """The bookkeeping of one slot's episode (what the AEC env and the single-agent wrapper keep); the hand itself
+    lives in the backend."""
 
     __slots__ = (
         "alive",
         "ep_len",
         "ep_return",
-        "game",
         "hand_index",
-        "observer",
         "pending",
-        "picks",
         "policies",
         "pool_rng",
         "rng",
@@ -128,14 +122,11 @@ class _Slot:
     )
 
     def __init__(self) -> None:
-        self.game: Game | None = None
-        self.observer: GameObserver | None = None  # incremental observations of the slot's hand
         self.seed: Any = 0
         self.hand_index = -1
         self.rng = np.random.default_rng(0)
         self.pool_rng = np.random.default_rng([0, _POOL_SALT])
-        self.seat = 0  # learner seat (learner mode) or the acting seat (self-play)
-        self.picks: list[list[int]] = []
+        self.seat = 0  # learner seat (learner mode)
         self.scores: list[int] = []  # per-seat scores already paid as rewards (AEC ``_scores``)
         self.alive: list[bool] = []  # seats still in the AEC env's ``agents``
         self.score = 0  # learner mode: the learner's score already paid
@@ -153,6 +144,7 @@ class VectorEnv(_VecEnvBase):
     ``seat``: the learner's seat number or ``"random"`` (drawn per hand from the slot's generator).
     ``reward_mode``, ``reward_scale``, ``normalize_reward``: as the AEC env options of the same names.
     ``seed``: slot ``i`` starts from seed ``seed + i`` at the first :meth:`reset`.
+    ``engine``: ``"python"`` or ``"compiled"`` (see the module docstring; ``venv.backend`` holds the hands).
     """
 
     def __init__(
@@ -168,6 +160,7 @@ class VectorEnv(_VecEnvBase):
         reward_mode: str = "delta",
         reward_scale: float = 1.0,
         normalize_reward: bool = False,
+        engine: str = "python",
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
@@ -178,7 +171,8 @@ class VectorEnv(_VecEnvBase):
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise ValueError(f"seed must be a non-negative int, got {seed!r}")
         cfg = load_variant(variant, **dict(rules or {}))
-        Game(cfg, seed=0, record_events=False)  # UnsupportedRule now rather than at the first reset
+        self.backend: BatchBackend = make_batch(engine, cfg, num_envs)  # UnsupportedRule now, not at the reset
+        self.engine = engine
         self.cfg = cfg
         n = self.num_players = cfg.num_players
         if seat != "random" and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
@@ -203,7 +197,6 @@ class VectorEnv(_VecEnvBase):
         self.reward_scale = float(reward_scale)
         self.normalize_reward = bool(normalize_reward)
         self._factor = self.reward_scale / (cfg.base_unit if normalize_reward else 1)
-        self._encoder = ObservationEncoder.from_config(cfg)
         self.render_mode = None
         low, high = observation_bounds()
         self.obs = np.zeros((num_envs, *OBS_SHAPE), dtype=np.float32)
@@ -212,6 +205,9 @@ class VectorEnv(_VecEnvBase):
         self._scratch_obs = np.zeros((num_envs, *OBS_SHAPE), dtype=np.float32)
         self._scratch_masks = np.zeros((num_envs, ACTION_SPACE_SIZE), dtype=np.int8)
         self._slots = [_Slot() for _ in range(num_envs)]
+        self._all = np.arange(num_envs, dtype=np.int64)
+        self._ep_len = np.zeros(num_envs, dtype=np.int64)  # self-play: decisions of each slot's hand so far
+        self._pending: set[int] = set()  # self-play: slots with a reward from the deal, paid with their next step
         self._actions: np.ndarray | None = None
         self._was_reset = False  # step() before the first reset() has no hands to play
         self._start = time.perf_counter()
@@ -258,7 +254,7 @@ class VectorEnv(_VecEnvBase):
 
     def _new_hand(self, i: int, seed: int | None) -> bool:
         """Deal slot ``i`` its next hand (a new seed sequence when ``seed`` is given), as ``raw_env.reset`` does;
-        True when something happened at the deal itself (:meth:`_deal`)."""
+        True when something happened at the deal itself (:meth:`envs.backend.BatchBackend.deal`)."""
         s = self._slots[i]
         if seed is not None:
             s.seed, s.hand_index = seed, 0
@@ -268,17 +264,20 @@ class VectorEnv(_VecEnvBase):
         else:
             s.hand_index += 1
             hand = s.seed if s.hand_index == 0 else hand_seed(s.seed, s.hand_index)
-        moved = self._deal(i, hand)
+        moved = self.backend.deal(i, hand)
         n = self.num_players
-        s.scores = self._scores_of(i)
+        s.scores = self.backend.scores(i)
         s.alive = [True] * n
         s.ep_return = 0.0
         s.ep_len = 0
         if self.self_play:
+            self._ep_len[i] = 0
             s.pending = 0.0  # the deal's rewards, paid with the slot's next step
             if moved:  # a seat may leave at the deal (four 红中 at once)
                 s.pending = np.zeros(n, dtype=np.float32)
                 self._pay(i, s.pending)
+                if s.pending.any():
+                    self._pending.add(i)
             return moved
         s.seat = int(s.rng.integers(n)) if self.seat_option == "random" else self.seat_option
         if self._pool is not None:
@@ -297,48 +296,10 @@ class VectorEnv(_VecEnvBase):
         s.pending = 0.0
         return moved
 
-    # ---- the engine of the slots (CompiledVectorEnv overrides these) ----------------------------------------------
-    def _deal(self, i: int, hand: Any) -> bool:
-        """Start hand seed ``hand`` in slot ``i``; False when nothing happened at the deal itself (no win there: the
-        scores are zero and every seat is in the hand)."""
-        s = self._slots[i]
-        g = s.game = Game(self.cfg, seed=hand, record_events=False)
-        s.observer = GameObserver(self._encoder, g)
-        s.picks = [[] for _ in range(self.num_players)]
-        return bool(g.wins) or g.is_over
-
-    def _scores_of(self, i: int) -> list[int]:
-        """The hand scores of slot ``i`` (a fresh list)."""
-        return list(self._slots[i].game.scores)
-
-    def _leaves(self, i: int, seat: int) -> bool:
-        """Whether ``seat``'s score in slot ``i`` is final: the hand is over, or the seat left it (血战 winner) and
-        can no longer gain or lose points (the AEC env's rule, :func:`envs.scoring.settlement.score_final`)."""
-        g = self._slots[i].game
-        return g.is_over or (not g.active[seat] and score_final(g.cfg, seat, g.kong_payments, g.won))
-
-    def _observe_into(self, pairs: list[tuple[int, int]], obs: np.ndarray, masks: np.ndarray) -> None:
-        """The observation and mask of each ``(slot, seat)`` into row ``slot`` of ``obs`` and ``masks``."""
-        for i, seat in pairs:
-            s = self._slots[i]
-            s.observer.encode(seat, obs[i], exchange_picks=s.picks[seat])
-            game_mask(s.game, seat, s.picks[seat], masks[i])
-
-    def _play_all(self, pairs: list[tuple[int, int]], actions: list[int]) -> None:
-        """Apply ``actions[j]`` of the seat of ``pairs[j]`` in its slot."""
-        for (i, seat), a in zip(pairs, actions):
-            self._play(self._slots[i], seat, a)
-
-    def _terminal_observation(self, i: int) -> np.ndarray:
-        """The last observation of slot ``i``'s learner (a new array)."""
-        s = self._slots[i]
-        return s.observer.encode(s.seat)
-
     def _deal_all(self, indices: Sequence[int], seeds: Sequence[Any], infos: list[dict[str, Any]]) -> None:
         """Deal hands until every listed slot awaits a decision; fill the observations and masks of those rows."""
         for i, seed in zip(indices, seeds):
-            s = self._slots[i]
-            s.skipped = 0
+            self._slots[i].skipped = 0
             self._new_hand(i, seed)
         self._settle(list(indices), infos, fresh=set(indices))
 
@@ -363,79 +324,83 @@ class VectorEnv(_VecEnvBase):
         self._require_reset()
         return self._step(actions)
 
-    def _step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
-        acts = np.asarray(actions).reshape(-1)
+    def _check_actions(self, actions: Any) -> np.ndarray:
+        """The actions as ``int64`` ids, one per slot, each legal (``ValueError`` naming the first that is not)."""
         N = self.num_envs
+        try:
+            acts = np.asarray(actions, dtype=np.int64).reshape(-1)
+        except (TypeError, ValueError):
+            raise ValueError(f"actions must be {N} integer action ids, got {actions!r}") from None
         if acts.shape[0] != N:
             raise ValueError(f"expected {N} actions (one per slot), got shape {np.shape(actions)}")
-        masks = self.masks
-        infos: list[dict[str, Any]] = [{} for _ in range(N)]
-        dones = np.zeros(N, dtype=bool)
-        n = self.num_players
-        rewards = np.zeros((N, n) if self.self_play else N, dtype=np.float32)
-        for i in range(N):
-            a = int(acts[i])
-            if not (0 <= a < ACTION_SPACE_SIZE and masks[i, a]):
-                legal = ", ".join(f"{j} ({action_name(j)})" for j in np.flatnonzero(masks[i]))
-                raise ValueError(f"illegal action {a} in slot {i} (seat {self._slots[i].seat}); legal: {legal}")
-        self._new_obs()
-        if self.self_play:
-            ended, others = [], []
-            for i in range(N):
-                s = self._slots[i]
-                row = rewards[i]
-                row += s.pending
-                s.pending = 0.0
-                if self._play(s, s.seat, int(acts[i])):
-                    self._pay(i, row)
-                s.ep_len += 1
-                if s.game.is_over:
-                    dones[i] = True
-                    infos[i]["final_scores"] = list(s.game.scores)
-                    infos[i]["episode"] = {"l": s.ep_len, "t": self._elapsed()}
-                    ended.append(i)
-                else:
-                    others.append(i)
-            self._settle(others, infos, fresh=set())
-            self._deal_all(ended, [None] * len(ended), infos)
-            for i in range(N):
-                infos[i]["seat"] = self._slots[i].seat
-            return self.obs, rewards, dones, infos
-        for i in range(N):
-            s = self._slots[i]
-            self._play(s, s.seat, int(acts[i]))
-        self._settle(list(range(N)), infos, fresh=set(), rewards=rewards, dones=dones)
-        return self.obs, rewards, dones, infos
+        i = self.backend.first_illegal(self.masks, acts)
+        if i >= 0:
+            legal = ", ".join(f"{j} ({action_name(j)})" for j in np.flatnonzero(self.masks[i]))
+            seat = int(self.acting_seats[i])
+            raise ValueError(f"illegal action {int(acts[i])} in slot {i} (seat {seat}); legal: {legal}")
+        return acts
 
-    def _play(self, s: _Slot, seat: int, a: int) -> bool:
-        """Apply flat action ``a`` of ``seat``; False when it was a 换三张 pick that does not complete the triple."""
-        action = engine_action(a, s.picks[seat])
-        if action is None:
-            return False
-        s.game.step(seat, action)
-        return True
+    def _step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+        acts = self._check_actions(actions)
+        self._new_obs()
+        N = self.num_envs
+        if not self.self_play:
+            infos: list[dict[str, Any]] = [{} for _ in range(N)]
+            rewards = np.zeros(N, dtype=np.float32)
+            dones = np.zeros(N, dtype=bool)
+            self.backend.step(self._all, self.acting_seats, acts)
+            self._settle(list(range(N)), infos, fresh=set(), rewards=rewards, dones=dones)
+            return self.obs, rewards, dones, infos
+        # self-play: one backend call for the decisions, the money of the slots where some moved, new hands for the
+        # slots whose hand ended, one backend call for every next decision
+        n = self.num_players
+        rewards = np.zeros((N, n), dtype=np.float32)
+        for i in self._pending:
+            rewards[i] += self._slots[i].pending
+        self._pending.clear()
+        moved = self.backend.step(self._all, self.acting_seats, acts)
+        for i in moved:  # the other slots' scores, seats and hands did not change
+            self._pay(i, rewards[i])
+        self._ep_len += 1
+        over = self.backend.over()
+        ended = np.flatnonzero(over).tolist()
+        finals = []
+        for i in ended:
+            episode = {"l": int(self._ep_len[i]), "t": self._elapsed()}
+            finals.append({"final_scores": self.backend.scores(i), "episode": episode})
+            self._slots[i].skipped = 0
+            self._new_hand(i, None)
+        self._skip_hands_over(ended)
+        self._encode_rows(self._all)
+        infos = [{"seat": q} for q in self.acting_seats.tolist()]
+        for i, final in zip(ended, finals):
+            infos[i].update(final)
+        return self.obs, rewards, over, infos
 
     def _pay(self, i: int, row: np.ndarray) -> None:
         """Self-play: add every seat's reward of slot ``i``'s last engine step to ``row`` (the AEC env's rule)."""
         s = self._slots[i]
-        scores = self._scores_of(i)
+        backend = self.backend
+        scores = backend.scores(i)
         delta = self.reward_mode == "delta"
         f = self._factor
+        old, alive = s.scores, s.alive
         for q in range(self.num_players):
-            if not s.alive[q]:
+            if not alive[q]:
                 continue
-            leaving = self._leaves(i, q)
+            leaving = backend.seat_final(i, q)
             if delta:
-                row[q] += (scores[q] - s.scores[q]) * f
+                if scores[q] != old[q]:  # adding 0.0 would change nothing: a reward row sums from +0.0, never -0.0
+                    row[q] += (scores[q] - old[q]) * f
             elif leaving:
                 row[q] += scores[q] * f
             if leaving:
-                s.alive[q] = False
+                alive[q] = False
         s.scores = scores
 
     def _settle(
         self,
-        todo: list[int],
+        todo: Sequence[int],
         infos: list[dict[str, Any]],
         *,
         fresh: set[int],
@@ -444,74 +409,97 @@ class VectorEnv(_VecEnvBase):
     ) -> None:
         """Advance the listed slots until each awaits a decision of its learner (or, in self-play, of anyone).
 
-        Learner mode: opponents move in rounds (one decision per waiting slot per round, batch-friendly policies
-        asked once per round); an ended episode pays its reward, records its terminal observation and deals the
-        next hand (``fresh`` holds the slots whose current hand was just dealt by a reset, whose reward before the
-        first decision waits for the first step).  Then the rows of ``obs`` and ``masks`` are encoded.
+        Learner mode: opponents move in rounds (one decision per waiting slot per round: random ones in one backend
+        call, batch-friendly policies asked once per round); an ended episode pays its reward, records its terminal
+        observation and deals the next hand (``fresh`` holds the slots whose current hand was just dealt by a reset,
+        whose reward before the first decision waits for the first step).  Then the rows of ``obs`` and ``masks``
+        are encoded.
         """
-        slots = self._slots
+        rows = np.asarray(todo, dtype=np.int64)
         if self.self_play:
-            for i in todo:
-                s = slots[i]
-                while s.game.is_over:  # a hand over at the deal: nobody decides, deal the next one
-                    s.skipped += 1
-                    self._new_hand(i, None)
-                s.seat = s.game.pending[0]
-            self._encode_rows(todo)
+            self._skip_hands_over(rows.tolist())
+            self._encode_rows(rows)
             return
-        active = list(todo)
-        while active:
+        backend = self.backend
+        slots = self._slots
+        n = self.num_players
+        active = rows
+        seats = np.zeros(self.num_envs, dtype=np.int64)
+        while active.size:
+            backend.acting_seats(active, seats[: active.size])
+            nxt, random_rows, random_seats = [], [], []
             waiting: dict[int, list[tuple[int, int]]] = {}  # id(policy) -> [(slot, seat)]
             policy_of: dict[int, Any] = {}
-            nxt = []
-            for i in active:
+            for j, i in enumerate(active.tolist()):
                 s = slots[i]
-                if self._leaves(i, s.seat):
+                if backend.seat_final(i, s.seat):
                     self._finish(i, infos, rewards, dones, fresh)
                     nxt.append(i)
                     continue
-                seat = s.game.pending[0]
+                seat = int(seats[j])
                 if seat == s.seat:
                     self._first_decision(i, rewards, fresh)
                     continue
-                policy = s.policies[(seat - s.seat) % self.num_players - 1]
-                if policy is None:  # uniform over the legal ids: SingleAgentEnv's rng.choice(flatnonzero(mask))
-                    ids = legal_ids(s.game.legal_actions(seat), s.picks[seat])
-                    self._play(s, seat, ids[int(s.rng.integers(len(ids)))])
+                policy = s.policies[(seat - s.seat) % n - 1]
+                if policy is None:
+                    random_rows.append(i)
+                    random_seats.append(seat)
                 else:
                     waiting.setdefault(id(policy), []).append((i, seat))
                     policy_of[id(policy)] = policy
                 nxt.append(i)
-            for key, rows in waiting.items():
-                self._ask(policy_of[key], rows)
-            active = nxt
-        self._encode_rows(todo)
+            if random_rows:
+                self._play_random(np.asarray(random_rows, dtype=np.int64), np.asarray(random_seats, dtype=np.int64))
+            for key, pairs in waiting.items():
+                self._ask(policy_of[key], pairs)
+            active = np.asarray(nxt, dtype=np.int64)
+        self._encode_rows(rows)
 
-    def _ask(self, policy: Any, rows: list[tuple[int, int]]) -> None:
+    def _skip_hands_over(self, rows: list[int]) -> None:
+        """Self-play: a hand over at the deal (four 红中 ending it) has no decision: deal the next one."""
+        for i in rows:
+            while self.backend.is_over(i):
+                self._slots[i].skipped += 1
+                self._new_hand(i, None)
+
+    def _play_random(self, rows: np.ndarray, seats: np.ndarray) -> None:
+        """Uniformly random legal actions drawn from each slot's generator (``SingleAgentEnv``'s opponents:
+        ``rng.choice(flatnonzero(mask))``)."""
+        masks = self._scratch_masks
+        self.backend.masks(rows, seats, masks)
+        actions = np.empty(len(rows), dtype=np.int64)
+        for j, i in enumerate(rows.tolist()):
+            ids = np.flatnonzero(masks[i])
+            actions[j] = ids[int(self._slots[i].rng.integers(len(ids)))]
+        self.backend.step(rows, seats, actions)
+
+    def _ask(self, policy: Any, pairs: list[tuple[int, int]]) -> None:
         """One decision of ``policy`` in each listed ``(slot, seat)``, batched when it has ``act_batch``."""
         obs, masks = self._scratch_obs, self._scratch_masks
-        self._observe_into(rows, obs, masks)
-        if hasattr(policy, "act_batch") and len(rows) > 1:
-            idx = [i for i, _ in rows]
-            chosen = [int(a) for a in policy.act_batch(obs[idx], masks[idx])]
+        rows = np.asarray([i for i, _ in pairs], dtype=np.int64)
+        seats = np.asarray([q for _, q in pairs], dtype=np.int64)
+        self.backend.observe(rows, seats, obs)
+        self.backend.masks(rows, seats, masks)
+        if hasattr(policy, "act_batch") and len(pairs) > 1:
+            chosen = [int(a) for a in policy.act_batch(obs[rows], masks[rows])]
         elif hasattr(policy, "act"):
-            chosen = [int(policy.act(obs[i], masks[i])) for i, _ in rows]
+            chosen = [int(policy.act(obs[i], masks[i])) for i, _ in pairs]
         elif hasattr(policy, "act_batch"):
-            chosen = [int(a) for a in policy.act_batch(obs[[rows[0][0]]], masks[[rows[0][0]]])]
+            chosen = [int(a) for a in policy.act_batch(obs[[pairs[0][0]]], masks[[pairs[0][0]]])]
         else:
-            chosen = [int(policy(obs[i], masks[i])) for i, _ in rows]
-        for (i, seat), a in zip(rows, chosen):
+            chosen = [int(policy(obs[i], masks[i])) for i, _ in pairs]
+        for (i, seat), a in zip(pairs, chosen):
             if not (0 <= a < ACTION_SPACE_SIZE and masks[i, a]):
                 raise ValueError(f"opponent {policy!r} chose illegal action {a} in slot {i} (seat {seat})")
-        self._play_all(rows, chosen)
+        self.backend.step(rows, seats, np.asarray(chosen, dtype=np.int64))
 
     def _learner_reward(self, i: int) -> float:
         s = self._slots[i]
-        score = self._scores_of(i)[s.seat]
+        score = self.backend.scores(i)[s.seat]
         if self.reward_mode == "delta":
             r = (score - s.score) * self._factor
         else:
-            r = score * self._factor if self._leaves(i, s.seat) else 0.0
+            r = score * self._factor if self.backend.seat_final(i, s.seat) else 0.0
         s.score = score
         return float(r)
 
@@ -552,24 +540,24 @@ class VectorEnv(_VecEnvBase):
             rewards[i] = r
             dones[i] = True
         info = infos[i]
-        info["terminal_observation"] = self._terminal_observation(i)
+        info["terminal_observation"] = self.backend.observation(i, s.seat)
         info["TimeLimit.truncated"] = False
         info["episode"] = {"r": s.ep_return, "l": s.ep_len, "t": self._elapsed()}
-        info["scores"] = self._scores_of(i)
+        info["scores"] = self.backend.scores(i)
         info["seat"] = s.seat
         fresh.add(i)
         s.skipped = 0
         self._new_hand(i, None)
 
-    def _encode_rows(self, rows: Sequence[int]) -> None:
-        obs, masks, acting = self.obs, self.masks, self.acting_seats
-        for i in rows:
-            s = self._slots[i]
-            seat = s.seat
-            acting[i] = seat
-            picks = s.picks[seat]
-            s.observer.encode(seat, obs[i], exchange_picks=picks)
-            game_mask(s.game, seat, picks, masks[i])
+    def _encode_rows(self, rows: Sequence[int] | np.ndarray) -> None:
+        """Observations, masks and (self-play) acting seats of the listed slots' next decisions."""
+        rows = np.asarray(rows, dtype=np.int64)
+        if not rows.size:
+            return
+        seats = self.acting_seats
+        if not self.self_play:
+            seats[rows] = [self._slots[i].seat for i in rows.tolist()]
+        self.backend.observe_next(rows, seats, self.self_play, self.obs, self.masks)
 
     def _elapsed(self) -> float:
         return round(time.perf_counter() - self._start, 6)
@@ -589,26 +577,22 @@ class VectorEnv(_VecEnvBase):
 
     def _pick_legal(self, u: np.ndarray) -> np.ndarray:
         """Slot ``i``'s ``floor(u[i] * n_i)``-th legal action (``0 <= u[i] < 1``)."""
-        counts = self.masks.sum(axis=1, dtype=np.int64)
-        if not counts.all():
-            raise RuntimeError(f"slot {int(np.argmin(counts))} has no legal action (reset the environment first)")
-        ranks = (u * counts).astype(np.int64)
-        return (self.masks.cumsum(axis=1, dtype=np.int64) > ranks[:, None]).argmax(axis=1)
+        return self.backend.pick_legal(self.masks, u)
 
     @property
-    def games(self) -> list[Game]:
-        """The engine of each slot (full information: for tests and tools, not for agents)."""
-        return [s.game for s in self._slots]
+    def games(self) -> list[Game | None]:
+        """The engine of each slot (full information: for tests and tools, not for agents); the Python engine only
+        (``AttributeError`` on the compiled one)."""
+        return self.backend.games()
 
     @property
     def seats(self) -> list[int]:
         """Learner mode: each slot's learner seat; self-play: the seat to act."""
-        return [s.seat for s in self._slots]
+        return self.acting_seats.tolist()
 
     # ---- sb3 VecEnv API --------------------------------------------------------------------------------------------
     def close(self) -> None:
-        for s in self._slots:
-            s.game = None
+        self.backend.close()
 
     def _indices(self, indices: Any) -> list[int]:
         if indices is None:
@@ -621,9 +605,10 @@ class VectorEnv(_VecEnvBase):
         """``seat`` / ``game`` per slot; any other attribute of the env (e.g. ``cfg``) repeated per slot."""
         idx = self._indices(indices)
         if attr_name == "seat":
-            return [self._slots[i].seat for i in idx]
+            return [int(self.acting_seats[i]) for i in idx]
         if attr_name == "game":
-            return [self._slots[i].game for i in idx]
+            games = self.backend.games()
+            return [games[i] for i in idx]
         value = getattr(self, attr_name)  # AttributeError when unknown, as sb3 expects
         return [value for _ in idx]
 
@@ -653,6 +638,22 @@ class VectorEnv(_VecEnvBase):
         return [None for _ in range(self.num_envs)]
 
 
+class CompiledVectorEnv(VectorEnv):
+    """:class:`VectorEnv` on the compiled engine (``engine="compiled"``; default variant ``chengdu``): what
+    ``make_vec_env(..., engine="compiled")`` returns.
+
+    >>> venv = CompiledVectorEnv("chengdu", num_envs=4, self_play=True, seed=0)
+    >>> obs = venv.reset()
+    >>> obs, rewards, dones, infos = venv.step(venv.sample_actions())
+    """
+
+    def __init__(self, variant: str | RuleConfig = "chengdu", num_envs: int = 8, **options: Any) -> None:
+        engine = options.pop("engine", "compiled")
+        if engine != "compiled":
+            raise ValueError(f"CompiledVectorEnv plays engine='compiled', got engine={engine!r}")
+        super().__init__(variant, num_envs, engine="compiled", **options)
+
+
 def _check_policy(policy: Any) -> None:
     if policy is not None and not callable(policy) and not hasattr(policy, "act") and not hasattr(policy, "act_batch"):
         raise ValueError(f"opponent {policy!r} is neither a callable f(obs, mask) nor has act / act_batch")
@@ -661,16 +662,10 @@ def _check_policy(policy: Any) -> None:
 def make_vec_env(
     variant: str | RuleConfig = "hongzhong", num_envs: int = 8, *, engine: str = "python", **options: Any
 ) -> VectorEnv:
-    """A :class:`VectorEnv` (the batched replacement of ``DummyVecEnv([SingleAgentEnv(...)] * num_envs)``).
-
-    ``engine="compiled"`` gives the same environment on the numba engine
-    (:class:`envs.compiled.vector.CompiledVectorEnv`: every preset; a configuration with a flag the compiled engine
-    does not play raises :class:`~envs.engine.game.UnsupportedRule` naming it).
+    """A :class:`VectorEnv` (the batched replacement of ``DummyVecEnv([SingleAgentEnv(...)] * num_envs)``) on
+    ``engine``: ``"python"``, or ``"compiled"`` (a :class:`CompiledVectorEnv`: every preset; a configuration with a
+    flag the compiled engine does not play raises :class:`~envs.engine.game.UnsupportedRule` naming it).
     """
-    if engine == "python":
-        return VectorEnv(variant, num_envs, **options)
     if engine == "compiled":
-        from envs.compiled.vector import CompiledVectorEnv  # numba compiles the kernel on first use
-
         return CompiledVectorEnv(variant, num_envs, **options)
-    raise ValueError(f"engine must be one of {list(ENGINES)}, got {engine!r}")
+    return VectorEnv(variant, num_envs, engine=engine, **options)

@@ -76,7 +76,7 @@ def collect_decisions(
         raise ValueError(f"num_decisions must be positive, got {num_decisions}")
     options = dict(env_options or {})
     env = raw_env(variant=cfg, **options)
-    factor = env._reward_factor
+    factor = env.reward_factor
     n = env.cfg.num_players
     features = NetInput(env.cfg, hand_features=hand_features, advisor=advisor)
     obs_buf = np.zeros((num_decisions, features.rows, OBS_SHAPE[1]), dtype=np.float16)

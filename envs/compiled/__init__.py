@@ -15,9 +15,9 @@
 * :mod:`envs.compiled.support` — which configurations it plays;
 * :mod:`envs.compiled.dealing` — the seeded wall, dealer and 换三张 offset of a hand;
 * :mod:`envs.compiled.mirror` — a row from an :class:`envs.engine.game.Game` (tests, debugging);
-* :mod:`envs.compiled.vector` — :class:`CompiledVectorEnv`, the batched environment on it;
-* :mod:`envs.compiled.aec` — ``CompiledRawEnv``, the AEC environment on it (``raw_env(engine="compiled")``), with
-  :mod:`envs.compiled.shadow` replaying a hand on the Python engine for the event logs of its infos.
+* :mod:`envs.compiled.backend` — the engine backends of :mod:`envs.backend` on it (one table, a batch of tables),
+  which every environment drives with ``engine="compiled"``, with :mod:`envs.compiled.shadow` replaying a hand on
+  the Python engine for its event log and result.  This package imports no environment.
 
 It plays all eight presets (``chengdu``, ``xueliu``, ``hongzhong``, ``chiyu``, ``two_player``, ``duankagen``,
 ``yibin``, ``wuhan``) and their scoring / settlement options; ``tests/compiled/test_compiled_engine.py`` proves it equal

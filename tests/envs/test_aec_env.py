@@ -109,7 +109,7 @@ def _check_mask_exact(env, agent, obs, rng, probes: int | None = 8):
     mask = obs["action_mask"]
     ids = np.flatnonzero(mask)
     assert ids.size > 0
-    picks = raw._picks[seat]
+    picks = raw.backend.picks(seat)
     if game.phase == Phase.EXCHANGE:
         # a masked pick must extend the picks towards some triple the engine accepts; an unmasked one towards none
         for k in range(34):
@@ -341,7 +341,7 @@ def test_winner_waits_while_a_kong_refund_is_possible():
             for a in env.agents:
                 s = env.agent_name_mapping[a]
                 if not game.active[s] and not game.is_over:
-                    assert env.terminations[a] == env._score_final(s)
+                    assert env.terminations[a] == env.backend.score_final(s)
                     waited += not env.terminations[a]
         if waited:
             break

@@ -19,9 +19,8 @@ import pytest
 from pettingzoo.test import api_test
 
 from envs import sichuan_mahjong_v0
-from envs.compiled.aec import CompiledRawEnv
-from envs.compiled.shadow import LazyInfo
 from envs.engine.game import UnsupportedRule
+from envs.lazy_info import LazyInfo
 from tests.helpers.aec import flat_greedy
 
 COMPILED = ("chengdu", "xueliu", "hongzhong", "chiyu", "two_player", "duankagen", "yibin", "wuhan")
@@ -54,7 +53,7 @@ def _same_step(py, cc, *, read_infos: bool = True) -> None:
 def _play_pair(variant, seed, policy, *, read_infos=True, hands=1, **kwargs):
     py = sichuan_mahjong_v0.raw_env(variant=variant, **kwargs)
     cc = sichuan_mahjong_v0.raw_env(variant=variant, engine="compiled", **kwargs)
-    assert type(cc) is CompiledRawEnv
+    assert type(cc) is sichuan_mahjong_v0.raw_env and cc.backend.engine == "compiled"
     rng = np.random.default_rng(seed)
     steps = 0
     for h in range(hands):
@@ -118,6 +117,27 @@ def test_unread_infos_are_filled_later_exactly():
     assert isinstance(final, LazyInfo)
     assert final["result"]["scores"] == list(py.game.scores)  # the replay goes to the end
     for py_infos, cc_infos in reversed(saved):  # earlier steps come from the replay's log
+        assert cc_infos == py_infos
+
+
+def test_unread_infos_keep_their_hand_after_the_next_reset():
+    """An info of one hand read only after the environment dealt the next hand still gives that hand's events."""
+    py = sichuan_mahjong_v0.raw_env(variant="chengdu")
+    cc = sichuan_mahjong_v0.raw_env(variant="chengdu", engine="compiled")
+    rng = np.random.default_rng(1)
+    saved = []
+    for seed in (8, 9):
+        py.reset(seed=seed)
+        cc.reset(seed=seed)
+        saved.append((copy.deepcopy(py.infos), dict(cc.infos)))
+        for _ in range(12):
+            agent = py.agent_selection
+            action = None if py.terminations[agent] else flat_greedy(py, agent, rng)
+            py.step(action)
+            cc.step(action)
+            saved.append((copy.deepcopy(py.infos), dict(cc.infos)))
+    assert sum(len(info["events"]) for py_infos, _ in saved for info in py_infos.values()) > 40
+    for py_infos, cc_infos in saved:
         assert cc_infos == py_infos
 
 
@@ -208,7 +228,8 @@ def test_errors_and_construction():
     with pytest.raises(AttributeError, match="replay"):
         env.game = py.game
     clone = pickle.loads(pickle.dumps(env))
-    assert type(clone) is CompiledRawEnv and clone.engine == "compiled" and clone.cfg == env.cfg
+    assert type(clone) is sichuan_mahjong_v0.raw_env and clone.engine == "compiled" and clone.cfg == env.cfg
+    assert clone.backend.engine == "compiled"
 
 
 def test_fixed_start_and_per_hand_rules_match_python():

@@ -9,11 +9,10 @@ import numpy as np
 import pytest
 
 from agents.registry import make_agent
-from envs.compiled.vector import CompiledVectorEnv
 from envs.core.rule_config import load_variant
 from envs.engine.game import UnsupportedRule
 from envs.engine.observation import OBS_SHAPE
-from envs.vector_env import VectorEnv, make_vec_env
+from envs.vector_env import CompiledVectorEnv, VectorEnv, make_vec_env
 
 pytest.importorskip("stable_baselines3")
 from stable_baselines3.common.vec_env import VecEnv

@@ -136,7 +136,7 @@ def test_vector_env_rows_match_the_view_path(variant):
     for _ in range(120):
         for i, (g, seat) in enumerate(zip(venv.games, venv.seats)):
             view = g.view(seat)
-            picks = venv._slots[i].picks[seat]
+            picks = venv.backend.picks(i, seat)
             assert venv.obs[i].tobytes() == enc.encode(view, exchange_picks=picks).tobytes()
             assert np.array_equal(venv.masks[i], legal_mask(view, picks))
         venv.step((rng.random(venv.masks.shape) * venv.masks).argmax(axis=1))
@@ -155,7 +155,7 @@ def test_vector_env_learner_rows_and_terminal_observations_match_the_view_path(v
         games, seats = list(venv.games), list(venv.seats)
         for i, (g, seat) in enumerate(zip(games, seats)):
             assert (
-                venv.obs[i].tobytes() == enc.encode(g.view(seat), exchange_picks=venv._slots[i].picks[seat]).tobytes()
+                venv.obs[i].tobytes() == enc.encode(g.view(seat), exchange_picks=venv.backend.picks(i, seat)).tobytes()
             )
         _, _, dones, infos = venv.step((rng.random(venv.masks.shape) * venv.masks).argmax(axis=1))
         for i in np.flatnonzero(dones):
@@ -212,9 +212,9 @@ class _ReferenceSingleAgent:
         self._done = me not in aec.agents
         score = aec.game.scores[self.seat]
         if aec.reward_mode == "delta":
-            reward = (score - self._score) * aec._reward_factor
+            reward = (score - self._score) * aec.reward_factor
         else:
-            reward = score * aec._reward_factor if self._done else 0.0
+            reward = score * aec.reward_factor if self._done else 0.0
         self._score = score
         return float(reward)
 

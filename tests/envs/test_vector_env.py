@@ -261,7 +261,7 @@ def test_maskable_ppo_learns_a_few_hundred_steps_on_the_batched_env():
 @pytest.mark.parametrize(("variant", "engine"), [("hongzhong", "python"), ("chengdu", "compiled")])
 def test_training_config_selects_the_batched_env(tmp_path, variant, engine):
     """``env.vec_env: batched`` in a training config trains through VectorEnv (the make_vec_env seam), on the
-    engine ``env.engine`` names (compiled: envs.compiled.vector.CompiledVectorEnv)."""
+    engine ``env.engine`` names (compiled: envs.vector_env.CompiledVectorEnv)."""
     pytest.importorskip("sb3_contrib")
     import yaml
 
