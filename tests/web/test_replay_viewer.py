@@ -1,0 +1,175 @@
+"""The replay viewer in a real browser (Playwright driving the system's Debian Chromium).
+
+The page written by ``chuanma replay FILE --html`` is opened from disk (no server), stepped to the end, and must show
+the engine's final scores; screenshots go to ``$CHUANMA_SCREENSHOTS`` (default ``build/screenshots``) for a human to
+look at.  Without Chromium or Playwright the tests are skipped, except in CI (``CI=true``), where that fails.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from envs.engine.replay_file import save_replay, verify_replay
+from training.cli import main
+from training.evaluation.evaluate import play_hand
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _missing(what: str) -> None:
+    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        pytest.fail(f"{what} (CI=true: the browser tests must run; bash dev.sh setup installs Chromium)")
+    pytest.skip(what)
+
+
+@pytest.fixture(scope="module")
+def viewer_browser() -> Iterator:
+    """One headless system Chromium for this module's tests."""
+    path = shutil.which("chromium")
+    if path is None:
+        _missing("no chromium on PATH (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("playwright is not installed (pip install -e '.[test]')")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=path, headless=True, args=["--no-sandbox"])
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def viewer_page(viewer_browser) -> Iterator:
+    context = viewer_browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.errors = errors
+    yield page
+    context.close()
+    assert not errors, f"the page raised: {errors}"
+
+
+@pytest.fixture
+def shots() -> Path:
+    folder = Path(os.environ.get("CHUANMA_SCREENSHOTS", ROOT / "build" / "screenshots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _page_of(tmp_path: Path, doc) -> Path:
+    path = save_replay(tmp_path / "hand.json", doc)
+    html = tmp_path / "hand.html"
+    assert main(["replay", str(path), "--html", str(html)]) == 0
+    return html
+
+
+def _greedy_doc():
+    from tests.helpers.replays import greedy_replay
+
+    return greedy_replay("chengdu", 0)
+
+
+def test_the_viewer_steps_to_the_end_and_shows_the_engines_final_scores(tmp_path, viewer_page, shots):
+    out = tmp_path / "r"
+    assert main(["simulate", "--variant", "chengdu", "--games", "1", "--json", "--save-replays", str(out)]) == 0
+    (replay_file,) = out.iterdir()
+    html = tmp_path / "out.html"
+    assert main(["replay", str(replay_file), "--html", str(html)]) == 0
+    from envs.engine.replay_file import load_replay
+
+    (game,) = verify_replay(load_replay(replay_file))
+    page = viewer_page
+    page.goto(html.as_uri())
+    assert page.locator(".seat").count() == 4
+    assert page.locator("#seat-0 .hand svg").count() >= 13
+    label = page.locator("#step-label")
+    last = int(label.inner_text().split("/")[1])
+    for _ in range(last):
+        page.click("#btn-forward")
+    assert label.inner_text() == f"step {last} / {last}"
+    assert page.locator("#btn-forward").is_disabled()
+    shown = [int(page.locator(f"#score-{s}").inner_text()) for s in range(4)]
+    assert shown == list(game.scores)
+    final = page.locator("#final-scores").inner_text()
+    assert final.startswith("final scores: ") and all(f"S{s} " in final for s in range(4))
+    page.screenshot(path=str(shots / "replay_viewer_end.png"), full_page=True)
+    page.click("#btn-back")
+    assert label.inner_text() == f"step {last - 1} / {last}"
+    assert page.locator("#final-scores").count() == 0
+
+
+def test_jumps_wins_and_one_seats_view(tmp_path, viewer_page, shots):
+    doc = _greedy_doc()
+    wins = doc["hands"][0]["result"]["wins"]
+    page = viewer_page
+    page.goto(_page_of(tmp_path, doc).as_uri())
+    for win in wins:
+        page.click("#btn-win")
+        text = page.locator("#wins").inner_text()
+        assert f"S{win['seat']} wins on" in text
+        assert all(name in text for name in win["breakdown"])
+        assert "payments: " in text
+    assert page.locator("#wins .win").count() == len(wins)
+    page.click("#btn-start")
+    page.select_option("#view-select", "1")
+    hidden = [page.locator(f"#seat-{s} .hand [aria-label='hidden tile']").count() for s in range(4)]
+    assert hidden[1] == 0 and all(h >= 13 for s, h in enumerate(hidden) if s != 1)
+    page.click("#btn-decision")
+    assert page.locator("#decision").inner_text().startswith("S1 ")
+    page.click("#btn-hand-end")
+    assert page.locator("#final-scores").count() == 1
+    page.screenshot(path=str(shots / "replay_viewer_seat_view.png"), full_page=True)
+
+
+class _Reporting:
+    """The greedy baseline, reporting made-up probabilities the way a learned policy reports its own."""
+
+    def __init__(self, seat: int) -> None:
+        from agents.registry import make_agent
+        from envs.core.rule_config import load_variant
+
+        self.agent = make_agent("greedy", seat, variant=load_variant("chengdu"))
+
+    def reset(self, seat, cfg) -> None:
+        self.agent.reset(seat, cfg)
+
+    def act(self, observation, legal_mask):
+        import numpy as np
+
+        from envs.core.actions import action_name
+
+        a = self.agent.act(observation, legal_mask)
+        others = [int(i) for i in np.flatnonzero(legal_mask) if i != a]
+        self.info = {action_name(a): 0.7, **{action_name(i): 0.3 / len(others) for i in others}} if others else None
+        return a
+
+    def decision_info(self):
+        return {"probs": self.info} if self.info else {}
+
+
+def test_recorded_probabilities_are_shown_next_to_the_choice(tmp_path, viewer_page, shots):
+    from envs.core.rule_config import load_variant
+    from envs.engine.replay_file import build_replay, hand_record
+
+    cfg = load_variant("chengdu")
+    data: dict = {}
+    game = play_hand(cfg, 0, [_Reporting(s) for s in range(4)], agent_data=data)
+    players = ["greedy (probabilities)"] + ["greedy"] * 3
+    doc = build_replay(cfg, [hand_record(game, 0, data)], players=players, source="test")
+    page = viewer_page
+    page.goto(_page_of(tmp_path, doc).as_uri())
+    page.select_option("#view-select", "0")
+    for _ in range(6):
+        page.click("#btn-decision")
+    chosen = page.locator("#decision tr.chosen")
+    assert chosen.count() >= 1
+    assert chosen.first.inner_text().split("\t")[1].strip() == "70.0%"
+    page.select_option("#view-select", "all")
+    page.screenshot(path=str(shots / "replay_viewer.png"), full_page=True)  # docs/images/replay_viewer.png
