@@ -2,8 +2,9 @@
 # chuanma developer entry point: sets up .venv (idempotent) and runs a job.
 #   bash dev.sh main    set up, then the main job: train a small self-play policy on the default variant (hongzhong)
 #                       and evaluate it against the baselines (about 10 minutes on 2 CPU cores)
-#   bash dev.sh test    set up, then lint, check the import layers and run the test suite (what CI runs)
-#   bash dev.sh setup   set up only
+#   bash dev.sh test    set up, then lint (ruff), check the import layers (lint-imports), type-check (mypy) and run
+#                       the test suite with its doctests (what CI runs)
+#   bash dev.sh setup   set up only (with the browser the tests use)
 set -euo pipefail
 cd "$(dirname "$0")"
 PY=${PYTHON:-python3.11}
@@ -23,9 +24,29 @@ setup() {
     fi
 }
 
+# The browser tests (tests/web) drive Debian's Chromium through Playwright (Playwright's own browser download is not
+# used); a CJK font draws the page's tile characters in screenshots.  Installed only when missing (root: apt-get;
+# otherwise through sudo when it is there).
+browser() {
+    if command -v chromium >/dev/null 2>&1 && fc-list :lang=zh 2>/dev/null | grep -q .; then
+        return
+    fi
+    local sudo=""
+    if [ "$(id -u)" != 0 ]; then
+        if ! command -v sudo >/dev/null 2>&1; then
+            echo "dev.sh: chromium (or a CJK font) is missing; install: apt-get install chromium fonts-wqy-microhei" >&2
+            return
+        fi
+        sudo=sudo
+    fi
+    $sudo apt-get update -qq
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-wqy-microhei >/dev/null
+}
+
 case "${1:-}" in
     setup)
         setup
+        browser
         ;;
     main)
         setup
@@ -34,10 +55,12 @@ case "${1:-}" in
         ;;
     test)
         setup
+        browser
         shift
         .venv/bin/ruff check .
         .venv/bin/ruff format --check .
         .venv/bin/lint-imports  # the layering contract of pyproject.toml [tool.importlinter]
+        .venv/bin/mypy
         .venv/bin/python -m pytest -n 2 -q "$@"
         ;;
     *)

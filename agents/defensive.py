@@ -33,7 +33,7 @@ On top of :class:`agents.value.ValueAgent`:
 * **speed steer** (``steer="speed"``; default ``"value"``): the push discard follows greedy's speed order instead of
   the value estimate — best shanten, then most live effective tiles — and danger only picks among the discards as
   fast as the fastest (live effective tiles within ``live_slack``, default 0), least deal-in chance first, then
-  expected loss, then greedy's order; risk and late folding apply as usual.  The idea (issue 5): the value play is
+  expected loss, then greedy's order; risk and late folding apply as usual.  The idea: the value play is
   slower than greedy in 红中 (more discards per hand), so a defender with greedy's speed and safer tile choice
   should deal in less.  Measured against greedy (红中, 300 walls each; deal-in minus the greedy field's, points per
   hand), it does not: seed 1 -0.028 / -0.45, seed 3 +0.003 / -0.30, seed 4 -0.024 / +0.30 (``"value"``: -0.024 /

@@ -375,6 +375,7 @@ class ExternalAgent(BaseAgent):
             self._dead = True
             raise BotError(f"outside bot {self.label!r} could not start: {exc}", bot=self.label, kind="start") from None
         self._proc = proc
+        assert proc.stdout is not None and proc.stdin is not None and proc.stderr is not None  # all three are PIPEs
         self._out = _StdoutReader(proc.stdout, proc)
         self._in = _StdinWriter(proc.stdin, proc)
         self._err = _StderrReader(proc.stderr, self.stderr_path, proc.pid)

@@ -1,9 +1,9 @@
-"""What the rule-based agents read from one observation (观测特征): plain Python lists from the ``chuanma-v0`` planes.
+"""What the rule-based agents read from one observation (观测特征): plain Python lists from the observation planes.
 
-:func:`read` turns the ``(93, 34)`` tensor of :mod:`envs.engine.observation` into a :class:`Seen` record: own natural
-counts and wildcards, the own void suit and melds, copies still live (``4 - visible``), the phase, the wall, and
-per opponent slot the public facts a danger model needs.  It reads the tensor only (never the engine), by plane
-name through :data:`envs.engine.observation.SLICES`.
+:func:`read` turns the :data:`envs.engine.observation.OBS_SHAPE` tensor (``chuanma-v1``, ``(106, 34)``) into a
+:class:`Seen` record: own natural counts and wildcards, the own void suit and melds, copies still live
+(``4 - visible``), the phase, the wall, and per opponent slot the public facts a danger model needs.  It reads the
+tensor only (never the engine), by plane name through :data:`envs.engine.observation.SLICES`.
 """
 
 from __future__ import annotations
@@ -124,7 +124,7 @@ _SLOT_SCALAR = tuple(tuple(_S[f"{g}/{i}"] for g in ("active", "won", "seat_prese
 
 
 def read(obs: np.ndarray, *, in_play: tuple[int, ...] | None = None) -> Seen:
-    """Decode one observation (shape ``(93, 34)``) into a :class:`Seen`.
+    """Decode one observation (shape :data:`envs.engine.observation.OBS_SHAPE`, ``(106, 34)``) into a :class:`Seen`.
 
     ``in_play`` (the variant's tile kinds) limits the live counts to kinds that exist; default: all 34.
     """

@@ -17,6 +17,8 @@ Training checkpoints written by ``MaskablePPO.save`` (which also hold the optimi
 that is missing or corrupt (truncated zip, bad CRC, missing member, unreadable tensors), a checkpoint made for
 another variant (name or rule flags), another observation version or another action layout.
 
+:meth:`PolicyAgent.load` takes a run directory as well (its ``final.zip``: :func:`resolve_checkpoint`).
+
 >>> agent = PolicyAgent.load("runs/hongzhong/final.zip", variant="hongzhong")   # doctest: +SKIP
 >>> agent.act(observation, legal_mask)                                          # doctest: +SKIP
 """
@@ -51,6 +53,8 @@ from envs.engine.observation import OBS_SHAPE, OBS_VERSION
 CHECKPOINT_FORMAT = "chuanma-checkpoint-v1"
 META_NAME = "chuanma.json"
 POLICY_NAME = "policy.pth"
+FINAL_POLICY = "final.zip"  # the policy a finished training run leaves in its run directory
+CHECKPOINT_MODEL = "model.zip"  # the MaskablePPO zip of a training checkpoint (checkpoints/step_<N>/)
 _IGNORED_FLAGS = frozenset({"description"})
 _ACTIVATIONS: dict[str, type[nn.Module]] = {"relu": nn.ReLU, "tanh": nn.Tanh, "elu": nn.ELU}
 
@@ -248,11 +252,37 @@ def read_meta(path: str | Path) -> CheckpointMeta:
     return _read(path, with_weights=False)[0]
 
 
-def _read(path: str | Path, *, with_weights: bool) -> tuple[CheckpointMeta, dict[str, torch.Tensor] | None]:
+def resolve_checkpoint(path: str | Path) -> Path:
+    """The policy file ``path`` names: a file itself; a run directory of ``chuanma train`` / ``chuanma main`` its
+    ``final.zip``; a checkpoint folder (``checkpoints/step_<N>/``) its ``model.zip``.  :class:`CheckpointError`
+    names the file to pass when there is none (an unfinished run: its newest checkpoint)."""
     path = Path(path)
+    if path.is_file():
+        return path
     source = repr(str(path))
-    if not path.is_file():
-        raise CheckpointError(f"checkpoint {source} does not exist (expected a .zip written by chuanma train)")
+    if not path.exists():
+        raise CheckpointError(
+            f"checkpoint {source} does not exist (expected a .zip written by chuanma train, e.g. "
+            f"runs/<name>/{FINAL_POLICY}, or a run directory)"
+        )
+    for name in (FINAL_POLICY, CHECKPOINT_MODEL):
+        if (path / name).is_file():
+            return path / name
+    steps = sorted((path / "checkpoints").glob(f"step_*/{CHECKPOINT_MODEL}"))
+    if steps:
+        raise CheckpointError(
+            f"run directory {source} has no {FINAL_POLICY}: the run has not finished (chuanma train --resume "
+            f"{path}); pass its newest checkpoint {str(steps[-1])!r} to load the policy so far"
+        )
+    raise CheckpointError(
+        f"{source} is a directory without {FINAL_POLICY} or checkpoints; pass a policy .zip written by chuanma "
+        f"train (a run directory's {FINAL_POLICY})"
+    )
+
+
+def _read(path: str | Path, *, with_weights: bool) -> tuple[CheckpointMeta, dict[str, torch.Tensor] | None]:
+    path = resolve_checkpoint(path)
+    source = repr(str(path))
     try:
         with zipfile.ZipFile(path, "r") as zf:
             names = set(zf.namelist())

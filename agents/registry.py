@@ -1,13 +1,16 @@
 """Agents by specification string (智能体注册表), as the evaluation command line names them.
 
-Grammar::
+Grammar (:data:`GRAMMAR`, shown by ``chuanma eval --help``)::
 
     random | greedy | value | defensive            a baseline with default settings
     NAME:key=value,key=value                       a baseline with constructor options, e.g.
                                                    "value:hongzhong_policy=shagui_when_stable"
     external:COMMAND                               an outside bot speaking the JSON-lines protocol of
                                                    agents.external (COMMAND is split like a shell line)
-    policy:PATH                                    a trained checkpoint (agents.policy.PolicyAgent.load)
+    policy:PATH                                    a policy of chuanma train: its final.zip, a checkpoint or
+                                                   the run directory (agents.policy.PolicyAgent.load)
+    sb3:PATH                                       one's own sb3-contrib MaskablePPO zip trained on the chuanma
+                                                   observations (agents.sb3_agent.SB3Agent)
 
 Option values are parsed as ``int``, ``float``, ``true``/``false`` or kept as strings.  :func:`make_agent` builds a
 fresh agent; the ``seed`` reaches the agents that own a random stream (``random``) and is ignored by the
@@ -22,7 +25,7 @@ from typing import Any
 
 from agents.base import Agent
 
-__all__ = ["BASELINES", "AgentSpec", "make_agent", "parse_spec"]
+__all__ = ["BASELINES", "GRAMMAR", "AgentSpec", "make_agent", "parse_spec"]
 
 BASELINES: dict[str, tuple[str, str]] = {
     "random": ("agents.random_agent", "RandomAgent"),
@@ -31,9 +34,20 @@ BASELINES: dict[str, tuple[str, str]] = {
     "defensive": ("agents.defensive", "DefensiveAgent"),
 }
 
+GRAMMAR = """agent specifications:
+  random | greedy | value | defensive   a rule-based baseline with default settings
+  NAME:key=value,key=value              a baseline with constructor options, e.g. defensive:fold_risk=off
+  external:COMMAND                      an outside bot on the JSON-lines protocol of agents/external.py,
+                                        e.g. "external:python agents/examples/random_bot.py"
+  policy:PATH                           a policy of chuanma train: a run directory, its final.zip or a
+                                        checkpoint's model.zip
+  sb3:PATH                              one's own sb3-contrib MaskablePPO zip trained on the chuanma
+                                        observations (e.g. on envs.vector_env.make_vec_env)"""
+
 
 class AgentSpec:
-    """A parsed agent specification: ``kind`` (a baseline name, ``external`` or ``policy``) and its options."""
+    """A parsed agent specification: ``kind`` (a baseline name, ``external``, ``policy`` or ``sb3``) and its
+    options."""
 
     __slots__ = ("argument", "kind", "options", "text")
 
@@ -66,13 +80,14 @@ def parse_spec(text: str) -> AgentSpec:
     text = text.strip()
     name, _, rest = text.partition(":")
     name = name.strip()
-    if name in ("external", "policy"):
+    if name in ("external", "policy", "sb3"):
         if not rest.strip():
             raise ValueError(f"agent specification {text!r} needs a {'command' if name == 'external' else 'path'}")
         return AgentSpec(text, name, {}, rest.strip())
     if name not in BASELINES:
         raise ValueError(
-            f"unknown agent {name!r} in {text!r}; expected one of {sorted(BASELINES)}, 'external:CMD' or 'policy:PATH'"
+            f"unknown agent {name!r} in {text!r}; expected one of {sorted(BASELINES)}, 'external:CMD', 'policy:PATH' "
+            "or 'sb3:PATH'"
         )
     options: dict[str, Any] = {}
     if rest.strip():
@@ -112,6 +127,10 @@ def make_agent(spec: str | AgentSpec, seed: int = 0, *, variant: Any = None, **e
     if spec.kind == "policy":
         policy = importlib.import_module("agents.policy")
         return policy.PolicyAgent.load(spec.argument, variant=variant)
+    if spec.kind == "sb3":
+        from agents.sb3_agent import SB3Agent
+
+        return SB3Agent.load(spec.argument)
     module_name, class_name = BASELINES[spec.kind]
     cls = getattr(importlib.import_module(module_name), class_name)
     params = _options_of(cls)

@@ -40,8 +40,11 @@ batched env (self-play decisions/s) >= 50x — each for both engines (``engine``
 ``aec_compiled_raw``; ``aec_wrapped``, ``aec_compiled_wrapped``; ``batched_selfplay``, ``batched_compiled``).
 
 Usage: ``python benchmarks/run_all.py [--repeat 5] [--quick] [--variants ...] [--only engine aec_raw ...]
-[--no-training] [--out benchmarks/RESULTS.md]``.
-Prints the JSON report, writes the markdown report to ``--out`` and the JSON next to it (``.json``).
+[--no-training] [--out PATH]``.
+Prints the JSON report, writes the markdown report to ``--out`` and the JSON next to it (``.json``).  Without
+``--out``, a full run (every case of every preset, the standard sizes) writes the tracked ``benchmarks/RESULTS.md``
+and a quick or partial run (``--quick``, ``--only``, ``--variants``, ``--no-training``) writes
+``runs/benchmarks/RESULTS.md`` (untracked), so a smoke run never replaces the published figures.
 """
 
 from __future__ import annotations
@@ -78,6 +81,19 @@ GOALS = {
 }
 
 Case = Callable[[int], tuple[float, float]]  # rep -> (units, cpu seconds)
+
+PUBLISHED_OUT = ROOT / "benchmarks" / "RESULTS.md"  # the tracked report of the latest full run
+SCRATCH_OUT = ROOT / "runs" / "benchmarks" / "RESULTS.md"  # quick and partial runs (runs/ is not tracked)
+
+
+def is_full_run(args: argparse.Namespace) -> bool:
+    """Whether a run measures every case of every preset at the standard sizes (what the tracked report holds)."""
+    return not args.quick and args.only is None and not args.no_training and list(args.variants) == list(VARIANTS)
+
+
+def default_out(args: argparse.Namespace) -> Path:
+    """Where the report goes without ``--out``: the tracked report for a full run, else the scratch one."""
+    return PUBLISHED_OUT if is_full_run(args) else SCRATCH_OUT
 
 
 # ---- our engine and environments ------------------------------------------------------------------------------------
@@ -494,8 +510,15 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--variants", nargs="*", default=list(VARIANTS))
     ap.add_argument("--no-training", action="store_true", help="skip the MaskablePPO samples/s cases")
     ap.add_argument("--only", nargs="*", default=None, help="run only the cases whose names start with these")
-    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "RESULTS.md"), help="markdown report ('' = none)")
+    ap.add_argument(
+        "--out",
+        default=None,
+        help="markdown report, the JSON beside it ('' = none; default: benchmarks/RESULTS.md for a full run, "
+        "runs/benchmarks/RESULTS.md for a quick or partial one)",
+    )
     args = ap.parse_args(argv)
+    if args.out is None:
+        args.out = str(default_out(args))
     q = args.quick
     log = (lambda msg: print(msg, file=sys.stderr, flush=True)) if sys.stderr else (lambda msg: None)
 

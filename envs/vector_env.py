@@ -213,6 +213,7 @@ class VectorEnv(_VecEnvBase):
         self._scratch_masks = np.zeros((num_envs, ACTION_SPACE_SIZE), dtype=np.int8)
         self._slots = [_Slot() for _ in range(num_envs)]
         self._actions: np.ndarray | None = None
+        self._was_reset = False  # step() before the first reset() has no hands to play
         self._start = time.perf_counter()
         try:
             from gymnasium import spaces
@@ -234,6 +235,7 @@ class VectorEnv(_VecEnvBase):
         """Deal every slot a hand (the seeds given by :meth:`seed`, else the next hand of its sequence)."""
         self.reset_infos = [{} for _ in range(self.num_envs)]
         self._new_obs()
+        self._was_reset = True
         self._deal_all(range(self.num_envs), [self._seeds[i] for i in range(self.num_envs)], self.reset_infos)
         self._seeds = [None] * self.num_envs
         for i, s in enumerate(self._slots):
@@ -341,7 +343,12 @@ class VectorEnv(_VecEnvBase):
         self._settle(list(indices), infos, fresh=set(indices))
 
     # ---- stepping ------------------------------------------------------------------------------------------------
+    def _require_reset(self) -> None:
+        if not self._was_reset:
+            raise RuntimeError(f"{type(self).__name__}.step() before reset(): call reset() first to deal the hands")
+
     def step_async(self, actions: np.ndarray) -> None:
+        self._require_reset()
         self._actions = actions
 
     def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
@@ -353,6 +360,7 @@ class VectorEnv(_VecEnvBase):
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
         """Apply one action per slot (flat ids, shape ``(N,)``); returns ``obs, rewards, dones, infos``."""
+        self._require_reset()
         return self._step(actions)
 
     def _step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:

@@ -8,6 +8,8 @@ Subcommands (each module registers its own parser; heavy imports happen only whe
 * ``chuanma replay FILE [--html OUT.html] [--mjai OUT.jsonl]`` — check a replay file against the engine; export it.
 * ``chuanma eval ...`` — duplicate evaluation of agents (see :mod:`training.evaluation.evaluate`).
 * ``chuanma train --config configs/train/<variant>.yaml`` — self-play training (see :mod:`training.train`).
+* ``chuanma play --variant V --opponents SPEC`` — play one seat against agents in the browser (see
+  :mod:`training.play`).
 * ``chuanma main`` — the README's main job: train briefly on the default variant, evaluate against the baselines.
 """
 
@@ -26,6 +28,7 @@ _SUBCOMMAND_MODULES: tuple[str, ...] = (
     "training.evaluation.evaluate",
     "training.train",
     "training.main_job",
+    "training.play.command",
 )
 
 

@@ -1,9 +1,11 @@
 """Training configuration (训练配置): one YAML per variant in ``configs/train/``, loaded into :class:`TrainConfig`.
 
-Every hyperparameter of a run lives in the YAML file; nothing is read from elsewhere.  The file has the sections
+Every hyperparameter of a run lives in the YAML files; nothing is read from elsewhere.  The file has the sections
 ``env``, ``ppo``, ``net``, ``pool``, ``bc``, ``schedule``, ``eval`` and ``logging`` plus a few top-level keys
-(see ``configs/train/hongzhong.yaml`` for every key with a comment).  Unknown keys, wrong types and out-of-range
-values raise :class:`TrainConfigError` naming the key and the file.
+(see ``configs/train/defaults.yaml`` for every key with a comment).  A file may start from another with
+``extends: <file>`` (relative to its folder): the presets extend ``defaults.yaml`` and set only what differs (the
+variant, its reward scale ...).  Unknown keys, wrong types and out-of-range values raise :class:`TrainConfigError`
+naming the key and the file.
 
 >>> cfg = load_train_config("configs/train/hongzhong.yaml")                 # doctest: +SKIP
 >>> cfg = load_train_config("configs/train/hongzhong.yaml", overrides={"total_steps": 4096})  # doctest: +SKIP
@@ -362,22 +364,53 @@ def _validate(cfg: TrainConfig, source: str) -> None:
             _positive(source, f"net.{key}[{i}]", width)
 
 
+def train_presets() -> list[str]:
+    """The training presets of ``configs/train/`` (every YAML there but the shared ``defaults.yaml``)."""
+    return sorted(q.stem for q in TRAIN_CONFIG_DIR.glob("*.yaml") if q.stem != "defaults")
+
+
 def load_train_config(path: str | Path, overrides: dict[str, Any] | None = None) -> TrainConfig:
     """Load ``path`` (a YAML file, or a name of ``configs/train/``) and apply dotted ``overrides``."""
     p = Path(path)
     if not p.suffix and not p.exists():
         p = TRAIN_CONFIG_DIR / f"{path}.yaml"
     if not p.is_file():
-        known = sorted(q.stem for q in TRAIN_CONFIG_DIR.glob("*.yaml"))
+        known = train_presets()
         raise TrainConfigError(f"training config {str(path)!r} does not exist (configs/train/ has {known})")
-    try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        raise TrainConfigError(f"{p}: not valid YAML: {exc}") from None
-    if not isinstance(data, dict):
-        raise TrainConfigError(f"{p}: expected a mapping at the top level")
+    data = _read_yaml(p)
     cfg = _build(TrainConfig, data, str(p), "")
     return cfg.replace(source=f"{p} (overrides)", **overrides) if overrides else cfg
+
+
+def _read_yaml(path: Path, chain: tuple[Path, ...] = ()) -> dict[str, Any]:
+    """The mapping of YAML file ``path``, merged over the file its ``extends`` key names (a path relative to
+    ``path``'s folder, itself read the same way): sections merge key by key, other values replace the base's."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise TrainConfigError(f"{path}: not valid YAML: {exc}") from None
+    if not isinstance(data, dict):
+        raise TrainConfigError(f"{path}: expected a mapping at the top level")
+    if "extends" not in data:
+        return data
+    base = data.pop("extends")
+    if not isinstance(base, str):
+        raise TrainConfigError(f"{path}: 'extends' must name a YAML file, got {base!r}")
+    base_path = (path.parent / base).resolve()
+    if base_path in chain or base_path == path.resolve():
+        raise TrainConfigError(f"{path}: 'extends: {base}' makes a cycle")
+    if not base_path.is_file():
+        raise TrainConfigError(f"{path}: 'extends: {base}': no such file {base_path}")
+    return _merged(_read_yaml(base_path, (*chain, path.resolve())), data)
+
+
+def _merged(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    """``base`` with ``over``'s keys: mappings in both merge recursively, anything else replaces."""
+    out = dict(base)
+    for key, value in over.items():
+        old = out.get(key)
+        out[key] = _merged(old, value) if isinstance(old, dict) and isinstance(value, dict) else value
+    return out
 
 
 def dump_train_config(cfg: TrainConfig) -> str:

@@ -25,7 +25,9 @@ starts from a state that depends only on the checkpoint, a resumed run reproduce
 same step count, same pool, same weights.
 
 Logs: TensorBoard under ``tb/`` (sb3's rollout/train scalars: episode reward and length, entropy, policy / value
-losses, KL, clip fraction; plus ``eval/*`` points), ``metrics.jsonl`` and ``evals.jsonl``; a tqdm bar with ETA.
+losses, KL, clip fraction; plus ``eval/*`` points), ``metrics.jsonl`` and ``evals.jsonl``; a tqdm bar with ETA, and
+one line per phase on stdout (the plan, BC collection and fitting, each segment, each evaluation, the final files),
+with or without the bars (:func:`say`).
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ from stable_baselines3.common.logger import HumanOutputFormat, KVWriter, Logger,
 from stable_baselines3.common.utils import ConstantSchedule
 from tqdm.auto import tqdm
 
-from agents.policy import CheckpointMeta, PolicyAgent, save_policy, write_meta
+from agents.policy import CHECKPOINT_MODEL, FINAL_POLICY, CheckpointMeta, PolicyAgent, save_policy, write_meta
 from envs import __version__ as PACKAGE_VERSION
 from envs.core.actions import ACTION_LAYOUT_VERSION
 from envs.core.rule_config import RuleConfig, load_variant
@@ -60,9 +62,27 @@ from training.train_config import TrainConfig, dump_train_config, load_train_con
 
 RUNS_DIR = Path("runs")
 CHECKPOINT_DIR = "checkpoints"
-MODEL_FILE = "model.zip"
+MODEL_FILE = CHECKPOINT_MODEL
 STATE_FILE = "state.json"
-FINAL_POLICY = "final.zip"
+
+
+def say(message: str) -> None:
+    """One line of a run's progress on stdout (through tqdm, so that an open progress bar stays intact)."""
+    tqdm.write(message, file=sys.stdout)
+    sys.stdout.flush()
+
+
+def plan(cfg: TrainConfig) -> str:
+    """What a run will do, in one line (the budget options of ``chuanma train`` name each part)."""
+    bc = f"BC {cfg.bc.decisions} decisions from {cfg.bc.teacher}" if cfg.bc.decisions else "no BC"
+    periodic = (
+        f"evaluation every {cfg.eval.every} segments ({cfg.eval.deals} walls)" if cfg.eval.every else "no periodic eval"
+    )
+    opponents = ", ".join(cfg.eval.opponents)
+    return (
+        f"{cfg.name} ({cfg.variant}): {cfg.total_steps} steps in segments of {cfg.schedule.segment_steps}, {bc}, "
+        f"{periodic}, final evaluation {cfg.eval.final_deals} walls per opponent ({opponents})"
+    )
 
 
 def segment_seed(seed: int, segment: int) -> int:
@@ -171,6 +191,7 @@ class Trainer:
                 f"or choose another --run-dir"
             )
         run_dir.mkdir(parents=True, exist_ok=True)
+        say(f"train {plan(cfg)}; run directory {run_dir}")
         (run_dir / "config.yaml").write_text(dump_train_config(cfg), encoding="utf-8")
         rules = load_variant(cfg.variant, **cfg.env.rules)
         (run_dir / "run.json").write_text(json.dumps(run_metadata(cfg, rules), indent=2, ensure_ascii=False) + "\n")
@@ -231,7 +252,22 @@ class Trainer:
                 f"checkpoint {str(ckpt)!r} is inconsistent: model step {model.num_timesteps}, state step "
                 f"{state.num_timesteps}"
             )
-        return cls(cfg, run_dir, state, model, pool)
+        trainer = cls(cfg, run_dir, state, model, pool)
+        say(f"resume {run_dir} at step {state.num_timesteps}: {plan(cfg)}")
+        trainer._reopen_last_boundary()
+        return trainer
+
+    def _reopen_last_boundary(self) -> None:
+        """A finished run extended by ``total_steps``: do what its last segment boundary skipped because the run
+        ended there (the pool snapshot, the periodic evaluation), as the longer run without the stop does."""
+        cfg, state = self.cfg, self.state
+        if self.done or state.segment == 0:
+            return
+        step = state.num_timesteps
+        if state.segment % cfg.pool.snapshot_every == 0 and all(s.id != step for s in self.pool.snapshots):
+            self.pool.add(self.model.policy, self.meta(step))
+        if cfg.eval.every and state.segment % cfg.eval.every == 0 and all(e["step"] != step for e in state.evals):
+            self.evaluate(cfg.eval.deals)
 
     def _configure_logger(self) -> None:
         outputs: list[KVWriter] = [_HistoryWriter(self.state.history)]
@@ -261,6 +297,7 @@ class Trainer:
             advisor=self.cfg.net.advisor,
         )
         t1 = time.perf_counter()
+        say(f"BC: {len(data)} decisions of {b.teacher} in {data.hands} hands ({t1 - t0:.1f} s)")
         report = train_bc(
             self.model.policy,
             data,
@@ -272,6 +309,10 @@ class Trainer:
             progress=progress,
         )
         t2 = time.perf_counter()
+        say(
+            f"BC: {b.epochs} epochs ({t2 - t1:.1f} s), accuracy {report.train_accuracy:.3f} on the training "
+            f"decisions, {report.heldout_accuracy:.3f} held out"
+        )
         self.state.bc = {**report.to_dict(), "collect_s": t1 - t0, "train_s": t2 - t1, "teacher": b.teacher}
         self.state.wall_time_s += t2 - t0
 
@@ -328,11 +369,16 @@ class Trainer:
         model.env.env_method("set_pool", self.pool.entries())
         remaining = cfg.total_steps - self.state.num_timesteps
         steps = min(cfg.schedule.segment_steps, -(-remaining // cfg.rollout_steps) * cfg.rollout_steps)
+        start = self.state.num_timesteps
         model.learn(total_timesteps=steps, callback=callback, reset_num_timesteps=False)
         model.logger.dump(model.num_timesteps)  # flush the losses of the segment's last update
         self.state.segment = seg + 1
         self.state.num_timesteps = int(model.num_timesteps)
         self.state.wall_time_s += time.perf_counter() - t0
+        say(
+            f"PPO: segment {seg + 1}, steps {start}-{self.state.num_timesteps} of {cfg.total_steps} "
+            f"({time.perf_counter() - t0:.1f} s)"
+        )
         if self.state.segment % cfg.pool.snapshot_every == 0 and not self.done:
             self.pool.add(model.policy, self.meta(self.state.num_timesteps))
         if cfg.eval.every and self.state.segment % cfg.eval.every == 0 and not self.done:
@@ -360,6 +406,7 @@ class Trainer:
             res = evaluate_agent(self.agent(), self.rules, opponent, walls=walls, seed=self.cfg.eval.seed)
             row = result_row(res, step)
             rows.append(row)
+            say(f"eval at step {step} vs {opponent}: {res.points:+.2f} points per hand over {walls} walls")
             self.model.logger.record(f"eval/vs_{opponent}_points", res.points)
             self.model.logger.record(f"eval/vs_{opponent}_win_rate", res.challenger_rates["win_rate"])
         self.model.logger.dump(step)
@@ -421,10 +468,13 @@ class Trainer:
                 else:
                     res = evaluate_agent(self.agent(), self.rules, opponent, walls=walls, seed=self.cfg.eval.final_seed)
                 final_results.append(res)
+                say(f"final evaluation vs {opponent}: {res.points:+.2f} points per hand over {walls} walls")
         eval_s = time.perf_counter() - t0
         self.state.wall_time_s += eval_s
         self.save_checkpoint()
-        return write_report(self, final_results, final_path, eval_s)
+        report = write_report(self, final_results, final_path, eval_s)
+        say(f"wrote {final_path}, {self.run_dir / 'report.md'} and {report['learning_curve']}")
+        return report
 
 
 def latest_checkpoint(run_dir: str | Path) -> Path | None:

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from envs.compiled import kernel as K
+from envs.compiled._cache import announce_compile
 from envs.compiled.dealing import seeded_start
 from envs.compiled.encode import encode_row
 from envs.compiled.layout import ACTIVE, OVER, PHASE, STATE_SIZE, WALL_LEN, WON
@@ -51,6 +52,7 @@ class CompiledRawEnv(raw_env):
             raise ValueError(f"CompiledRawEnv plays engine='compiled', got engine={engine!r}")
         super().__init__(*args, engine=engine, **kwargs)
         check_supported(self.cfg)
+        announce_compile(K.deal, K.apply_action, K.legal_mask, encode_row)
         self._table = win_table()
         self._row = np.zeros(STATE_SIZE, dtype=np.int32)
         events, counts = K.empty_events(1)

@@ -1,8 +1,8 @@
 """Compiled observation encoder (编译观测编码): ``chuanma-v1`` tensors straight from :mod:`envs.compiled.layout` rows.
 
 :func:`encode_row` writes one seat's ``(106, 34)`` float32 observation of one state row; it is bit for bit
-:meth:`envs.engine.observation.ObservationEncoder.encode_game` of the :class:`envs.engine.game.Game` the row mirrors
-(:func:`envs.compiled.mirror.state_of_game`), with the seat's pending 换三张 picks taken from ``PICK_COUNT`` /
+:meth:`envs.engine.observation.ObservationEncoder.encode` of the view of the :class:`envs.engine.game.Game` the row
+mirrors (:func:`envs.compiled.mirror.state_of_game`), with the seat's pending 换三张 picks taken from ``PICK_COUNT`` /
 ``PICKS``.  :func:`encode_rows` encodes a batch of (row, seat) pairs.  Both are numba ``njit`` functions that
 allocate nothing: every cell of ``out`` is overwritten.
 

@@ -3,7 +3,7 @@
 :func:`state_of_game` writes every field of the layout from the engine's attributes, so that the compiled engine's
 rows can be compared with the reference engine field by field, and the compiled encoder
 (:func:`envs.compiled.encode.encode_row`) can be checked against :meth:`envs.engine.observation.ObservationEncoder.
-encode_game`.  It mirrors the configurations the compiled engine plays (:func:`envs.compiled.support.
+encode` of the game's view.  It mirrors the configurations the compiled engine plays (:func:`envs.compiled.support.
 check_supported`: the ``chengdu`` preset and its flags) and raises :class:`~envs.engine.game.UnsupportedRule` for
 others.
 

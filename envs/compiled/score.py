@@ -50,6 +50,7 @@ from typing import Self
 import numpy as np
 from numba import njit
 
+from envs.compiled import fan_values as fv
 from envs.core.rule_config import RuleConfig
 from envs.core.tiles import RED
 from envs.scoring.interpret import (
@@ -278,6 +279,39 @@ def _pairs_search(counts, void, n_wild, limit, soft, mask, best, stk):
 
 
 # ---- the fan tables ---------------------------------------------------------------------------------------------
+# The row values, from the Python tables (envs.compiled.fan_values); rows valued by the configuration (七对 of 红中
+# and its 龙七对, Chengdu's 金钩钓) are computed below from the rule vector as the tables' value functions do.
+_CD_DDH, _CD_QYS, _CD_QIDUI, _CD_DYJ, _CD_JD, _CD_MENQING, _CD_DUANYAO = (
+    fv.value("chengdu", name)
+    for name in ("dui_dui_hu", "qing_yi_se", "qi_dui", "dai_yao_jiu", "jiang_dui", "men_qian_qing", "duan_yao_jiu")
+)
+_HZ_QYS, _HZ_DDH, _HZ_JGD, _HZ_DUANYAO, _HZ_YAOJIU, _HZ_SHA_GUI = (
+    fv.value("hongzhong", name)
+    for name in ("qing_yi_se", "dui_dui_hu", "jin_gou_diao", "duan_yao_jiu", "yao_jiu", "sha_gui")
+)
+_CD_LQD_MS = fv.at("chengdu", "long_qi_dui", longqidui_mode="ms")
+_CD_LQD_FIXED4 = fv.at("chengdu", "long_qi_dui", longqidui_mode="fixed4_incl_gen")
+_HZ_LQD_FIXED4 = fv.at("hongzhong", "long_qi_dui", longqidui_mode="fixed4_incl_gen")
+_MS_BASIC = FAN_TABLES["mahjongsoul"].basic
+_MS_DDH, _MS_QYS, _MS_QIDUI, _MS_DYJ, _MS_JGD, _MS_QING_DUI, _MS_JIANG_DUI, _MS_LQD, _MS_QQD, _MS_QYJ, _MS_QJGD = (
+    fv.value("mahjongsoul", name)
+    for name in ("dui_dui_hu", "qing_yi_se", "qi_dui", "dai_yao_jiu", "jin_gou_diao", "qing_dui", "jiang_dui",
+                 "long_qi_dui", "qing_qi_dui", "qing_yao_jiu", "qing_jin_gou_diao")
+)  # fmt: skip
+_MS_QLQD, _MS_18, _MS_Q18, _MS_TIAN, _MS_DI = (
+    fv.value("mahjongsoul", name)
+    for name in ("qing_long_qi_dui", "shi_ba_luo_han", "qing_shi_ba_luo_han", "tian_hu", "di_hu")
+)
+_MS_LQD_GEN, _MS_QLQD_GEN, _MS_18_GEN, _MS_Q18_GEN = (
+    fv.consumes("mahjongsoul", name)
+    for name in ("long_qi_dui", "qing_long_qi_dui", "shi_ba_luo_han", "qing_shi_ba_luo_han")
+)
+_GEN, _GSKH, _GSP, _QGH, _HDLY, _HDP = (
+    fv.common(("chengdu", "hongzhong", "mahjongsoul"), name)
+    for name in ("gen", "gang_shang_kai_hua", "gang_shang_pao", "qiang_gang_hu", "hai_di_lao_yue", "hai_di_pao")
+)
+
+
 @njit(cache=True)
 def _higher_base(base, used, value, consumes, applies):
     """``patterns._best_base`` one row at a time: ``(value, 根 consumed)`` of the best base row so far, replaced by
@@ -308,74 +342,83 @@ def _table_value(rules, standard, flags, gen, n_melds, concealed, all_kongs, wil
         jiang = ddh and not flags & _NOTJ
         jd = yjjd and jiang
         if ddh and not jgd and not jd:
-            total += 1
+            total += _CD_DDH
         if qys:
-            total += 2
+            total += _CD_QYS
         if seven and not lqd:
-            total += 2
+            total += _CD_QIDUI
         if lqd:
-            total += 4 if lqd_mode == 1 else 3
+            total += _CD_LQD_FIXED4 if lqd_mode == 1 else _CD_LQD_MS
             consumed = 1
         if yjjd and not flags & _GNT:
-            total += 2
+            total += _CD_DYJ
         if jgd:
             total += 1 if (rules[S_JJ_STACK] == 0 and yjjd and jiang) else 2
         if jd:
-            total += 3
+            total += _CD_JD
         if rules[S_MENQING] and self_drawn and standard and concealed:
-            total += 1
+            total += _CD_MENQING
         if rules[S_DUANYAO] and not flags & (_TERM | _HONOR) and not jd:
-            total += 1
+            total += _CD_DUANYAO
     elif table == T_HONGZHONG:
         qidui = rules[S_HZ_QIDUI]
         if lqd:
-            total += 4 if lqd_mode == 1 else qidui + 1
+            total += _HZ_LQD_FIXED4 if lqd_mode == 1 else qidui + 1
             consumed = 1
         if seven and not lqd:
             total += qidui
         if qys:
-            total += 2
+            total += _HZ_QYS
         if ddh:
-            total += 1
+            total += _HZ_DDH
         if jgd:
-            total += 1
+            total += _HZ_JGD
         if not flags & (_TERM | _HONOR):
-            total += 1
+            total += _HZ_DUANYAO
         if rules[S_HZ_ALL_TERMINALS]:
             if not flags & (_SIMPLE | _HONOR):
-                total += 1
+                total += _HZ_YAOJIU
         elif not flags & _GNT:
-            total += 1
+            total += _HZ_YAOJIU
         if wild_tiles == 0:
-            total += 1
+            total += _HZ_SHA_GUI
         inherit = rules[S_HZ_INHERIT] != 0
     else:  # 雀魂 赤羽 (han): the single highest base row, 无番和 1 when none applies
         dyj = not flags & _GNT
-        base, used = 1, 0
-        base, used = _higher_base(base, used, 2, 0, ddh)  # 对对和
-        base, used = _higher_base(base, used, 3, 0, qys or seven or dyj or jgd)  # 清一色, 七对, 带幺九, 金钩钓
-        base, used = _higher_base(base, used, 4, 0, (qys and ddh) or (ddh and not flags & _NOTJ))  # 清对, 将对
-        base, used = _higher_base(base, used, 4, 1, lqd)  # 龙七对
-        base, used = _higher_base(base, used, 5, 0, qys and (seven or dyj or jgd))  # 清七对, 清幺九, 清金钩钓
-        base, used = _higher_base(base, used, 6, 1, qys and lqd)  # 清龙七对
-        base, used = _higher_base(base, used, 6, 4, jgd and all_kongs)  # (清)十八罗汉
-        base, used = _higher_base(base, used, 6, 0, rules[S_TIANDI_ROWS] != 0 and (tianhu or dihu))  # 天和, 地和
+        rows = rules[S_TIANDI_ROWS] != 0
+        base, used = _MS_BASIC, 0
+        base, used = _higher_base(base, used, _MS_DDH, 0, ddh)  # 对对和
+        base, used = _higher_base(base, used, _MS_QYS, 0, qys)  # 清一色
+        base, used = _higher_base(base, used, _MS_QIDUI, 0, seven)  # 七对
+        base, used = _higher_base(base, used, _MS_DYJ, 0, dyj)  # 带幺九
+        base, used = _higher_base(base, used, _MS_JGD, 0, jgd)  # 金钩钓
+        base, used = _higher_base(base, used, _MS_QING_DUI, 0, qys and ddh)  # 清对
+        base, used = _higher_base(base, used, _MS_JIANG_DUI, 0, ddh and not flags & _NOTJ)  # 将对
+        base, used = _higher_base(base, used, _MS_LQD, _MS_LQD_GEN, lqd)  # 龙七对
+        base, used = _higher_base(base, used, _MS_QQD, 0, qys and seven)  # 清七对
+        base, used = _higher_base(base, used, _MS_QYJ, 0, qys and dyj)  # 清幺九
+        base, used = _higher_base(base, used, _MS_QJGD, 0, qys and jgd)  # 清金钩钓
+        base, used = _higher_base(base, used, _MS_QLQD, _MS_QLQD_GEN, qys and lqd)  # 清龙七对
+        base, used = _higher_base(base, used, _MS_18, _MS_18_GEN, jgd and all_kongs)  # 十八罗汉
+        base, used = _higher_base(base, used, _MS_Q18, _MS_Q18_GEN, qys and jgd and all_kongs)  # 清十八罗汉
+        base, used = _higher_base(base, used, _MS_TIAN, 0, rows and tianhu)  # 天和
+        base, used = _higher_base(base, used, _MS_DI, 0, rows and dihu)  # 地和
         total = base
         consumed = used
     g = gen - consumed
     if g > 0:
-        total += g
+        total += g * _GEN
     if after_kong and self_drawn:
-        total += 1
+        total += _GSKH
     if inherit:
         if after_kong and not self_drawn and not robbing_kong:
-            total += 1
+            total += _GSP
         if robbing_kong:
-            total += 1
+            total += _QGH
         if last_tile and not self_drawn:
-            total += 1
+            total += _HDP
     if last_tile and self_drawn:
-        total += 1
+        total += _HDLY
     return total
 
 

@@ -44,6 +44,7 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
+from envs.compiled import fan_values as fv
 from envs.compiled.score import TableScorer, _fixed_values, meld_array
 from envs.core.rule_config import DKG_TABLES, RuleConfig
 from envs.scoring.interpret import (
@@ -53,6 +54,7 @@ from envs.scoring.interpret import (
     FLAG_RUN456_M,
     FLAG_TERMINAL,
 )
+from envs.scoring.patterns import FAN_TABLES
 
 # ---- the rule vector -------------------------------------------------------------------------------------------
 D_TABLE = 0  # 0 dkg_wiki (additive, tiers), 1 dkg_wanghu (max base, 2^(f-1))
@@ -134,6 +136,25 @@ def _price(rules, fan):
     return units, capped
 
 
+# The row values of ``patterns.DKG_WIKI`` and ``patterns.DKG_WANGHU`` (envs.compiled.fan_values); 报胡 and the
+# payer's bonuses follow the configuration (the rule vector), as the tables' value functions do.
+_W_JD, _W_DDH, _W_DUANYAO, _W_QYS, _W_DYJ, _W_QH, _W_GEN = (
+    fv.value("dkg_wiki", name)
+    for name in ("jiang_dui", "dui_dui_hu", "duan_yao_jiu", "qing_yi_se", "dai_yao_jiu", "qing_hu", "gen")
+)
+_H_BASIC = FAN_TABLES["dkg_wanghu"].basic
+_H_DDH, _H_QYS, _H_QH, _H_QING_DUI, _H_QQH, _H_DYJ, _H_QYJ, _H_JD, _H_TIAN, _H_DI, _H_DUANYAO, _H_GEN = (
+    fv.value("dkg_wanghu", name)
+    for name in ("dui_dui_hu", "qing_yi_se", "qing_hu", "qing_dui", "qing_qing_hu", "dai_yao_jiu", "qing_yao_jiu",
+                 "jiang_dui", "tian_hu", "di_hu", "duan_yao_jiu", "gen")
+)  # fmt: skip
+_GSKH, _GSP, _QGH, _HDLY, _HDP, _KA, _YING_KA, _ZI_MO = (
+    fv.common(DKG_TABLES, name)
+    for name in ("gang_shang_kai_hua", "gang_shang_pao", "qiang_gang_hu", "hai_di_lao_yue", "hai_di_pao", "ka",
+                 "ying_ka", "zi_mo")
+)  # fmt: skip
+
+
 @njit(cache=True)
 def _value(rules, standard, f, ka, gen, win_tile, sit, kongs_after_baohu):
     """One reading (``patterns.evaluate`` + ``_dkg_admits`` + ``scoring._priced``): ``(admitted, uncapped units,
@@ -153,46 +174,54 @@ def _value(rules, standard, f, ka, gen, win_tile, sit, kongs_after_baohu):
     own = 0
     if wiki:
         if jd:
-            own += 4  # replaces 对对胡 and 断幺九
+            own += _W_JD  # replaces 对对胡 and 断幺九
         else:
             if ddh:
-                own += 1
+                own += _W_DDH
             if duanyao:
-                own += 1
+                own += _W_DUANYAO
         if qys:
-            own += 2
+            own += _W_QYS
         if dyj:
-            own += 3
+            own += _W_DYJ
         if qh:
-            own += 2
-        own += gen
-    else:  # the single highest base row, 鸡胡 1 when none applies
-        base = 1
+            own += _W_QH
+        own += gen * _W_GEN
+    else:  # the single highest base row, 鸡胡 when none applies
+        base = _H_BASIC
         if ddh:
-            base = max(base, 2)
-        if qys or qh:
-            base = max(base, 3)
+            base = max(base, _H_DDH)
+        if qys:
+            base = max(base, _H_QYS)
+        if qh:
+            base = max(base, _H_QH)
         if qys and ddh:
-            base = max(base, 4)
-        if (qh and qys) or dyj:
-            base = max(base, 5)
-        if (qys and dyj) or jd:
-            base = max(base, 6)
-        if rules[D_TD_ROWS] and (sit & SIT_TIAN or (sit & SIT_DI and sit & SIT_BAOHU)):
-            base = max(base, 6)
+            base = max(base, _H_QING_DUI)
+        if qh and qys:
+            base = max(base, _H_QQH)
+        if dyj:
+            base = max(base, _H_DYJ)
+        if qys and dyj:
+            base = max(base, _H_QYJ)
+        if jd:
+            base = max(base, _H_JD)
+        if rules[D_TD_ROWS] and sit & SIT_TIAN:
+            base = max(base, _H_TIAN)
+        if rules[D_TD_ROWS] and sit & SIT_DI and sit & SIT_BAOHU:
+            base = max(base, _H_DI)
         own = base
         if duanyao:
-            own += 1
-        own += gen if gen < 3 else 3
+            own += _H_DUANYAO
+        own += (gen if gen < 3 else 3) * _H_GEN
     # situational rows
     if after_kong and self_drawn:
-        own += 1  # 杠上花
+        own += _GSKH  # 杠上花
     if after_kong and not self_drawn and not rob:
-        own += 1  # 杠上炮
+        own += _GSP  # 杠上炮
     if rob:
-        own += 1  # 抢杠
+        own += _QGH  # 抢杠
     if last:
-        own += 1  # 海底捞月 / 海底炮
+        own += _HDLY if self_drawn else _HDP  # 海底捞月 / 海底炮
     if sit & SIT_BAOHU:
         bonus = rules[D_BH_WIN]
         if wiki:
@@ -201,11 +230,11 @@ def _value(rules, standard, f, ka, gen, win_tile, sit, kongs_after_baohu):
             top = bonus if bonus > 3 else 3
             own += bonus + kongs_after_baohu if bonus + kongs_after_baohu < top else top
     if self_drawn and standard:
-        own += ka  # 卡
+        own += ka * _KA  # 卡
     if not self_drawn and standard and 0 <= win_tile < 27 and win_tile % 9 == 4 and f & (_RUN456_0 << (win_tile // 9)):
-        own += 1  # 硬卡: a concealed 4-5-6 run in the suit of the winning 5
+        own += _YING_KA  # 硬卡: a concealed 4-5-6 run in the suit of the winning 5
     if rules[D_ZIMO_FAN] and self_drawn:
-        own += 1
+        own += _ZI_MO
     total = own
     if sit & SIT_ON_QINGHU:
         total += rules[D_QH_CATCH]

@@ -66,6 +66,7 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
+from envs.compiled import fan_values as fv
 from envs.compiled.layout import M_ANKONG, M_BUKONG, M_KONG, M_PONG
 from envs.compiled.score import TableScorer, meld_array
 from envs.core.melds import Meld, MeldKind
@@ -237,6 +238,11 @@ def _options(lv, opts, level, nat, mrep, limit):
     lv[level, _FOUND] = 0
 
 
+# The fixed row values of ``patterns.WUHAN`` (envs.compiled.fan_values); the bases and the kong factors follow the
+# configuration (the rule vector), as the table's value functions do.
+_ZI_MO, _YING_HU = fv.value("wuhan", "zi_mo"), fv.value("wuhan", "ying_hu")
+
+
 @njit(cache=True)
 def _value(rules, shape, f, n_melds, n_open, n_an, n_ming, n_wild, red_kongs, laizi_kongs, sit):
     """``patterns._evaluate_wuhan`` of one reading class (``shape``, facts ``f``): ``(admitted, base, doublings,
@@ -298,10 +304,10 @@ def _value(rules, shape, f, n_melds, n_open, n_an, n_ming, n_wild, red_kongs, la
         d += v
         out |= WF_LAI_ZI_GANG
     if rules[W_ZIMO] and self_drawn:
-        d += 1
+        d += _ZI_MO
         out |= WF_ZI_MO
     if not f & R_SOFT:
-        d += 1
+        d += _YING_HU
         out |= WF_YING_HU
     if small and sit & SIT_DEALER:
         d += 1

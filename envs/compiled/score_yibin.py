@@ -63,6 +63,7 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
+from envs.compiled import fan_values as fv
 from envs.compiled.layout import M_ANKONG, M_BUKONG, M_KONG
 from envs.compiled.score import TableScorer, _fixed_values
 from envs.core.rule_config import RuleConfig
@@ -305,6 +306,22 @@ def _pairs_dp(nat, n_wild, wild_suits, limit, soft, hard, p7, best):
 
 
 # ---- the table --------------------------------------------------------------------------------------------------
+# The row values of ``patterns.YIBIN`` (envs.compiled.fan_values); 对对胡 and 无听用 follow the configuration
+# (the rule vector), as the table's value functions do.
+_QYS, _QIDUI, _JGD, _QING_DUI, _QQD, _QJGD = (
+    fv.value("yibin", name)
+    for name in ("qing_yi_se", "qi_dui", "jin_gou_diao", "qing_dui", "qing_qi_dui", "qing_jin_gou_diao")
+)
+_LQD_GEN = fv.consumes("yibin", "long_qi_dui")
+_LQD_MS = fv.at("yibin", "long_qi_dui", longqidui_mode="ms")
+_LQD_FIXED4 = fv.at("yibin", "long_qi_dui", longqidui_mode="fixed4_incl_gen")
+_GEN, _GSKH, _GSP, _QGH, _HDLY, _HDP, _JUEZHANG, _BEN_JIN = (
+    fv.value("yibin", name)
+    for name in ("gen", "gang_shang_kai_hua", "gang_shang_pao", "qiang_gang_hu", "hai_di_lao_yue", "hai_di_pao",
+                 "he_jue_zhang", "ben_jin")
+)  # fmt: skip
+
+
 @njit(cache=True)
 def _value(rules, standard, f, gen, n_melds, wild_tiles, sit):
     """``patterns.evaluate`` of ``YIBIN`` + ``scoring._priced``: ``(multiplier, payment, doublings)`` of one
@@ -323,40 +340,41 @@ def _value(rules, standard, f, gen, n_melds, wild_tiles, sit):
         if row == 0:
             worth, consumes, applies = rules[Y_DUIDUI], 0, ddh  # 对对胡
         elif row == 1:
-            worth, consumes, applies = 2, 0, qys  # 清一色
+            worth, consumes, applies = _QYS, 0, qys  # 清一色
         elif row == 2:
-            worth, consumes, applies = 2, 0, seven  # 七对
+            worth, consumes, applies = _QIDUI, 0, seven  # 七对
         elif row == 3:
-            worth, consumes, applies = (4 if lqd_mode == 1 else 3), 1, lqd_mode != 0 and seven and gen >= 1  # 龙七对
+            lqd = lqd_mode != 0 and seven and gen >= 1
+            worth, consumes, applies = (_LQD_FIXED4 if lqd_mode == 1 else _LQD_MS), _LQD_GEN, lqd  # 龙七对
         elif row == 4:
-            worth, consumes, applies = 3, 0, jgd  # 金钩钓
+            worth, consumes, applies = _JGD, 0, jgd  # 金钩钓
         elif row == 5:
-            worth, consumes, applies = 4, 0, qys and ddh  # 清对
+            worth, consumes, applies = _QING_DUI, 0, qys and ddh  # 清对
         elif row == 6:
-            worth, consumes, applies = 4, 0, qys and seven  # 清七对
+            worth, consumes, applies = _QQD, 0, qys and seven  # 清七对
         else:
-            worth, consumes, applies = 5, 0, qys and jgd  # 清金钩钓
+            worth, consumes, applies = _QJGD, 0, qys and jgd  # 清金钩钓
         if applies and (not have or worth > base or (worth == base and consumes <= used)):
             have = True
             base = worth
             used = consumes
     total = base
     if gen > used:
-        total += gen - used  # 根
+        total += (gen - used) * _GEN  # 根
     self_drawn = sit & SIT_SELF != 0
     if sit & SIT_AFTER_KONG:
         if self_drawn:
-            total += 1  # 杠上开花
+            total += _GSKH  # 杠上开花
         elif not sit & SIT_ROB:
-            total += 1  # 杠上炮
+            total += _GSP  # 杠上炮
     if sit & SIT_ROB:
-        total += 1  # 抢杠胡
+        total += _QGH  # 抢杠胡
     if sit & SIT_LAST:
-        total += 1  # 海底捞月 / 海底炮
+        total += _HDLY if self_drawn else _HDP  # 海底捞月 / 海底炮
     if sit & SIT_JUEZHANG and rules[Y_JUEZHANG]:
-        total += 1  # 和绝张
+        total += _JUEZHANG  # 和绝张
     if standard and f & F_MARKED:
-        total += 1  # 本金
+        total += _BEN_JIN  # 本金
     extra_units = 0
     if wild_tiles == 0:  # 无听用
         if rules[Y_WU_UNITS]:

@@ -14,7 +14,8 @@ doublings) the kernel asks the compiled scorer (:mod:`envs.compiled.score`), so 
 scorer covers; a variant whose every win is judged by its scorer (断卡根's 小胡, 宜宾's 飞 copies, 武汉's 开口 and
 将 rules) asks :mod:`envs.compiled.score_dkg`, :mod:`envs.compiled.score_yibin` or :mod:`envs.compiled.score_wuhan`,
 or the Python scorer where those do not cover the configuration.  :func:`check_supported` names every flag that is
-out of reach, so a caller can fall back to the Python engine.
+out of reach, so a caller can fall back to the Python engine; the values it plays of each flag, and the flags it
+refuses, are listed in :data:`envs.core.flag_registry.FLAGS` (a flag missing there is refused by name).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import numpy as np
 
 from envs.compiled import config_numbers, score, score_dkg, score_wuhan, score_yibin
 from envs.compiled import kernel as K
+from envs.core import flag_registry
 from envs.core.rule_config import RuleConfig
 from envs.core.tiles import RED
 from envs.engine.game import UnsupportedRule, engine_problems
@@ -35,19 +37,6 @@ from envs.scoring import _suit_tables
 
 _KERNEL_VARIANTS = (VariantRules, DuankagenRules, YibinRules, WuhanRules)  # the variant hooks the kernel implements
 
-_REQUIRED: tuple[tuple[str, object, str], ...] = (
-    ("hz_red_discard_claimable", False, "dead 红中 discards"),
-    ("wild_in_melds", False, "no wildcards in melds"),
-    ("wild_ignores_four_copy_limit", False, "wildcards within the four-copy limit"),
-    ("yibin_tingyong_count", 8, "the two 听用 neighbours of the 本金"),
-    ("dead_wait_counts_as_ready", True, "查大叫 without counting the unseen copies of a wait"),
-)
-_CHOICES: tuple[tuple[str, tuple[object, ...]], ...] = (
-    ("exchange_mode", ("swap3", "none")),
-    ("pass_hu_lock", ("same_tile", "none")),
-    ("continuation", ("xuezhan", "xueliu", "single")),
-    ("wild", ("none", "hongzhong", "tingyong", "laizi")),
-)
 _HONORS = tuple(k for k in range(27, 34) for _ in range(4))
 _EXTRA_TILES = {"none": (), "hongzhong": (31, 31, 31, 31), "tingyong": (), "laizi": _HONORS}  # 红中; Wuhan's honors
 
@@ -65,15 +54,8 @@ def unsupported(cfg: RuleConfig) -> list[str]:
     variant = rules_for(cfg)
     if type(variant) not in _KERNEL_VARIANTS:
         problems.append(f"fan_table {cfg.fan_table!r} / wild {cfg.wild!r} need variant hooks")
-    for key, want, what in _REQUIRED:
-        got = getattr(cfg, key)
-        if isinstance(want, tuple):
-            got = tuple(got)
-        if got != want:
-            problems.append(f"{key} = {got!r} (it plays {what}: {want!r})")
-    for key, allowed in _CHOICES:
-        if getattr(cfg, key) not in allowed:
-            problems.append(f"{key} = {getattr(cfg, key)!r} (it plays {', '.join(map(repr, allowed))})")
+    named = {p.split(" ", 1)[0] for p in problems}  # required values and unclassified flags, by name, once each
+    problems += [p for p in flag_registry.problems(cfg, "compiled") if p.split(" ", 1)[0] not in named]
     extra = _EXTRA_TILES.get(cfg.wild)
     if extra is not None and tuple(cfg.extra_tiles) != extra:
         problems.append(f"extra_tiles = {list(cfg.extra_tiles)!r} (with wild {cfg.wild!r} it plays {list(extra)!r})")

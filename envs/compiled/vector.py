@@ -32,6 +32,7 @@ import numpy as np
 
 from envs.compiled import batch
 from envs.compiled import kernel as K
+from envs.compiled._cache import announce_compile
 from envs.compiled.dealing import seeded_start
 from envs.compiled.encode import encode_row, encode_rows
 from envs.compiled.layout import ACTIVE, OVER, SCORES, STATE_SIZE, WALL_LEN, WON
@@ -51,6 +52,7 @@ class CompiledVectorEnv(VectorEnv):
     def __init__(self, variant: str | RuleConfig = "chengdu", num_envs: int = 8, **options: Any) -> None:
         cfg = load_variant(variant, **dict(options.pop("rules", None) or {}))
         check_supported(cfg)
+        announce_compile(K.deal, batch.step_rows, batch.masks_rows, encode_rows)
         super().__init__(cfg, num_envs, **options)
         self._rules = rule_vector(cfg)
         self._table = win_table()

@@ -155,7 +155,11 @@ _RANGES: tuple[tuple[str, int, int], ...] = (
 
 
 def action_name(action_id: int) -> str:
-    """Readable name of a flat action id, e.g. ``"discard 5m"``, ``"pong"``, ``"dingque p"``."""
+    """Readable name of a flat action id.
+
+    >>> action_name(DISCARD_BASE + 4), action_name(PONG_ID), action_name(DINGQUE_BASE + 1)
+    ('discard 5m', 'pong', 'dingque p')
+    """
     if not 0 <= action_id < ACTION_SPACE_SIZE:
         raise ValueError(f"action id {action_id!r} is outside 0..{ACTION_SPACE_SIZE - 1}")
     for name, base, size in _RANGES:
@@ -204,7 +208,11 @@ def encode(action: Action) -> int:
 
 
 def decode(action_id: int) -> Action:
-    """Structured action of a flat id; an EXCHANGE_PICK id decodes to ``Action(EXCHANGE, tiles=(k,))``."""
+    """Structured action of a flat id; an EXCHANGE_PICK id decodes to ``Action(EXCHANGE, tiles=(k,))``.
+
+    >>> decode(encode(kong(31))) == kong(31)
+    True
+    """
     try:
         a = operator.index(action_id)
     except TypeError:

@@ -158,7 +158,11 @@ def to_counts(kinds: Iterable[int]) -> list[int]:
 
 
 def parse_counts(text: str) -> list[int]:
-    """Parse a hand string into a 34-count vector (see :func:`parse_tiles`)."""
+    """Parse a hand string into a 34-count vector (see :func:`parse_tiles`).
+
+    >>> parse_counts("1123m")[:4]
+    [2, 1, 1, 0]
+    """
     return to_counts(parse_tiles(text))
 
 
@@ -168,7 +172,11 @@ def counts_to_kinds(counts: Sequence[int]) -> list[int]:
 
 
 def format_tiles(kinds: Iterable[int]) -> str:
-    """Compact string of kinds, grouped by suit in m p s z order: ``[0, 1, 31] -> "12m 5z"``."""
+    """Compact string of kinds, grouped by suit in m p s z order.
+
+    >>> format_tiles([31, 1, 0, 9])
+    '12m 1p 5z'
+    """
     groups: dict[str, list[int]] = {c: [] for c in "mpsz"}
     for k in sorted(kinds):
         if not 0 <= k < NUM_KINDS:
@@ -188,7 +196,11 @@ def tile_code(kind: int) -> str:
 
 
 def chinese_name(kind: int) -> str:
-    """Chinese name of a kind: ``一万``, ``九条``, ``红中`` ..."""
+    """Chinese name of a kind.
+
+    >>> chinese_name(0), chinese_name(26), chinese_name(31)
+    ('一万', '九条', '红中')
+    """
     if kind >= NUM_SUITED:
         name = _HONOR_CHINESE[kind - NUM_SUITED]
         return "红中" if kind == RED else name

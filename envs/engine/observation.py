@@ -80,17 +80,15 @@ leading batch axes are kept), so agents can read planes by name::
 :func:`legal_mask` builds the ``int8`` mask over the flat action layout of :mod:`envs.core.actions` from
 ``view.legal_actions``, including the 换三张 pick-by-pick masks of the AEC environment.
 
-Fast paths (same output, bit for bit): :meth:`ObservationEncoder.encode_game` encodes straight from a
-:class:`~envs.engine.game.Game` without building the :class:`PlayerView`; :class:`GameObserver` keeps each seat's last
-tensor of one hand and rewrites only what changed since (the environments use it); :func:`game_mask` is
-:func:`legal_mask` without the view.  ``tests/envs/test_observation_fast_paths.py`` checks them against the view path.
+Fast paths (same output, bit for bit): :class:`GameObserver` reads a :class:`~envs.engine.game.Game` directly, keeps
+each seat's last tensor of one hand and rewrites only what changed since (the environments use it);
+:func:`game_mask` is :func:`legal_mask` without the view.  ``tests/envs/test_observation_fast_paths.py`` checks them
+against the view path.
 
-Version history
----------------
-* ``chuanma-v0`` — first layout (93 planes).
-* ``chuanma-v1`` — 106 planes for 断卡根 and Wuhan: ``chis`` (吃 runs), ``baohu`` and ``qinghu`` (断卡根
-  declarations), and a ``declare`` row in ``phase`` (the 报胡 decision before a draw).  The other planes are
-  unchanged but move down; observations of the other variants hold the same values (the new planes stay zero).
+Version
+-------
+:data:`OBS_VERSION` names this layout; checkpoints record it, and a policy made for another layout is refused.
+Observations of the variants without 吃, 报胡 or 请胡 keep those planes at zero.
 """
 
 from __future__ import annotations
@@ -307,32 +305,6 @@ def _visible_weights() -> np.ndarray:
 
 
 _VISIBLE_WEIGHTS = _visible_weights()
-
-
-def _finish(
-    out: np.ndarray,
-    cells: list[int],
-    rows: list[float],
-    extra: list[int],
-    less: list[int],
-    revealed_rows: list[tuple[int, tuple[int, ...]]],
-) -> np.ndarray:
-    """Write the tensor: ``cells`` (flat indices, +1 each), ``revealed_rows`` (whole count rows), the visible row
-    from them plus ``extra`` less ``less``, and the broadcast value of every row (``rows``, 0 for count rows)."""
-    dense = out if out.flags.c_contiguous else np.empty(OBS_SHAPE, dtype=np.float32)
-    dense.reshape(-1)[:] = np.bincount(np.array(cells, dtype=np.intp), minlength=_SIZE)
-    for row, values in revealed_rows:
-        dense[row] = values
-    visible = _VISIBLE_WEIGHTS @ dense  # broadcast rows weigh 0; small integer sums are exact in float32
-    for k in extra:
-        visible[k] += 1.0
-    for k in less:
-        visible[k] -= 1.0
-    dense[_R_VISIBLE] = visible
-    dense += np.array(rows, dtype=np.float32)[:, None]  # float32(v) + 0 == float32(0 + v): the reference's values
-    if dense is not out:
-        out[...] = dense
-    return out
 
 
 def observation_bounds() -> tuple[np.ndarray, np.ndarray]:
@@ -579,149 +551,6 @@ class ObservationEncoder:
             out[...] = dense
         return out
 
-    # ---- the fast path: straight from the engine -----------------------------------------------------------------
-    def encode_game(
-        self,
-        game,
-        seat: int,
-        out: np.ndarray | None = None,
-        *,
-        exchange_picks: Sequence[int] = (),
-    ) -> np.ndarray:
-        """``encode(game.view(seat), out, exchange_picks=...)`` without building the view: the same tensor, bit for
-        bit (``tests/envs/test_observation_fast_paths.py`` compares the two over random games of every preset).
-
-        ``game`` is an :class:`envs.engine.game.Game`; this reads the engine's state exactly as ``Game.view`` does and
-        nothing that ``Game.view`` would hide.
-        """
-        n = self.num_players
-        if game.n != n:
-            raise ValueError(f"game is for a {game.n}-player table, encoder for {n} players")
-        if out is None:
-            out = np.empty(OBS_SHAPE, dtype=np.float32)
-        elif out.shape != OBS_SHAPE or out.dtype != np.float32:
-            raise ValueError(f"out must be float32 with shape {OBS_SHAPE}, got {out.dtype} {out.shape}")
-        me = seat
-        phase = game.phase
-        decisions = game._decisions
-        rv = self._row_template[:]  # broadcast row values (float64), seat_present already set
-        extra: list[int] = []
-        less: list[int] = []
-
-        # --- own hand -------------------------------------------------------------------------------------------
-        hand = game.hands[me]
-        cells = [i for k, c in enumerate(hand) if c for i in _HAND_CELLS[k][c]]  # flat indices, +1 each
-        add = cells.append
-        if phase is Phase.SELF and me == game.current and game.drawn_tile is not None:
-            add(_DRAWN + game.drawn_tile)
-        if exchange_picks:
-            cells += [_PICKED + k for k in exchange_picks]
-        given = game.exchange_given[me]
-        if not given and phase is Phase.EXCHANGE and me in decisions:
-            given = decisions[me].tiles
-        if given:
-            cells += [_GIVEN + k for k in given]
-        received = game.exchange_received[me]
-        if received:
-            cells += [_RECEIVED + k for k in received]
-        offset = game.exchange_offset if game._exchange_done else None
-        if offset is not None and offset % n:
-            rv[_R_DIRECTION + offset % n - 1] = 1.0
-        melds_all = game.melds
-        rv[_R_HAND_SIZE] = sum(hand) / HAND_SCALE
-        rv[_R_MELDS_COUNT] = len(melds_all[me]) / 4.0
-
-        # --- per-seat public information -------------------------------------------------------------------------
-        hide = not game.cfg.reveal_concealed_kong
-        discards_all = game.discards
-        won, active, scores = game.won, game.active, game.scores
-        voids = game.void if game._void_revealed else None
-        own_void = game.void[me]
-        if own_void is None and phase is Phase.DINGQUE and me in decisions:
-            own_void = decisions[me].tile
-        reveal = game._reveals_hand() and any(won)
-        revealed_rows: list[tuple[int, tuple[int, ...]]] = []
-        fields = game._rules.view_fields(game, me)
-        baohu = fields.get("baohu", ())
-        qinghu = fields.get("qinghu", ())
-        base_unit = self.base_unit
-        for r in range(n):
-            s = me + r
-            if s >= n:
-                s -= n
-            melds = melds_all[s]
-            if melds:
-                meld_cells, hidden, meld_less, meld_extra = _meld_cells(melds, r, hide and s != me)
-                cells += meld_cells
-                less += meld_less
-                extra += meld_extra
-                if hidden:
-                    rv[_R_HIDDEN + r] = hidden / 4.0
-            discards = discards_all[s]
-            if discards:
-                base = _DISCARD_BASES[r]
-                cells += [base + k for k in discards]
-                add(_LAST_BASES[r] + discards[-1])
-            if reveal and s != me and won[s]:
-                revealed_rows.append((_R_REVEALED + r, game._revealed(s, me)))
-            void = own_void if s == me else (voids[s] if voids is not None else None)
-            if void is not None:
-                cells += _VOID_CELLS[r][void]
-            if baohu and baohu[s]:
-                rv[_R_BAOHU + r] = 1.0
-            if qinghu and qinghu[s]:
-                rv[_R_QINGHU + r] = 1.0
-            if won[s]:
-                rv[_R_WON + r] = 1.0
-            if active[s]:
-                rv[_R_ACTIVE + r] = 1.0
-            score = scores[s]
-            if score:
-                rv[_R_SCORES + r] = _score_value(score, base_unit)
-        if game.wins:
-            robbed: set[tuple[int, int | None]] = set()
-            for w in game.wins:
-                add((_R_WIN_TILES + (w.seat - me) % n) * NUM_KINDS + w.tile)
-                if w.how == "qianggang":
-                    if (w.tile, w.from_seat) not in robbed:
-                        robbed.add((w.tile, w.from_seat))
-                        extra.append(w.tile)
-                elif w.how in ("zimo", "instant"):  # self-drawn (点杠花 too); a 请胡 single lies among the discards
-                    extra.append(w.tile)
-        for k in game._wild_kinds:
-            add(_WILD + k)
-        indicator = game.indicator
-        if indicator is not None:
-            add(_INDICATOR + indicator)
-            extra.append(indicator)
-
-        # --- turn, claims, locks, phase, wall --------------------------------------------------------------------
-        rv[_R_DEALER + (game.dealer - me) % n] = 1.0
-        rv[_R_CURRENT + (game.current - me) % n] = 1.0
-        rv[_R_PHASE + _PHASE_ROW[phase]] = 1.0
-        if me in game.pending:
-            rv[_R_TO_ACT] = 1.0
-        wall = game._back - game._front
-        rv[_R_WALL] = wall / WALL_SCALE
-        if phase is Phase.CLAIM or phase is Phase.ROB:
-            claim = game.claim_tile
-            if claim is not None:
-                add(_CLAIM + claim)
-                if phase is Phase.ROB:
-                    rv[_R_ROB] = 1.0
-        lock = game.cfg.pass_hu_lock
-        if lock == "any_tile":
-            if game._hu_lock_any[me] >= 0:
-                cells += [_HU_LOCK + k for k in game.cfg.kinds]
-        elif lock == "same_tile" and game._hu_lock[me]:
-            cells += [_HU_LOCK + k for k in game._hu_lock[me]]
-        pong_mask = game._pong_lock[me]
-        if pong_mask:
-            cells += [_PONG_LOCK + k for k in range(NUM_KINDS) if pong_mask >> k & 1]
-        if wall:
-            cells += _COUNTDOWN_CELLS[min(wall, NUM_KINDS)]
-        return _finish(out, cells, rv, extra, less, revealed_rows)
-
 
 class _SeatCache:
     """What one observer's tensor was last built from (see :class:`GameObserver`)."""
@@ -746,12 +575,32 @@ class _SeatCache:
         "revealed",
         "rows",
         "slow",
-        "vis_extra",
-        "vis_less",
         "wilds",
         "wins",
         "wins_extra",
     )
+    buf: np.ndarray  # the tensor, a numpy view of ``flat``
+    claim_cell: int
+    countdown: int
+    discards: list[int]
+    drawn_cell: int
+    exchange: tuple
+    fast: tuple
+    flat: array  # float32 cells
+    hand: list[int]
+    hu_lock: tuple
+    last_cells: list[int]
+    meld_extra: list[tuple]
+    meld_hidden: list[int]
+    meld_less: list[tuple]
+    melds: list[tuple]
+    pong_lock: int
+    revealed: list
+    rows: list[float]
+    slow: tuple | None
+    wilds: tuple
+    wins: int
+    wins_extra: tuple
 
 
 class GameObserver:
@@ -809,8 +658,6 @@ class GameObserver:
         st.wins = 0
         st.wins_extra = ()
         st.wilds = ((), None)
-        st.vis_extra = []
-        st.vis_less = []
         st.claim_cell = -1
         st.hu_lock = ()
         st.pong_lock = 0
@@ -818,13 +665,22 @@ class GameObserver:
         return st
 
     def _update(self, st: _SeatCache, me: int, picks: tuple[int, ...]) -> None:
+        """Bring seat ``me``'s tensor up to date, plane group by plane group."""
+        self._write_own(st, me, picks)
+        visible_changed = self._write_seats(st, me)  # the visible row needs a full recount (else kept up to date)
+        visible_changed |= self._write_wins(st, me)
+        rob = self._write_claim_and_locks(st, me)
+        self._write_fast(st, me, rob)
+        self._write_rare(st, me)
+        if visible_changed:
+            self._recount_visible(st)
+
+    def _write_own(self, st: _SeatCache, me: int, picks: tuple[int, ...]) -> None:
+        """The own hand (and its visible copies), the drawn tile and the 换三张 rows."""
         game = self.game
-        n = game.n
         flat = st.flat
         phase = game.phase
         decisions = game._decisions
-
-        # --- own hand and exchange -------------------------------------------------------------------------------
         hand = game.hands[me]
         old = st.hand
         if hand != old:
@@ -863,11 +719,16 @@ class GameObserver:
                     flat[start + k] += 1.0
             st.exchange = exchange
 
-        # --- per-seat melds, discards, revealed hands ------------------------------------------------------------
+    def _write_seats(self, st: _SeatCache, me: int) -> bool:
+        """Per seat slot: melds, discards and last discard, revealed hands; True when the visible row needs a
+        recount."""
+        game = self.game
+        n = game.n
+        flat = st.flat
         melds_all, discards_all = game.melds, game.discards
         won = game.won
         reveal = self._reveals and any(won)
-        visible_changed = False  # the visible row needs a full recount (else it was kept up to date cell by cell)
+        visible_changed = False
         for r in range(n):
             s = me + r
             if s >= n:
@@ -903,8 +764,15 @@ class GameObserver:
                     flat[start : start + NUM_KINDS] = array("f", revealed) if revealed is not None else _ZEROS
                     st.revealed[r] = revealed
                     visible_changed = True
+        return visible_changed
 
-        # --- wins, wildcards, claims, locks, wall countdown -------------------------------------------------------
+    def _write_wins(self, st: _SeatCache, me: int) -> bool:
+        """The win tiles per seat slot, the wildcard kinds and the indicator; True when they changed (the visible
+        row needs a recount)."""
+        game = self.game
+        n = game.n
+        flat = st.flat
+        visible_changed = False
         wins = game.wins
         if len(wins) != st.wins:
             start = _R_WIN_TILES * NUM_KINDS
@@ -934,11 +802,13 @@ class GameObserver:
                 flat[_INDICATOR + wilds[1]] = 1.0
             st.wilds = wilds
             visible_changed = True
-        if visible_changed:  # copies seen beyond the count rows (and wildcards standing in a 飞, claimed 吃 tiles)
-            st.vis_extra = [k for extras in (*st.meld_extra, st.wins_extra) for k in extras]
-            if wilds[1] is not None:
-                st.vis_extra.append(wilds[1])
-            st.vis_less = [k for lesses in st.meld_less for k in lesses]
+        return visible_changed
+
+    def _write_claim_and_locks(self, st: _SeatCache, me: int) -> float:
+        """The claimed tile, the 过胡 / 过碰 locks and the wall countdown; returns the rob-window flag."""
+        game = self.game
+        flat = st.flat
+        phase = game.phase
         wall = game._back - game._front
         rob = 0.0
         cell = -1
@@ -975,16 +845,23 @@ class GameObserver:
         if m != st.countdown:
             flat[_COUNTDOWN : _COUNTDOWN + NUM_KINDS] = _COUNTDOWN_ROWS[m]
             st.countdown = m
+        return rob
 
-        # --- broadcast rows that change from one decision to the next ---------------------------------------------
+    def _write_fast(self, st: _SeatCache, me: int, rob: float) -> None:
+        """The broadcast rows that change from one decision to the next: turn, phase, to act, wall, rob window,
+        own hand size and melds."""
+        game = self.game
+        n = game.n
+        flat = st.flat
+        wall = game._back - game._front
         fast = (
             _R_CURRENT + (game.current - me) % n,
-            _R_PHASE + _PHASE_ROW[phase],
+            _R_PHASE + _PHASE_ROW[game.phase],
             1.0 if me in game.pending else 0.0,
             wall / WALL_SCALE,
             rob,
-            sum(hand) / HAND_SCALE,
-            len(melds_all[me]) / 4.0,
+            sum(game.hands[me]) / HAND_SCALE,
+            len(game.melds[me]) / 4.0,
         )
         old_fast = st.fast
         if fast != old_fast:
@@ -1002,15 +879,18 @@ class GameObserver:
                     flat[start : start + NUM_KINDS] = array("f", (v,)) * NUM_KINDS
             st.fast = fast
 
-        # --- the rarely changing rest: voids, wins / activity / scores per seat, declarations, dealer, direction --
+    def _write_rare(self, st: _SeatCache, me: int) -> None:
+        """The rarely changing rest: voids, wins / activity / scores per seat, declarations, dealer, direction."""
+        game = self.game
+        decisions = game._decisions
         own_void = game.void[me]
-        if own_void is None and phase is Phase.DINGQUE and me in decisions:
+        if own_void is None and game.phase is Phase.DINGQUE and me in decisions:
             own_void = decisions[me].tile
         fields = game._rules.view_fields(game, me)
         slow = (
             own_void,
             tuple(game.void) if game._void_revealed else None,
-            tuple(won),
+            tuple(game.won),
             tuple(game.active),
             tuple(game.scores),
             tuple(st.meld_hidden),
@@ -1021,15 +901,21 @@ class GameObserver:
         if slow != st.slow:
             self._write_slow(st, me, slow)
 
-        # --- visible copies: the count rows, plus the extras, less the copies the count rows hold twice ----------
-        if visible_changed:  # a full recount (small integer sums are exact in float32; broadcast rows weigh 0)
-            buf = st.buf
-            visible = _VISIBLE_WEIGHTS.dot(buf)
-            for k in st.vis_extra:
-                visible[k] += 1.0
-            for k in st.vis_less:
-                visible[k] -= 1.0
-            buf[_R_VISIBLE] = visible
+    @staticmethod
+    def _recount_visible(st: _SeatCache) -> None:
+        """The visible row from scratch: the count rows, plus the copies seen beyond them (winning tiles set aside,
+        the indicator, wildcards standing in a 飞, claimed 吃 tiles), less the copies the count rows hold twice."""
+        extra = [k for extras in (*st.meld_extra, st.wins_extra) for k in extras]
+        if st.wilds[1] is not None:
+            extra.append(st.wilds[1])
+        # small integer sums are exact in float32; broadcast rows weigh 0
+        buf = st.buf
+        visible = _VISIBLE_WEIGHTS.dot(buf)
+        for k in extra:
+            visible[k] += 1.0
+        for k in (k for lesses in st.meld_less for k in lesses):
+            visible[k] -= 1.0
+        buf[_R_VISIBLE] = visible
 
     def _write_slow(self, st: _SeatCache, me: int, slow: tuple) -> None:
         """Rewrite the void rows and the rarely changing broadcast rows (those whose value differs)."""

@@ -45,7 +45,8 @@ def replay_steps(log: Iterable[Mapping[str, Any]]) -> Iterator[tuple[int, Game]]
         raise ValueError(f"an event log must start with a 'hand_start' event (the full log), got {first!r}")
     start = events[0]
     try:
-        cfg = RuleConfig(**{k: (tuple(v) if isinstance(v, list) else v) for k, v in start["config"].items()})
+        flags: dict[str, Any] = {k: (tuple(v) if isinstance(v, list) else v) for k, v in start["config"].items()}
+        cfg = RuleConfig(**flags)
     except (ConfigError, TypeError) as exc:
         raise ValueError(f"hand_start carries an invalid rule configuration: {exc}") from None
     game = Game(

@@ -147,7 +147,8 @@ def register_cli(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--games", type=int, default=200, help="hands per variant (default 200)")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
-    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table (no progress bar)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument(
         "--save-replays", metavar="DIR", default=None, help="write a replay file of each hand into DIR (chuanma replay)"
     )
@@ -174,12 +175,13 @@ def run_cli(args: argparse.Namespace) -> int:
     variants = args.variant or _engine_presets()
     if args.replay_sample is not None and args.save_replays is None:
         raise ValueError("--replay-sample needs --save-replays DIR")
+    progress = not (args.json or args.no_progress)
     summaries = [
         simulate(
             v,
             args.games,
             args.seed,
-            progress=not args.json,
+            progress=progress,
             save_replays=args.save_replays,
             replay_sample=args.replay_sample,
         ).summary()

@@ -1,5 +1,5 @@
 """The compiled observation encoder (:mod:`envs.compiled.encode`) over mirrored rows (:mod:`envs.compiled.mirror`)
-gives exactly :meth:`ObservationEncoder.encode_game`, bit for bit.
+gives exactly :meth:`ObservationEncoder.encode` of the mirrored game's view, bit for bit.
 
 * seeded games of ``"chengdu"`` played by a biased random policy (so that wins, kongs and pass locks are common),
   with the 换三张 triples picked one tile at a time as the batched env does: every seat is compared at every
@@ -112,7 +112,7 @@ def _compare(
     picks = picks or [[] for _ in range(L.NP)]
     row = state_of_game(game, picks)
     for seat in range(L.NP):
-        ref = ENC.encode_game(game, seat, exchange_picks=picks[seat])
+        ref = ENC.encode(game.view(seat), exchange_picks=picks[seat])
         if refs is not None:
             refs.append(ref)
         out.fill(np.nan)

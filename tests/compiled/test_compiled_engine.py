@@ -119,7 +119,7 @@ def lockstep(game: Game, choose: Chooser, rng: np.random.Generator, seen: Counte
         K.legal_mask(row, seat, rules, TABLE, mask)
         assert np.array_equal(want, mask), f"step {step}: masks {np.flatnonzero(want)} vs {np.flatnonzero(mask)}"
         encode_row(row, seat, base, obs)
-        np.testing.assert_array_equal(obs, encoder.encode_game(game, seat, exchange_picks=picks[seat]))
+        np.testing.assert_array_equal(obs, encoder.encode(game.view(seat), exchange_picks=picks[seat]))
         a = choose(game, seat, np.flatnonzero(want), rng)
         seen[f"{game.phase.value}:{_kind(a)}"] += 1
         if EXCHANGE_BASE <= a < EXCHANGE_BASE + 34:
@@ -323,7 +323,7 @@ def test_dianganghua_paid_as_a_discard_shows_its_winning_tile():
     def scripted(game: Game, seat: int, ids: np.ndarray, rng: np.random.Generator) -> int:
         if game.wins and not checked:  # the first decision after the win
             for q in range(cfg.num_players):
-                visible = encoder.encode_game(game, q)[SLICES["visible"].start]
+                visible = encoder.encode(game.view(q))[SLICES["visible"].start]
                 others = sum(sum(game.hand_of(p)) for p in range(cfg.num_players) if p != q)
                 assert visible.sum() + others + game.wall_remaining == cfg.num_tiles, q  # own hand included
             checked.append(True)

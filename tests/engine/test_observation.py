@@ -1,4 +1,4 @@
-"""The chuanma-v0 observation encoder: plane table, known positions, hidden information, seat invariance, masks."""
+"""The chuanma-v1 observation encoder: plane table, known positions, hidden information, seat invariance, masks."""
 
 from __future__ import annotations
 

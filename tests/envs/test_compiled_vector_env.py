@@ -134,6 +134,8 @@ def test_opponent_pool_equals_the_python_batched_env():
 def test_sb3_api_errors_and_refused_variants():
     venv = make_vec_env("chengdu", 3, seed=0, engine="compiled")
     assert isinstance(venv, CompiledVectorEnv) and isinstance(venv, VecEnv)
+    with pytest.raises(RuntimeError, match=r"CompiledVectorEnv.step\(\) before reset\(\)"):
+        venv.step(np.zeros(3, dtype=np.int64))
     obs = venv.reset()
     assert obs.shape == (3, *OBS_SHAPE) and venv.action_masks().shape == (3, 183)
     assert venv.get_attr("seat") == venv.seats
@@ -154,6 +156,36 @@ def test_sb3_api_errors_and_refused_variants():
     with pytest.raises(ValueError, match="engine"):
         make_vec_env("chengdu", 2, engine="numba")
     assert type(make_vec_env("chengdu", 2)) is VectorEnv
+
+
+def test_first_use_says_that_it_compiles(monkeypatch, caplog):
+    """The message of a first use (a kernel function neither compiled nor cached), once per process; none once
+    the kernel is compiled (then also on disk)."""
+    import logging
+
+    from envs.compiled import _cache, batch
+
+    class _Never:  # a kernel function numba has neither compiled in this process nor cached on disk
+        signatures = ()
+        targetctx = batch.step_rows.targetctx
+
+        class _cache:
+            class _cache_file:
+                @staticmethod
+                def _load_index():
+                    return {}
+
+    monkeypatch.setattr(_cache, "_announced", False)
+    with caplog.at_level(logging.WARNING, logger="envs.compiled"):
+        assert _cache.is_cached(_Never) is False
+        assert _cache.announce_compile(batch.step_rows, _Never)
+        assert not _cache.announce_compile(_Never)  # said once per process
+    assert "envs.compiled: compiling the numba kernel" in caplog.text and "CPU core" in caplog.text
+    monkeypatch.setattr(_cache, "_announced", False)
+    make_vec_env("chengdu", 2, seed=0, engine="compiled").reset()
+    for function in (batch.step_rows, batch.masks_rows):
+        assert _cache.is_cached(function) and _cache.on_disk(function)
+    assert not _cache.announce_compile(batch.step_rows, batch.masks_rows)
 
 
 @pytest.mark.parametrize(

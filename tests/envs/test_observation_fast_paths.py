@@ -1,6 +1,6 @@
 """The fast observation / mask / info paths give exactly what the reference paths give.
 
-* :meth:`ObservationEncoder.encode_game` and :class:`GameObserver` (incremental) against
+* :class:`GameObserver` (incremental) against
   ``ObservationEncoder.encode(game.view(seat))``: bit-identical tensors for every seat at every decision point of
   seeded random games of every preset, with the observer asked in several patterns (every seat at every step, only
   the acting seat, now and then);
@@ -54,8 +54,7 @@ def test_fast_encoders_and_masks_match_the_view_path(variant):
                 view = g.view(s)
                 ref = enc.encode(view)
                 assert ref.tobytes() == observer.encode(s).tobytes(), (variant, seed, s, g.phase)
-                assert ref.tobytes() == enc.encode_game(g, s).tobytes(), (variant, seed, s, g.phase)
-                assert enc.encode_game(g, s, out) is out and out.tobytes() == ref.tobytes()
+                assert observer.encode(s, out) is out and out.tobytes() == ref.tobytes()
                 if view.legal_actions and view.phase.value != "exchange":
                     assert np.array_equal(game_mask(g, s), legal_mask(view))
                 checked += 1
@@ -70,8 +69,6 @@ def test_observer_rejects_a_game_of_another_table_size():
     g = Game("two_player", seed=1)
     with pytest.raises(ValueError, match="2-player table, encoder for 4"):
         GameObserver(ObservationEncoder(4), g)
-    with pytest.raises(ValueError, match="2-player table, encoder for 4"):
-        ObservationEncoder(4).encode_game(g, 0)
     with pytest.raises(ValueError, match="out must be float32"):
         GameObserver(ObservationEncoder(2), g).encode(0, np.zeros((3, 3), dtype=np.float32))
 

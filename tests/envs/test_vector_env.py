@@ -172,6 +172,10 @@ def test_auto_reset_deals_the_next_hand_of_each_slot_sequence():
 def test_sb3_vecenv_api_and_errors():
     venv = VectorEnv("hongzhong", 3, seed=0)
     assert isinstance(venv, VecEnv)
+    with pytest.raises(RuntimeError, match=r"VectorEnv.step\(\) before reset\(\)"):
+        venv.step(np.zeros(3, dtype=np.int64))
+    with pytest.raises(RuntimeError, match="before reset"):
+        venv.step_async(np.zeros(3, dtype=np.int64))
     obs = venv.reset()
     assert obs.shape == (3, *OBS_SHAPE) and obs.dtype == np.float32
     assert venv.observation_space.shape == OBS_SHAPE and venv.action_space.n == 183

@@ -1,8 +1,9 @@
-"""The ``chuanma`` command line: variants, score and simulate."""
+"""The ``chuanma`` command line: variants, score, simulate and the eval help."""
 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -38,6 +39,14 @@ def test_simulate_json_is_reproducible(capsys):
     assert row["variant"] == "hongzhong" and row["hands"] == 6 and row["decisions_per_hand"] > 20
 
 
+def test_simulate_no_progress_turns_the_bar_off(capsys):
+    assert main(["simulate", "--variant", "two_player", "--games", "2"]) == 0
+    assert "simulate two_player" in capsys.readouterr().err  # the tqdm bar
+    assert main(["simulate", "--variant", "two_player", "--games", "2", "--no-progress"]) == 0
+    out, err = capsys.readouterr()
+    assert "two_player" in out and err == ""
+
+
 def test_simulate_statistics_are_consistent():
     stats = simulate("two_player", 8, seed=5)
     assert stats.hands == 8
@@ -53,3 +62,12 @@ def test_score_passes_variant_context(capsys):
     assert main(["score", "duankagen", "456s 456s 789s 1s", "--win", "1s", "--self-drawn", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["payment"] == 9 and out["breakdown"] == {"qing_yi_se": 2, "ka": 2}
+
+
+def test_eval_help_lists_the_agent_grammar_and_the_walls_default(capsys):
+    with pytest.raises(SystemExit):
+        main(["eval", "--help"])
+    out = capsys.readouterr().out
+    for text in ("agent specifications:", "NAME:key=value", "external:COMMAND", "policy:PATH", "sb3:PATH"):
+        assert text in out, text
+    assert re.search(r"--walls WALLS\s+number of walls, each played once per seat\s+\(default\s+100\)", out)

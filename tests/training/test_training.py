@@ -23,9 +23,9 @@ from agents.policy import (
     save_policy,
 )
 from envs.core.actions import ACTION_LAYOUT_VERSION, ACTION_SPACE_SIZE
-from envs.core.rule_config import load_variant
+from envs.core.rule_config import PRESETS, load_variant
 from envs.engine.observation import OBS_SHAPE, OBS_VERSION
-from training.train_config import TRAIN_CONFIG_DIR, TrainConfigError, load_train_config
+from training.train_config import TRAIN_CONFIG_DIR, TrainConfigError, load_train_config, train_presets
 
 TINY_NET = {
     "features_dim": 32,
@@ -75,16 +75,43 @@ def tiny_policy(seed: int = 0):
 
 # ---- configuration ---------------------------------------------------------------------------------------------
 def test_every_variant_config_loads_with_every_section():
-    names = sorted(p.stem for p in TRAIN_CONFIG_DIR.glob("*.yaml"))
-    assert {"hongzhong", "chengdu", "xueliu", "chiyu", "two_player"} <= set(names)
+    names = train_presets()
+    assert set(names) == set(PRESETS)
+    defaults = yaml.safe_load((TRAIN_CONFIG_DIR / "defaults.yaml").read_text())
+    for section in ("env", "ppo", "net", "pool", "bc", "schedule", "eval", "logging"):
+        assert section in defaults, f"defaults.yaml lacks section {section}"
     for name in names:
         path = TRAIN_CONFIG_DIR / f"{name}.yaml"
-        raw = yaml.safe_load(path.read_text())
-        for section in ("env", "ppo", "net", "pool", "bc", "schedule", "eval", "logging"):
-            assert section in raw, f"{path} lacks section {section}"
         cfg = load_train_config(path)
         assert cfg.variant == name and cfg.name == name
         assert cfg.schedule.segment_steps % cfg.rollout_steps == 0
+
+
+def test_presets_share_the_defaults_instead_of_repeating_them():
+    defaults = yaml.safe_load((TRAIN_CONFIG_DIR / "defaults.yaml").read_text())
+    for name in train_presets():
+        raw = yaml.safe_load((TRAIN_CONFIG_DIR / f"{name}.yaml").read_text())
+        assert raw.pop("extends") == "defaults.yaml", name
+        for section, values in raw.items():
+            if isinstance(values, dict):
+                repeated = {k for k, v in values.items() if defaults.get(section, {}).get(k, object()) == v}
+                assert not repeated, f"{name}.yaml repeats {section}.{sorted(repeated)} of defaults.yaml"
+            else:
+                assert defaults.get(section, object()) != values, f"{name}.yaml repeats {section} of defaults.yaml"
+
+
+def test_extends_merges_sections_and_names_bad_bases(tmp_path):
+    (tmp_path / "base.yaml").write_text("variant: chengdu\nppo:\n  n_epochs: 7\n  batch_size: 128\n")
+    child = tmp_path / "child.yaml"
+    child.write_text("extends: base.yaml\nname: c\nppo:\n  n_epochs: 3\n")
+    cfg = load_train_config(child)
+    assert (cfg.name, cfg.variant, cfg.ppo.n_epochs, cfg.ppo.batch_size) == ("c", "chengdu", 3, 128)
+    child.write_text("extends: missing.yaml\nname: c\n")
+    with pytest.raises(TrainConfigError, match=r"child\.yaml: 'extends: missing\.yaml': no such file"):
+        load_train_config(child)
+    child.write_text("extends: child.yaml\nname: c\n")
+    with pytest.raises(TrainConfigError, match="makes a cycle"):
+        load_train_config(child)
 
 
 def test_unknown_key_names_key_and_file(tmp_path):
@@ -267,6 +294,24 @@ def test_corrupt_or_foreign_files_are_refused(tmp_path):
         PolicyAgent.load(tmp_path / "missing.zip")
 
 
+def test_policy_load_takes_a_run_directory_or_names_the_file_to_pass(tmp_path):
+    run = tmp_path / "run"
+    step = run / "checkpoints" / "step_000000000640"
+    step.mkdir(parents=True)
+    path, policy, net = _saved(step, "model.zip")
+    with pytest.raises(CheckpointError, match=rf"has no final.zip: the run has not finished.*pass .*'{path}'"):
+        PolicyAgent.load(run)
+    assert PolicyAgent.load(step).meta.step == 640  # a checkpoint folder: its model.zip
+    assert PolicyAgent.load(path).meta.step == 640
+    _saved(run, "final.zip")
+    agent = PolicyAgent.load(run, variant="hongzhong")
+    obs = np.random.default_rng(2).random((2, *OBS_SHAPE), dtype=np.float32)
+    np.testing.assert_allclose(agent.logits(obs), PolicyAgent.from_policy(policy, net).logits(obs), rtol=1e-6)
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(CheckpointError, match="is a directory without final.zip or checkpoints; pass a policy .zip"):
+        PolicyAgent.load(tmp_path / "empty")
+
+
 # ---- the learner's reward --------------------------------------------------------------------------------------
 def test_learner_reward_is_its_own_hand_score(tmp_path):
     """Scripted through the training env: episode returns equal the learner seat's score, not anyone else's."""
@@ -414,6 +459,31 @@ def test_smoke_train_save_resume_load_and_play(tmp_path):
     assert all(torch.equal(a[k], b[k]) for k in a)
 
 
+def test_resume_extending_a_finished_run_puts_its_last_policy_in_the_pool(tmp_path):
+    """--resume --total-steps on a finished run: the old final step joins the pool (and its periodic evaluation
+    runs), as in the run that was never stopped, which ends with the same weights."""
+    from training.trainer import Trainer
+
+    cfg = tiny_config(tmp_path, total_steps=256, eval={"every": 2})
+    short = Trainer.create(cfg, tmp_path / "run", progress=False)
+    short.train(progress=False)
+    short.finish()
+    assert [s.id for s in short.pool.snapshots] == [0, 128] and [e["step"] for e in short.state.evals] == [0]
+    del short
+    longer = Trainer.resume(tmp_path / "run", total_steps=384)
+    assert [s.id for s in longer.pool.snapshots] == [0, 128, 256]
+    assert [e["step"] for e in longer.state.evals] == [0, 256]
+    longer.train(progress=False)
+    straight = Trainer.create(cfg.replace(total_steps=384), tmp_path / "straight", progress=False)
+    straight.train(progress=False)
+    assert [s.id for s in longer.pool.snapshots] == [s.id for s in straight.pool.snapshots] == [0, 128, 256]
+    assert [e["step"] for e in longer.state.evals] == [e["step"] for e in straight.state.evals]
+    a, b = straight.model.policy.state_dict(), longer.model.policy.state_dict()
+    assert all(torch.equal(a[k], b[k]) for k in a)
+    again = Trainer.resume(tmp_path / "run")  # done: nothing is added
+    assert [s.id for s in again.pool.snapshots] == [0, 128, 256]
+
+
 def test_resume_refuses_an_empty_directory_and_create_refuses_an_existing_run(tmp_path):
     from training.trainer import Trainer
 
@@ -433,6 +503,56 @@ def test_cli_train_and_main_are_registered():
     assert args.total_steps == 100 and callable(args.func)
     args = parser.parse_args(["main", "--minutes", "3"])
     assert args.minutes == 3.0 and callable(args.func)
+
+
+def test_train_budget_options_scale_the_whole_run(tmp_path):
+    from training.cli import build_parser
+    from training.train import cli_overrides
+
+    parser = build_parser()
+    argv = ["train", "--config", "hongzhong", "--total-steps", "2048", "--bc-decisions", "500", "--eval-every", "0"]
+    args = parser.parse_args(
+        [*argv, "--final-walls", "4", "--set", "ppo.n_steps=64", "--set", "pool.baselines=[random]"]
+    )
+    cfg = load_train_config(args.config, {"total_steps": args.total_steps, **cli_overrides(args)})
+    assert (cfg.total_steps, cfg.bc.decisions, cfg.eval.every, cfg.eval.final_deals) == (2048, 500, 0, 4)
+    assert cfg.ppo.n_steps == 64 and cfg.pool.baselines == ("random",)
+    for bad, message in (
+        (["--set", "ppo.n_steps"], "KEY=VALUE"),
+        (["--bc-decisions", "-1"], "--bc-decisions must be >= 0"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            cli_overrides(parser.parse_args([*argv, *bad]))
+    with pytest.raises(TrainConfigError, match="unknown key 'ppo.n_step'"):
+        load_train_config("hongzhong", cli_overrides(parser.parse_args([*argv, "--set", "ppo.n_step=64"])))
+
+
+def test_small_cli_run_is_small_and_prints_a_line_per_phase(tmp_path, capsys):
+    """chuanma train with the budget options and --no-progress: BC, PPO and the evaluations as asked, one line
+    for each phase; --resume refuses budget options other than --total-steps / --final-walls."""
+    from training.cli import main
+
+    cfg = tiny_config(tmp_path, bc={"decisions": 5000, "epochs": 1, "batch_size": 32}, eval={"every": 1})
+    run = tmp_path / "run"
+    argv = ["train", "--config", str(tmp_path / "tiny.yaml"), "--total-steps", "128", "--run-dir", str(run)]
+    extra = ["--bc-decisions", "40", "--eval-every", "0", "--final-walls", "1", "--set", "ppo.n_epochs=1"]
+    assert main([*argv, *extra, "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    report = json.loads((run / "report.json").read_text())
+    assert report["bc"]["decisions"] == 40 and report["evals"] == [] and report["final_eval"][0]["walls"] == 1
+    assert load_train_config(run / "config.yaml").ppo.n_epochs == 1 and cfg.ppo.n_epochs == 2
+    for line in (
+        "train tiny (hongzhong): 128 steps in segments of 128, BC 40 decisions from greedy, no periodic eval, "
+        "final evaluation 1 walls per opponent (random)",
+        "BC: 40 decisions of greedy in",
+        "BC: 1 epochs",
+        "PPO: segment 1, steps 0-128 of 128",
+        "final evaluation vs random:",
+        f"wrote {run / 'final.zip'}",
+    ):
+        assert line in out, line
+    assert main(["train", "--resume", str(run), "--bc-decisions", "10"]) == 2
+    assert "only --total-steps and --final-walls change it (got bc.decisions)" in capsys.readouterr().err
 
 
 def test_main_budget_scales(tmp_path):

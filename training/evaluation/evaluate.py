@@ -307,7 +307,7 @@ def _agent_for(
     from agents.registry import make_agent, parse_spec
 
     parsed = parse_spec(spec)
-    if parsed.kind in ("external", "policy"):  # processes and networks are kept for the whole run (one per seat)
+    if parsed.kind in ("external", "policy", "sb3"):  # processes and networks are kept for the whole run (one per seat)
         key = (spec, seat, tuple(sorted(external.items())))
         agent = _WORKER_AGENTS.get(key)
         if agent is None:
@@ -1122,10 +1122,14 @@ def plot(matches: Sequence[MatchResult], path: str | Path, *, title: str) -> Non
 # ---- command line ------------------------------------------------------------------------------------------------
 def register_cli(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Add the ``eval`` subcommand to a ``chuanma`` argument parser (sets ``func`` to :func:`run_cli`)."""
+    from agents.registry import GRAMMAR
+
     p = subparsers.add_parser(
         "eval",
         help="duplicate evaluation: one-vs-three or round robin",
         description="Duplicate evaluation of agents on shared walls (see training/evaluation/evaluate.py).",
+        epilog=GRAMMAR,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--variant", default="hongzhong", help="preset name or YAML path (default hongzhong)")
     p.add_argument("--challenger", help="agent that plays every seat of every wall (e.g. value)")
@@ -1138,7 +1142,9 @@ def register_cli(subparsers: argparse._SubParsersAction) -> argparse.ArgumentPar
         help="a one-vs-three pair (repeatable; all pairs share the walls)",
     )
     p.add_argument("--round-robin", nargs="+", metavar="AGENT", help="play every ordered pair of these agents")
-    p.add_argument("--walls", type=int, default=100, help="number of walls (each played once per seat)")
+    p.add_argument(
+        "--walls", type=int, default=100, help="number of walls, each played once per seat (default %(default)s)"
+    )
     p.add_argument("--seed", type=int, default=0, help="evaluation seed (walls and agent seeds derive from it)")
     p.add_argument("--workers", type=int, default=1, help="worker processes (results do not depend on it)")
     p.add_argument(
