@@ -119,11 +119,11 @@ def simulate(
         hands = tqdm(hands, desc=f"simulate {cfg.name}", unit="hand")
     for i in hands:
         hseed = hand_seed(seed, i)
-        save = save_replays is not None and (replay_sample is None or i < replay_sample)
-        game, decisions = play_random_hand(cfg, hseed, random.Random(hseed), record_events=save)
-        if save:
+        folder = None if save_replays is None or (replay_sample is not None and i >= replay_sample) else save_replays
+        game, decisions = play_random_hand(cfg, hseed, random.Random(hseed), record_events=folder is not None)
+        if folder is not None:
             doc = build_replay(cfg, [hand_record(game)], players=["random"] * cfg.num_players, source="simulate")
-            save_replay(Path(save_replays) / replay_name(cfg.name, seed, i), doc)
+            save_replay(Path(folder) / replay_name(cfg.name, seed, i), doc)
         result = game.result
         stats.hands += 1
         stats.decisions += decisions

@@ -2,13 +2,11 @@
 
 The page written by ``chuanma replay FILE --html`` is opened from disk (no server), stepped to the end, and must show
 the engine's final scores; screenshots go to ``$CHUANMA_SCREENSHOTS`` (default ``build/screenshots``) for a human to
-look at.  Without Chromium or Playwright the tests are skipped, except in CI (``CI=true``), where that fails.
+look at (the browser fixtures are those of ``tests/web/conftest.py``).
 """
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,49 +16,14 @@ from envs.engine.replay_file import save_replay, verify_replay
 from training.cli import main
 from training.evaluation.evaluate import play_hand
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _missing(what: str) -> None:
-    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-        pytest.fail(f"{what} (CI=true: the browser tests must run; bash dev.sh setup installs Chromium)")
-    pytest.skip(what)
-
-
-@pytest.fixture(scope="module")
-def viewer_browser() -> Iterator:
-    """One headless system Chromium for this module's tests."""
-    path = shutil.which("chromium")
-    if path is None:
-        _missing("no chromium on PATH (apt-get install chromium)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _missing("playwright is not installed (pip install -e '.[test]')")
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=path, headless=True, args=["--no-sandbox"])
-        yield browser
-        browser.close()
-
 
 @pytest.fixture
-def viewer_page(viewer_browser) -> Iterator:
-    context = viewer_browser.new_context(viewport={"width": 1400, "height": 1000})
-    page = context.new_page()
-    page.set_default_timeout(15_000)
+def viewer_page(browser_page) -> Iterator:
+    """The shared browser page (``tests/web/conftest.py``), failing the test on any script error of the page."""
     errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.errors = errors
-    yield page
-    context.close()
+    browser_page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield browser_page
     assert not errors, f"the page raised: {errors}"
-
-
-@pytest.fixture
-def shots() -> Path:
-    folder = Path(os.environ.get("CHUANMA_SCREENSHOTS", ROOT / "build" / "screenshots"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def _page_of(tmp_path: Path, doc) -> Path:
@@ -76,7 +39,7 @@ def _greedy_doc():
     return greedy_replay("chengdu", 0)
 
 
-def test_the_viewer_steps_to_the_end_and_shows_the_engines_final_scores(tmp_path, viewer_page, shots):
+def test_the_viewer_steps_to_the_end_and_shows_the_engines_final_scores(tmp_path, viewer_page, screenshot_dir):
     out = tmp_path / "r"
     assert main(["simulate", "--variant", "chengdu", "--games", "1", "--json", "--save-replays", str(out)]) == 0
     (replay_file,) = out.iterdir()
@@ -99,13 +62,13 @@ def test_the_viewer_steps_to_the_end_and_shows_the_engines_final_scores(tmp_path
     assert shown == list(game.scores)
     final = page.locator("#final-scores").inner_text()
     assert final.startswith("final scores: ") and all(f"S{s} " in final for s in range(4))
-    page.screenshot(path=str(shots / "replay_viewer_end.png"), full_page=True)
+    page.screenshot(path=str(screenshot_dir / "replay_viewer_end.png"), full_page=True)
     page.click("#btn-back")
     assert label.inner_text() == f"step {last - 1} / {last}"
     assert page.locator("#final-scores").count() == 0
 
 
-def test_jumps_wins_and_one_seats_view(tmp_path, viewer_page, shots):
+def test_jumps_wins_and_one_seats_view(tmp_path, viewer_page, screenshot_dir):
     doc = _greedy_doc()
     wins = doc["hands"][0]["result"]["wins"]
     page = viewer_page
@@ -125,7 +88,7 @@ def test_jumps_wins_and_one_seats_view(tmp_path, viewer_page, shots):
     assert page.locator("#decision").inner_text().startswith("S1 ")
     page.click("#btn-hand-end")
     assert page.locator("#final-scores").count() == 1
-    page.screenshot(path=str(shots / "replay_viewer_seat_view.png"), full_page=True)
+    page.screenshot(path=str(screenshot_dir / "replay_viewer_seat_view.png"), full_page=True)
 
 
 class _Reporting:
@@ -154,7 +117,7 @@ class _Reporting:
         return {"probs": self.info} if self.info else {}
 
 
-def test_recorded_probabilities_are_shown_next_to_the_choice(tmp_path, viewer_page, shots):
+def test_recorded_probabilities_are_shown_next_to_the_choice(tmp_path, viewer_page, screenshot_dir):
     from envs.core.rule_config import load_variant
     from envs.engine.replay_file import build_replay, hand_record
 
@@ -172,4 +135,4 @@ def test_recorded_probabilities_are_shown_next_to_the_choice(tmp_path, viewer_pa
     assert chosen.count() >= 1
     assert chosen.first.inner_text().split("\t")[1].strip() == "70.0%"
     page.select_option("#view-select", "all")
-    page.screenshot(path=str(shots / "replay_viewer.png"), full_page=True)  # docs/images/replay_viewer.png
+    page.screenshot(path=str(screenshot_dir / "replay_viewer.png"), full_page=True)  # docs/images/replay_viewer.png
