@@ -196,3 +196,34 @@ def test_agent_data_rides_along_and_is_not_part_of_the_engine_check():
     loaded = loads_replay(dumps_replay(copy.deepcopy(doc)))
     verify_replay(loaded)
     assert loaded["hands"][0]["events"][i]["agent"][0]["probs"]["exchange_pick 1m"] == 0.75
+
+
+def test_the_rules_version_is_the_version_line_of_the_specification():
+    from pathlib import Path
+
+    spec = (Path(__file__).resolve().parents[2] / "docs" / "RULES.md").read_text(encoding="utf-8")
+    line = next(line for line in spec.splitlines() if line.startswith("Version "))
+    assert line.split()[1].rstrip(".") == RULES_VERSION
+
+
+def test_a_match_of_several_hands_is_one_file():
+    from envs.engine.match import Match
+    from envs.engine.replay_file import build_replay, hand_record
+
+    match = Match("chiyu", seed=2)
+    hands = []
+    while True:
+        game = match.game
+        while not game.is_over:
+            seat = game.pending[0]
+            game.step(seat, game.legal_actions(seat)[-1])
+        hands.append(hand_record(game, match.hand_index))
+        if match.is_over or match.hand_index == 1:
+            break
+        match.next_hand()
+    doc = loads_replay(dumps_replay(build_replay(match.cfg, hands, players=["a", "b", "c", "d"], source="test")))
+    games = verify_replay(doc)
+    assert [h["hand_index"] for h in doc["hands"]] == list(range(len(hands))) and len(games) == len(hands) == 2
+    assert doc["hands"][1]["events"][0]["match_points"] == [
+        p + s for p, s in zip([match.cfg.start_points] * 4, doc["hands"][0]["result"]["scores"])
+    ]
