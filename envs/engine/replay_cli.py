@@ -29,10 +29,9 @@ def register_cli(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_cli(args: argparse.Namespace) -> int:
-    from envs.engine.replay_file import load_replay, verify_replay
+    from envs.engine.replay_file import check_replay_file
 
-    doc = load_replay(args.file)
-    games = verify_replay(doc, name=args.file)
+    doc, games = check_replay_file(args.file)
     summary = {
         "file": args.file,
         "format_version": doc["format_version"],

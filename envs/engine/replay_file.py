@@ -47,6 +47,7 @@ does not reproduce, naming the first event that differs.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -64,6 +65,7 @@ __all__ = [
     "ReplayError",
     "annotate_scores",
     "build_replay",
+    "check_replay_file",
     "config_from_json",
     "dumps_replay",
     "hand_record",
@@ -71,6 +73,7 @@ __all__ = [
     "loads_replay",
     "save_replay",
     "verify_replay",
+    "with_line",
 ]
 
 FORMAT = "chuanma-replay"
@@ -232,8 +235,41 @@ def loads_replay(text: str, *, name: str = "replay") -> dict[str, Any]:
                 f"{name}: line {exc.lineno} column {exc.colno}: the file ends early (truncated?): {exc.msg}"
             ) from None
         raise ReplayError(f"{name}: line {exc.lineno} column {exc.colno}: invalid JSON: {exc.msg}") from None
-    _check_document(doc, name)
+    try:
+        _check_document(doc, name)
+    except ReplayError as exc:
+        raise ReplayError(with_line(str(exc), text)) from None
     return doc
+
+
+_EVENT_PATH = re.compile(r"hands\[(\d+)\]\.events\[(\d+)\]")
+
+
+def with_line(message: str, text: str) -> str:
+    """``message`` with the file line of the event it names (``hands[0].events[17]`` → ``... (line 40)``), when
+    ``text`` has the layout :func:`dumps_replay` writes (one event per line); else ``message`` unchanged."""
+    found = _EVENT_PATH.search(message)
+    if found is None:
+        return message
+    hand, event = int(found[1]), int(found[2])
+    lines = text.splitlines()
+    starts = [n for n, line in enumerate(lines) if line == '   "events": [']
+    if hand >= len(starts):
+        return message
+    n = starts[hand] + 1 + event
+    if n >= len(lines) or not lines[n].startswith('    {"type": '):
+        return message
+    return message[: found.end()] + f" (line {n + 1})" + message[found.end() :]
+
+
+def check_replay_file(path: str | Path) -> tuple[dict[str, Any], list[Game]]:
+    """:func:`load_replay` then :func:`verify_replay`; an error about an event names its line in the file too."""
+    doc = load_replay(path)
+    try:
+        games = verify_replay(doc, name=str(path))
+    except ReplayError as exc:
+        raise ReplayError(with_line(str(exc), Path(path).read_text(encoding="utf-8"))) from None
+    return doc, games
 
 
 def _fail(name: str, where: str, what: str) -> ReplayError:

@@ -163,6 +163,15 @@ def test_other_versions_are_refused_naming_both(key, value, message):
         loads_replay(dumps_replay(doc))
 
 
+def test_a_wrong_event_field_is_named_with_its_line():
+    doc = random_replay("chengdu", 3)
+    doc["hands"][0]["events"][5]["seat"] = 9
+    text = dumps_replay(doc)
+    line = text.splitlines().index("    " + json.dumps(doc["hands"][0]["events"][5], ensure_ascii=False) + ",") + 1
+    with pytest.raises(ReplayError, match=rf"hands\[0\]\.events\[5\] \(line {line}\)\.seat: expected a seat"):
+        loads_replay(text)
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [

@@ -9,7 +9,7 @@ import numpy as np
 
 from envs.core.actions import action_name
 from envs.core.rule_config import load_variant
-from envs.engine.replay_file import load_replay, verify_replay
+from envs.engine.replay_file import dumps_replay, load_replay, verify_replay
 from training.cli import main
 from training.evaluation.evaluate import play_hand, run_matchups
 
@@ -54,12 +54,17 @@ def test_chuanma_replay_refuses_a_tampered_file_and_writes_nothing(tmp_path, cap
     events = doc["hands"][0]["events"]
     i = next(i for i, ev in enumerate(events) if ev["type"] == "discard")
     events[i]["tile"] = (events[i]["tile"] + 1) % 27
-    path.write_text(json.dumps(doc), encoding="utf-8")
+    path.write_text(dumps_replay(doc), encoding="utf-8")
+    line = 1 + next(
+        n
+        for n, text in enumerate(dumps_replay(doc).splitlines())
+        if text.startswith("    {") and f'"tile": {events[i]["tile"]}' in text and '"type": "discard"' in text
+    )
     capsys.readouterr()
     html = tmp_path / "out.html"
     assert main(["replay", str(path), "--html", str(html)]) == 2
     err = capsys.readouterr().err
-    assert f"hands[0].events[{i}]: the file has" in err and "but the engine gives" in err
+    assert f"hands[0].events[{i}] (line {line}): the file has" in err and "but the engine gives" in err
     assert not html.exists()
 
 

@@ -136,3 +136,28 @@ def test_recorded_probabilities_are_shown_next_to_the_choice(tmp_path, viewer_pa
     assert chosen.first.inner_text().split("\t")[1].strip() == "70.0%"
     page.select_option("#view-select", "all")
     page.screenshot(path=str(screenshot_dir / "replay_viewer.png"), full_page=True)  # docs/images/replay_viewer.png
+
+
+def test_a_file_of_several_hands_is_chosen_hand_by_hand(tmp_path, viewer_page):
+    from envs.engine.match import Match
+    from envs.engine.replay_file import build_replay, hand_record
+
+    match = Match("two_player", seed=4)
+    hands = []
+    for index in range(2):
+        game = match.game
+        while not game.is_over:
+            seat = game.pending[0]
+            game.step(seat, game.legal_actions(seat)[-1])
+        hands.append(hand_record(game, index))
+        if index == 0:
+            match.next_hand()
+    doc = build_replay(match.cfg, hands, players=["a", "b"], source="test")
+    page = viewer_page
+    page.goto(_page_of(tmp_path, doc).as_uri())
+    assert page.locator("#hand-select option").count() == 2
+    page.select_option("#hand-select", "1")
+    page.click("#btn-end")
+    shown = [int(page.locator(f"#score-{s}").inner_text()) for s in range(2)]
+    assert shown == doc["hands"][1]["result"]["scores"]
+    assert "hand 2" in page.locator("#status").inner_text()
