@@ -24,6 +24,7 @@ from envs.engine.game import Game, action_from_dict
 from envs.engine.render import MELD_NAMES, render_event
 from envs.engine.replay import replay_steps
 from envs.engine.replay_file import _engine_events
+from envs.scoring.patterns import PATTERN_NAMES_ZH
 
 __all__ = ["render_html", "viewer_frames", "write_html"]
 
@@ -141,6 +142,7 @@ def render_html(doc: Mapping[str, Any], *, title: str | None = None) -> str:
         "players": doc["players"],
         "source": doc.get("source"),
         "tiles": _tile_table(),
+        "fan_names": dict(PATTERN_NAMES_ZH),
         "hands": viewer_frames(doc),
     }
     payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from envs.engine.replay_file import save_replay, verify_replay
+from envs.scoring.patterns import PATTERN_NAMES_ZH
 from training.cli import main
 from training.evaluation.evaluate import play_hand
 
@@ -77,7 +78,7 @@ def test_jumps_wins_and_one_seats_view(tmp_path, viewer_page, screenshot_dir):
         page.click("#btn-win")
         text = page.locator("#wins").inner_text()
         assert f"S{win['seat']} wins on" in text
-        assert all(name in text for name in win["breakdown"])
+        assert all(name in text and PATTERN_NAMES_ZH.get(name, name) in text for name in win["breakdown"])
         assert "payments: " in text
     assert page.locator("#wins .win").count() == len(wins)
     page.click("#btn-start")
@@ -135,7 +136,7 @@ def test_recorded_probabilities_are_shown_next_to_the_choice(tmp_path, viewer_pa
     assert chosen.count() >= 1
     assert chosen.first.inner_text().split("\t")[1].strip() == "70.0%"
     page.select_option("#view-select", "all")
-    page.screenshot(path=str(screenshot_dir / "replay_viewer.png"), full_page=True)  # docs/images/replay_viewer.png
+    page.screenshot(path=str(screenshot_dir / "replay_viewer.png"), full_page=True)
 
 
 def test_a_file_of_several_hands_is_chosen_hand_by_hand(tmp_path, viewer_page):

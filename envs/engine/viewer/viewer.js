@@ -103,7 +103,10 @@
     const src = w.from_seat !== null && w.from_seat !== undefined ? " from S" + w.from_seat : "";
     div.appendChild(el("div", { text: "S" + w.seat + " wins on " + DATA.tiles[w.tile].code + " " + DATA.tiles[w.tile].zh + src + " — " + (HOW[w.how] || w.how) }));
     const fans = el("div");
-    for (const [name, v] of Object.entries(w.breakdown || {})) fans.appendChild(el("span", { class: "fan", text: name + " " + v }));
+    for (const [name, v] of Object.entries(w.breakdown || {})) {
+      const zh = DATA.fan_names[name];
+      fans.appendChild(el("span", { class: "fan", text: (zh && zh !== name ? zh + " " : "") + name + " " + v }));
+    }
     div.appendChild(fans);
     div.appendChild(el("div", { text: w.doublings + " doublings 番, " + w.payment + " per payer" }));
     const pays = (w.transfers || []).map((t) => "S" + t.payer + "→S" + t.receiver + " " + t.amount + " (" + t.reason + ")");
