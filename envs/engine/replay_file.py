@@ -68,6 +68,7 @@ __all__ = [
     "check_replay_file",
     "config_from_json",
     "dumps_replay",
+    "engine_events",
     "hand_record",
     "load_replay",
     "loads_replay",
@@ -401,7 +402,8 @@ def config_from_json(data: Mapping[str, Any]) -> RuleConfig:
 
 
 # ---- checking against the engine ---------------------------------------------------------------------------------
-def _engine_events(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def engine_events(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """A replay file's events as the engine logged them (without the file's ``scores`` and ``agent`` keys)."""
     return [{k: v for k, v in ev.items() if k not in _EXTRA_KEYS} for ev in events]
 
 
@@ -442,7 +444,7 @@ def verify_replay(doc: Mapping[str, Any], *, name: str = "replay") -> list[Game]
             if not dealt:
                 raise _fail(name, f"{where}.wall", "is not the wall the seed deals")
         try:
-            game = replay(_engine_events(events))
+            game = replay(engine_events(events))
         except (ValueError, KeyError, TypeError, IndexError) as exc:
             raise _fail(name, f"{where}.events", f"the engine cannot replay them: {exc}") from None
         expected = annotate_scores(game.events, game.n)

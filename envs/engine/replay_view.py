@@ -23,7 +23,7 @@ from envs.core.tiles import NUM_KINDS, chinese_name, counts_to_kinds, tile_code
 from envs.engine.game import Game, action_from_dict
 from envs.engine.render import MELD_NAMES, render_event
 from envs.engine.replay import replay_steps
-from envs.engine.replay_file import _engine_events
+from envs.engine.replay_file import engine_events
 from envs.scoring.patterns import PATTERN_NAMES_ZH
 
 __all__ = ["render_html", "viewer_frames", "write_html"]
@@ -91,7 +91,7 @@ def viewer_frames(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
         done = 0
         game: Game | None = None
         legal_before = 0
-        for i, game in replay_steps(_engine_events(events)):
+        for i, game in replay_steps(engine_events(events)):
             end = len(game.events)
             if i == 0:
                 frame: dict[str, Any] = {"event": 0, "seat": None, "action": None, "n_legal": 0}

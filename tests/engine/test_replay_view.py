@@ -7,7 +7,7 @@ import re
 
 from envs.core.tiles import counts_to_kinds
 from envs.engine.replay import replay
-from envs.engine.replay_file import _engine_events
+from envs.engine.replay_file import engine_events
 from envs.engine.replay_view import render_html, viewer_frames
 from tests.helpers.replays import greedy_replay
 
@@ -19,7 +19,7 @@ def test_one_frame_per_decision_ending_at_the_final_table():
     frames = hand["frames"]
     assert len(frames) == 1 + sum(ev["type"] == "action" for ev in events)
     assert [f["event"] for f in frames[1:]] == [i for i, ev in enumerate(events) if ev["type"] == "action"]
-    game = replay(_engine_events(events))
+    game = replay(engine_events(events))
     last = frames[-1]
     assert last["scores"] == list(game.scores) == doc["hands"][0]["result"]["scores"]
     assert last["hands"] == [counts_to_kinds(game.hand_of(s)) for s in range(4)]
