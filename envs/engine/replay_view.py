@@ -39,6 +39,19 @@ def _plain(text: str) -> str:
     return _GLYPHS.sub("", text).strip()
 
 
+def _seen_by(events: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
+    """``events`` as ``seat`` may see them (the rule of :meth:`envs.engine.game.Game.events_for`)."""
+    out = []
+    for ev in events:
+        vis = ev.get("visible_to")
+        if vis is None or seat in vis:
+            out.append({k: v for k, v in ev.items() if k not in ("visible_to", "redact")})
+        elif ev.get("redact"):
+            drop = set(ev["redact"]) | {"visible_to", "redact"}
+            out.append({k: v for k, v in ev.items() if k not in drop})
+    return out
+
+
 def _tile_table() -> list[dict[str, Any]]:
     return [{"code": tile_code(k), "zh": chinese_name(k)} for k in range(NUM_KINDS)]
 
@@ -102,11 +115,14 @@ def viewer_frames(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
                     "seat": ev["seat"],
                     "action": _action_text(action_from_dict(ev["action"])),
                     "n_legal": legal_before,
+                    "visible_to": ev.get("visible_to"),  # a private decision (换三张, 定缺): only these seats see it
                 }
                 if "agent" in ev:
                     frame["agent"] = ev["agent"]
             new = game.events[done:end]
-            frame["log"] = [_plain(render_event(e, n)) for e in new if e.get("type") != "action"]
+            shown = [e for e in new if e.get("type") != "action"]
+            frame["log"] = [_plain(render_event(e, n)) for e in shown]
+            frame["log_seat"] = [[_plain(render_event(e, n)) for e in _seen_by(shown, s)] for s in range(n)]
             frame["wins"] = [e for e in new if e.get("type") == "win"]
             frame["hand_end"] = any(e.get("type") == "hand_end" for e in new)
             frame.update(_table(game))

@@ -41,3 +41,22 @@ def test_the_page_is_self_contained_and_carries_the_replay():
     assert data["players"] == doc["players"]
     assert data["hands"][0]["frames"][-1]["scores"] == doc["hands"][0]["result"]["scores"]
     assert len(data["tiles"]) == 34 and data["tiles"][31] == {"code": "5z", "zh": "红中"}
+
+
+def test_one_seats_log_hides_what_the_others_drew():
+    (hand,) = viewer_frames(greedy_replay("chengdu", 0))
+    hidden = 0
+    for f in hand["frames"]:
+        draws = [line for line in f["log"] if re.match(r"S\d draws ", line)]
+        for s in range(4):
+            mine = [line for line in f["log_seat"][s] if re.match(r"S\d draws ", line)]
+            assert len(mine) == len(draws)
+            for line, full in zip(mine, draws):
+                drawer = re.match(r"S(\d) draws ", full)
+                assert drawer is not None
+                if int(drawer[1]) == s:
+                    assert line == full
+                else:
+                    assert line == f"S{drawer[1]} draws a tile"
+                    hidden += 1
+    assert hidden > 0

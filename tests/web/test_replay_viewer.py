@@ -135,6 +135,14 @@ def test_recorded_probabilities_are_shown_next_to_the_choice(tmp_path, viewer_pa
     chosen = page.locator("#decision tr.chosen")
     assert chosen.count() >= 1
     assert chosen.first.inner_text().split("\t")[1].strip() == "70.0%"
+    page.select_option("#view-select", "1")  # another seat's view: seat 0's probabilities would show its hand
+    assert page.locator("#decision tr").count() == 0
+    first = next(ev for ev in doc["hands"][0]["events"] if ev["type"] == "action")  # a 换三张 pick: private
+    page.select_option("#view-select", str((first["seat"] + 1) % 4))
+    page.click("#btn-start")
+    page.click("#btn-forward")
+    seat = first["seat"]
+    assert page.locator("#decision").inner_text() == f"S{seat} ({players[seat]}): (hidden from this seat)"
     page.select_option("#view-select", "all")
     page.screenshot(path=str(screenshot_dir / "replay_viewer.png"), full_page=True)
 

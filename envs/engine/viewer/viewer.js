@@ -143,10 +143,14 @@
     }
     const dec = document.getElementById("decision");
     dec.replaceChildren();
+    const viewer = state.view === "all" ? null : Number(state.view);
+    const ownView = viewer === null || viewer === f.seat || f.phase === "end";
+    const hidden = !ownView && f.visible_to && !f.visible_to.includes(viewer);
     if (f.seat === null) dec.appendChild(el("div", { text: "the deal" }));
     else {
-      dec.appendChild(el("div", { text: "S" + f.seat + " (" + DATA.players[f.seat] + "): " + f.action + " — " + f.n_legal + " legal option" + (f.n_legal === 1 ? "" : "s") }));
-      for (const entry of f.agent || []) {
+      const what = hidden ? "(hidden from this seat)" : f.action + " — " + f.n_legal + " legal option" + (f.n_legal === 1 ? "" : "s");
+      dec.appendChild(el("div", { text: "S" + f.seat + " (" + DATA.players[f.seat] + "): " + what }));
+      for (const entry of ownView ? f.agent || [] : []) {
         if (!entry.probs) continue;
         const rows = Object.entries(entry.probs).sort((a, b) => b[1] - a[1]);
         const tbl = el("table", { class: "probs" });
@@ -165,7 +169,8 @@
     sofar.forEach((w, i) => wins.appendChild(renderWin(Object.assign({}, w, { transfers: (results[i] || {}).transfers }))));
     if (!sofar.length) wins.appendChild(el("div", { text: "no win yet" }));
     const log = document.getElementById("log");
-    log.replaceChildren(...f.log.map((line) => el("li", { text: line })));
+    const lines = viewer === null || f.phase === "end" ? f.log : f.log_seat[viewer];
+    log.replaceChildren(...lines.map((line) => el("li", { text: line })));
   }
 
   function go(i) {
