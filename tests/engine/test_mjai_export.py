@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from collections import Counter
 
+import pytest
+
 from envs.engine.mjai import mjai_events, mjai_tile, write_mjai
 from tests.helpers.replays import greedy_replay
 
@@ -58,3 +60,20 @@ def test_a_chengdu_hand_exports_exchange_dingque_and_every_win(tmp_path):
             deltas[ev["payer"]] -= ev["amount"]
             deltas[ev["receiver"]] += ev["amount"]
     assert deltas == end["sc_scores"]
+
+
+STANDARD = {"start_game", "start_kyoku", "tsumo", "dahai", "pon", "chi", "daiminkan", "ankan", "kakan", "hora"}
+STANDARD |= {"ryukyoku", "end_kyoku", "end_game"}
+
+
+@pytest.mark.parametrize("variant", ["wuhan", "yibin", "duankagen", "xueliu"])
+def test_every_variant_exports_standard_or_sc_events(variant):
+    doc = greedy_replay(variant, 1)
+    lines = list(mjai_events(doc))
+    assert all(ev["type"] in STANDARD or ev["type"].startswith("sc_") for ev in lines)
+    json.dumps(lines)  # plain JSON throughout
+    events = doc["hands"][0]["events"]
+    assert sum(ev["type"] == "tsumo" for ev in lines) == sum(ev["type"] == "draw" for ev in events)
+    wins = [ev for ev in lines if ev["type"] in ("hora", "sc_hora")]
+    assert len(wins) == len(doc["hands"][0]["result"]["wins"])
+    assert all(isinstance(t, str) for ev in lines for t in ev.get("consumed", []))
