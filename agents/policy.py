@@ -46,7 +46,7 @@ from agents.learned.extractor import NumpyActor, TilePlaneExtractor, input_rows
 from agents.learned.hand_features import HAND_FEATURES_VERSION
 from agents.learned.net_input import NetInput, input_space
 from envs import __version__ as PACKAGE_VERSION
-from envs.core.actions import ACTION_LAYOUT_VERSION, ACTION_SPACE_SIZE
+from envs.core.actions import ACTION_LAYOUT_VERSION, ACTION_SPACE_SIZE, action_name
 from envs.core.rule_config import ConfigError, RuleConfig, config_from_dict, load_variant
 from envs.engine.observation import OBS_SHAPE, OBS_VERSION
 
@@ -461,12 +461,23 @@ class PolicyAgent(BaseAgent):
     def act(self, observation: np.ndarray, legal_mask: np.ndarray) -> int:
         ids = legal_ids(legal_mask)
         if ids.size == 1:
+            self._last_probs = {int(ids[0]): 1.0}
             return int(ids[0])
         logits = self.logits(observation, legal_mask)[ids].astype(np.float64)
+        p = np.exp(logits - logits.max())
+        p /= p.sum()
+        self._last_probs = {int(i): float(q) for i, q in zip(ids, p)}
         if self.deterministic:
             return int(ids[int(np.argmax(logits))])
-        p = np.exp(logits - logits.max())
-        return int(ids[int(self.rng.choice(ids.size, p=p / p.sum()))])
+        return int(ids[int(self.rng.choice(ids.size, p=p))])
+
+    def decision_info(self) -> dict[str, Any]:
+        """The policy's probabilities over the legal actions of its last decision, by action name (for replay
+        files: :func:`training.evaluation.evaluate.play_hand`)."""
+        probs = getattr(self, "_last_probs", None)
+        if not probs:
+            return {}
+        return {"probs": {action_name(i): round(q, 4) for i, q in probs.items()}}
 
     def __repr__(self) -> str:
         return f"PolicyAgent(name={self.name!r}, deterministic={self.deterministic})"

@@ -4,7 +4,8 @@ Subcommands (each module registers its own parser; heavy imports happen only whe
 
 * ``chuanma variants`` — list the rule presets and their main flags.
 * ``chuanma score VARIANT CONCEALED [--melds ...] --win TILE [flags]`` — score one win with its breakdown.
-* ``chuanma simulate --variant V --games N --seed S [--json]`` — random legal play statistics.
+* ``chuanma simulate --variant V --games N --seed S [--json] [--save-replays DIR]`` — random legal play statistics.
+* ``chuanma replay FILE [--html OUT.html] [--mjai OUT.jsonl]`` — check a replay file against the engine; export it.
 * ``chuanma eval ...`` — duplicate evaluation of agents (see :mod:`training.evaluation.evaluate`).
 * ``chuanma train --config configs/train/<variant>.yaml`` — self-play training (see :mod:`training.train`).
 * ``chuanma play --variant V --opponents SPEC`` — play one seat against agents in the browser (see
@@ -23,6 +24,7 @@ from collections.abc import Sequence
 # (subcommand, module that defines ``register_cli(subparsers)``); each parser sets ``func``.
 _SUBCOMMAND_MODULES: tuple[str, ...] = (
     "envs.engine.simulate",
+    "envs.engine.replay_cli",
     "training.evaluation.evaluate",
     "training.train",
     "training.main_job",

@@ -51,10 +51,13 @@ def train(
     workers: int = 1,
     progress: bool | None = None,
     overrides: dict[str, Any] | None = None,
+    replay_dir: str | Path | None = None,
+    replay_sample: int | None = None,
 ) -> dict[str, Any]:
     """Train from a config file (or name of ``configs/train/``) to the end; returns the final report.
 
-    ``overrides``: dotted config keys and their values (``{"bc.decisions": 500}``), validated like the file."""
+    ``overrides``: dotted config keys and their values (``{"bc.decisions": 500}``), validated like the file.
+    ``replay_dir`` / ``replay_sample``: replay files of the final evaluation (:meth:`Trainer.finish`)."""
     from training.train_config import load_train_config
     from training.trainer import Trainer
 
@@ -63,7 +66,9 @@ def train(
         overrides["total_steps"] = total_steps
     trainer = Trainer.create(load_train_config(config, overrides or None), run_dir, progress=progress)
     trainer.train(progress=progress)
-    return trainer.finish(workers=workers, progress=progress is not False)
+    return trainer.finish(
+        workers=workers, progress=progress is not False, replay_dir=replay_dir, replay_sample=replay_sample
+    )
 
 
 def resume(
@@ -73,6 +78,8 @@ def resume(
     workers: int = 1,
     progress: bool | None = None,
     final_walls: int | None = None,
+    replay_dir: str | Path | None = None,
+    replay_sample: int | None = None,
 ) -> dict[str, Any]:
     """Continue the run in ``run_dir`` to its end (``total_steps`` may extend it); returns the final report.
 
@@ -81,7 +88,13 @@ def resume(
 
     trainer = Trainer.resume(run_dir, total_steps=total_steps)
     trainer.train(progress=progress)
-    return trainer.finish(final_walls=final_walls, workers=workers, progress=progress is not False)
+    return trainer.finish(
+        final_walls=final_walls,
+        workers=workers,
+        progress=progress is not False,
+        replay_dir=replay_dir,
+        replay_sample=replay_sample,
+    )
 
 
 # ---- command line --------------------------------------------------------------------------------------------------
@@ -116,6 +129,15 @@ def register_cli(subparsers: argparse._SubParsersAction) -> argparse.ArgumentPar
     p.add_argument("--run-dir", default=None, help="run directory (default runs/<name>)")
     p.add_argument("--workers", type=int, default=1, help="worker processes for the final evaluation")
     p.add_argument(
+        "--save-replays",
+        metavar="DIR",
+        default=None,
+        help="write replay files of the final evaluation's hands into DIR, with the policy's action probabilities",
+    )
+    p.add_argument(
+        "--replay-sample", type=int, metavar="N", default=None, help="with --save-replays: only the first N walls"
+    )
+    p.add_argument(
         "--no-progress", action="store_true", help="no progress bars (one line per phase is printed either way)"
     )
     p.set_defaults(func=run_cli)
@@ -147,6 +169,8 @@ def run_cli(args: argparse.Namespace) -> int:
     if args.total_steps is not None and args.total_steps <= 0:
         raise ValueError(f"--total-steps must be positive, got {args.total_steps}")
     overrides = cli_overrides(args)
+    if args.replay_sample is not None and args.save_replays is None:
+        raise ValueError("--replay-sample needs --save-replays DIR")
     if args.resume:
         if args.config or args.run_dir:
             raise ValueError("--resume takes the config and directory of the run; do not give --config/--run-dir")
@@ -162,6 +186,8 @@ def run_cli(args: argparse.Namespace) -> int:
             workers=args.workers,
             progress=progress,
             final_walls=overrides.get("eval.final_deals"),
+            replay_dir=args.save_replays,
+            replay_sample=args.replay_sample,
         )
     else:
         if not args.config:
@@ -173,6 +199,8 @@ def run_cli(args: argparse.Namespace) -> int:
             workers=args.workers,
             progress=progress,
             overrides=overrides,
+            replay_dir=args.save_replays,
+            replay_sample=args.replay_sample,
         )
     print(report["markdown"])
     return 0

@@ -448,9 +448,18 @@ class Trainer:
                 f.write(json.dumps(row, default=_json_default) + "\n")
 
     # ---- the end ---------------------------------------------------------------------------------------------
-    def finish(self, *, final_walls: int | None = None, workers: int = 1, progress: bool = False) -> dict[str, Any]:
+    def finish(
+        self,
+        *,
+        final_walls: int | None = None,
+        workers: int = 1,
+        progress: bool = False,
+        replay_dir: str | Path | None = None,
+        replay_sample: int | None = None,
+    ) -> dict[str, Any]:
         """Write ``final.zip``, run the final evaluation and write ``report.json`` / ``report.md`` /
-        ``learning_curve.png``; returns the report."""
+        ``learning_curve.png``; returns the report.  ``replay_dir``: replay files of the final evaluation's hands
+        (all, or the first ``replay_sample`` walls per opponent), with the policy's action probabilities."""
         from training.report import write_report
 
         step = self.state.num_timesteps
@@ -463,10 +472,13 @@ class Trainer:
                 if workers > 1:
                     res = evaluate_checkpoint(
                         final_path, self.rules, opponent, walls=walls, seed=self.cfg.eval.final_seed, workers=workers,
-                        progress=progress,
+                        progress=progress, replay_dir=replay_dir, replay_sample=replay_sample,
                     )  # fmt: skip
                 else:
-                    res = evaluate_agent(self.agent(), self.rules, opponent, walls=walls, seed=self.cfg.eval.final_seed)
+                    res = evaluate_agent(
+                        self.agent(), self.rules, opponent, walls=walls, seed=self.cfg.eval.final_seed,
+                        replay_dir=replay_dir, replay_sample=replay_sample,
+                    )  # fmt: skip
                 final_results.append(res)
                 say(f"final evaluation vs {opponent}: {res.points:+.2f} points per hand over {walls} walls")
         eval_s = time.perf_counter() - t0

@@ -11,13 +11,13 @@ The log may come from JSON: ``replay(json.loads(json.dumps(g.events)))`` works.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from envs.core.rule_config import ConfigError, RuleConfig
 from envs.engine.game import Game, action_from_dict, seed_from_json
 
-__all__ = ["replay"]
+__all__ = ["replay", "replay_steps"]
 
 
 def replay(log: Iterable[Mapping[str, Any]]) -> Game:
@@ -25,6 +25,19 @@ def replay(log: Iterable[Mapping[str, Any]]) -> Game:
 
     Raises ``ValueError`` when the log does not start with a ``hand_start`` event or a recorded action is not legal
     in the rebuilt game (a corrupted or foreign log).
+    """
+    steps = replay_steps(log)
+    _, game = next(steps)
+    for _ in steps:
+        pass
+    return game
+
+
+def replay_steps(log: Iterable[Mapping[str, Any]]) -> Iterator[tuple[int, Game]]:
+    """Rebuild a hand one decision at a time: yields ``(0, game)`` once dealt, then ``(i, game)`` right after the
+    ``action`` event ``i`` of the log was played (the same :class:`Game` object, advanced in place).
+
+    Raises ``ValueError`` like :func:`replay`.
     """
     events = list(log)
     if not events or events[0].get("type") != "hand_start":
@@ -44,6 +57,7 @@ def replay(log: Iterable[Mapping[str, Any]]) -> Game:
         exchange_offset=start.get("exchange_offset"),
         match_points=start.get("match_points"),
     )
+    yield 0, game
     for i, ev in enumerate(events[1:], start=1):
         if ev.get("type") != "action":
             continue
@@ -51,4 +65,4 @@ def replay(log: Iterable[Mapping[str, Any]]) -> Game:
             game.step(int(ev["seat"]), action_from_dict(ev["action"]))
         except (KeyError, ValueError) as exc:
             raise ValueError(f"event {i} of the log cannot be replayed: {exc}") from None
-    return game
+        yield i, game

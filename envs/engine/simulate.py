@@ -27,11 +27,13 @@ import json
 import random
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from envs.core.rule_config import PRESETS, RuleConfig, load_variant
 from envs.core.wall import hand_seed
 from envs.engine.game import Game
+from envs.engine.replay_file import build_replay, hand_record, save_replay
 
 _KONG_KINDS = ("kong", "ankong", "bukong")
 
@@ -68,9 +70,12 @@ class SimulationStats:
         }
 
 
-def play_random_hand(cfg: RuleConfig, seed: bytes | int, rng: random.Random) -> tuple[Game, int]:
-    """Play one hand with uniformly random legal decisions; returns the finished game and its decision count."""
-    game = Game(cfg, seed, record_events=False)
+def play_random_hand(
+    cfg: RuleConfig, seed: bytes | int, rng: random.Random, *, record_events: bool = False
+) -> tuple[Game, int]:
+    """Play one hand with uniformly random legal decisions; returns the finished game and its decision count
+    (``record_events``: keep the event log, e.g. to save a replay; the decisions do not depend on it)."""
+    game = Game(cfg, seed, record_events=record_events)
     decisions = 0
     while not game.is_over:
         for seat in game.pending:
@@ -82,10 +87,29 @@ def play_random_hand(cfg: RuleConfig, seed: bytes | int, rng: random.Random) -> 
     return game, decisions
 
 
-def simulate(variant: str | RuleConfig, games: int, seed: int = 0, *, progress: bool = False) -> SimulationStats:
-    """Play ``games`` hands of random legal play and collect :class:`SimulationStats`."""
+def replay_name(variant: str, seed: int, hand: int) -> str:
+    """The file name of hand ``hand`` of a simulation run seeded ``seed``: ``chengdu-seed0-hand0003.json``."""
+    return f"{variant}-seed{seed}-hand{hand:04d}.json"
+
+
+def simulate(
+    variant: str | RuleConfig,
+    games: int,
+    seed: int = 0,
+    *,
+    progress: bool = False,
+    save_replays: str | Path | None = None,
+    replay_sample: int | None = None,
+) -> SimulationStats:
+    """Play ``games`` hands of random legal play and collect :class:`SimulationStats`.
+
+    ``save_replays``: a folder that receives a replay file (:mod:`envs.engine.replay_file`) of every hand, or of the
+    first ``replay_sample`` hands; named by :func:`replay_name`.
+    """
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
+    if replay_sample is not None and (isinstance(replay_sample, bool) or replay_sample < 0):
+        raise ValueError(f"replay_sample must be a non-negative number of hands, got {replay_sample!r}")
     cfg = load_variant(variant)
     stats = SimulationStats(cfg.name)
     hands = range(games)
@@ -95,7 +119,11 @@ def simulate(variant: str | RuleConfig, games: int, seed: int = 0, *, progress: 
         hands = tqdm(hands, desc=f"simulate {cfg.name}", unit="hand")
     for i in hands:
         hseed = hand_seed(seed, i)
-        game, decisions = play_random_hand(cfg, hseed, random.Random(hseed))
+        folder = None if save_replays is None or (replay_sample is not None and i >= replay_sample) else save_replays
+        game, decisions = play_random_hand(cfg, hseed, random.Random(hseed), record_events=folder is not None)
+        if folder is not None:
+            doc = build_replay(cfg, [hand_record(game)], players=["random"] * cfg.num_players, source="simulate")
+            save_replay(Path(folder) / replay_name(cfg.name, seed, i), doc)
         result = game.result
         stats.hands += 1
         stats.decisions += decisions
@@ -121,6 +149,12 @@ def register_cli(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table (no progress bar)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--save-replays", metavar="DIR", default=None, help="write a replay file of each hand into DIR (chuanma replay)"
+    )
+    p.add_argument(
+        "--replay-sample", type=int, metavar="N", default=None, help="with --save-replays: only the first N hands"
+    )
     p.set_defaults(func=run_cli)
 
 
@@ -139,8 +173,20 @@ def _engine_presets() -> list[str]:
 
 def run_cli(args: argparse.Namespace) -> int:
     variants = args.variant or _engine_presets()
+    if args.replay_sample is not None and args.save_replays is None:
+        raise ValueError("--replay-sample needs --save-replays DIR")
     progress = not (args.json or args.no_progress)
-    summaries = [simulate(v, args.games, args.seed, progress=progress).summary() for v in variants]
+    summaries = [
+        simulate(
+            v,
+            args.games,
+            args.seed,
+            progress=progress,
+            save_replays=args.save_replays,
+            replay_sample=args.replay_sample,
+        ).summary()
+        for v in variants
+    ]
     if args.json:
         print(json.dumps(summaries, ensure_ascii=False, indent=2))
         return 0
@@ -162,4 +208,4 @@ def run_cli(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["SimulationStats", "play_random_hand", "register_cli", "run_cli", "simulate"]
+__all__ = ["SimulationStats", "play_random_hand", "register_cli", "replay_name", "run_cli", "simulate"]

@@ -47,6 +47,7 @@ def test_a_wheel_ships_and_loads_every_preset(tmp_path):
     assert len(expected) >= 2 * len(PRESETS)
     assert expected <= names
     assert "training/play/static/play.html" in names  # the page of chuanma play
+    assert {f"envs/engine/viewer/viewer.{ext}" for ext in ("html", "css", "js")} <= names  # the replay viewer
     code = (
         "import json, sys; sys.path.insert(0, sys.argv[1]);"
         "from envs.core.rule_config import PRESETS, load_variant;"

@@ -529,14 +529,17 @@ def test_train_budget_options_scale_the_whole_run(tmp_path):
 
 def test_small_cli_run_is_small_and_prints_a_line_per_phase(tmp_path, capsys):
     """chuanma train with the budget options and --no-progress: BC, PPO and the evaluations as asked, one line
-    for each phase; --resume refuses budget options other than --total-steps / --final-walls."""
+    for each phase; --resume refuses budget options other than --total-steps / --final-walls; --save-replays keeps
+    the final evaluation's hands as replay files."""
+    from envs.engine.replay_file import load_replay, verify_replay
     from training.cli import main
 
     cfg = tiny_config(tmp_path, bc={"decisions": 5000, "epochs": 1, "batch_size": 32}, eval={"every": 1})
     run = tmp_path / "run"
     argv = ["train", "--config", str(tmp_path / "tiny.yaml"), "--total-steps", "128", "--run-dir", str(run)]
     extra = ["--bc-decisions", "40", "--eval-every", "0", "--final-walls", "1", "--set", "ppo.n_epochs=1"]
-    assert main([*argv, *extra, "--no-progress"]) == 0
+    replays = ["--save-replays", str(tmp_path / "replays"), "--replay-sample", "1"]
+    assert main([*argv, *extra, *replays, "--no-progress"]) == 0
     out = capsys.readouterr().out
     report = json.loads((run / "report.json").read_text())
     assert report["bc"]["decisions"] == 40 and report["evals"] == [] and report["final_eval"][0]["walls"] == 1
@@ -553,6 +556,16 @@ def test_small_cli_run_is_small_and_prints_a_line_per_phase(tmp_path, capsys):
         assert line in out, line
     assert main(["train", "--resume", str(run), "--bc-decisions", "10"]) == 2
     assert "only --total-steps and --final-walls change it (got bc.decisions)" in capsys.readouterr().err
+    # the final evaluation's hands as replay files, the learner's decisions with its action probabilities
+    files = sorted((tmp_path / "replays").iterdir())
+    assert [f.name for f in files] == [f"m0-learner-vs-random-wall0000-seat{s}.json" for s in range(4)]
+    for s, path in enumerate(files):
+        doc = load_replay(path)
+        verify_replay(doc)
+        assert doc["source"] == "train-eval" and doc["players"][s] == "learner"
+        mine = [ev for ev in doc["hands"][0]["events"] if ev["type"] == "action" and ev["seat"] == s]
+        assert mine and all(abs(sum(ev["agent"][-1]["probs"].values()) - 1) < 1e-3 for ev in mine)
+        assert all(ev["agent"][-1]["chosen"] in ev["agent"][-1]["probs"] for ev in mine)
 
 
 def test_main_budget_scales(tmp_path):

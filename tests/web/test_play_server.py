@@ -11,7 +11,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from envs.engine.replay import replay
+from envs.engine.replay_file import dumps_replay, loads_replay, verify_replay
 from training.play.server import MAX_MESSAGE_BYTES, parse_action, play_record
 
 
@@ -120,7 +120,8 @@ def test_the_page_and_the_record_are_served(play_server):
         assert "attachment" in response.headers["Content-Disposition"]
         record = json.loads(response.read())
     assert record == json.loads(json.dumps(play_record(table)))
-    assert replay(record["events"]).result == table.game.result
+    (game,) = verify_replay(loads_replay(json.dumps(record)))
+    assert game.result == table.game.result
 
 
 def test_an_agent_failure_is_reported_and_the_server_stays_up(play_server):
@@ -150,13 +151,11 @@ def test_play_record_holds_every_finished_hand_in_order():
         results.append(table.game.result)
         if hand < 2:
             table.next_hand()
-            assert len(play_record(table)["events"]) == sum(len(g.events) for g in table.games[: hand + 1])
-    record = json.loads(json.dumps(play_record(table)))
-    assert (record["format"], record["seed"], record["rules"]["name"]) == ("chuanma-replay", 9, "two_player")
-    starts = [i for i, e in enumerate(record["events"]) if e["type"] == "hand_start"]
-    assert len(starts) == 3
-    hands = [record["events"][a:b] for a, b in zip(starts, [*starts[1:], len(record["events"])])]
-    assert [replay(events).result for events in hands] == results
+            assert len(play_record(table)["hands"]) == hand + 1
+    record = loads_replay(dumps_replay(play_record(table)))
+    assert (record["format"], record["match_seed"], record["config"]["name"]) == ("chuanma-replay", 9, "two_player")
+    assert [hand["hand_index"] for hand in record["hands"]] == [0, 1, 2]
+    assert [game.result for game in verify_replay(record)] == results
 
 
 def test_parse_action_builds_the_engine_action():

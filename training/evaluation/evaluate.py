@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import hashlib
 import json
 import math
@@ -85,6 +86,7 @@ from envs.core.rule_config import RuleConfig, load_variant
 from envs.core.wall import hand_seed
 from envs.engine.game import Game
 from envs.engine.observation import ObservationEncoder, legal_mask
+from envs.engine.replay_file import build_replay, hand_record, save_replay
 from envs.scoring.settlement import is_pig, ready_value
 
 __all__ = [
@@ -102,9 +104,11 @@ __all__ = [
     "play_hand",
     "prepare_out",
     "register_cli",
+    "replay_name",
     "round_robin",
     "run_cli",
     "run_matchups",
+    "save_hand_replay",
     "significant",
     "t_interval",
     "to_markdown",
@@ -121,19 +125,31 @@ def _frozen(array: np.ndarray) -> np.ndarray:
     return array
 
 
-def play_hand(cfg: RuleConfig, seed: Any, agents: Sequence[Any], *, encoder: ObservationEncoder | None = None) -> Game:
+def play_hand(
+    cfg: RuleConfig,
+    seed: Any,
+    agents: Sequence[Any],
+    *,
+    encoder: ObservationEncoder | None = None,
+    agent_data: dict[int, list[dict[str, Any]]] | None = None,
+) -> Game:
     """Play one hand dealt by ``Game(cfg, seed=seed)`` with ``agents[seat]`` deciding for each seat.
 
     Each agent's ``reset(seat, cfg)`` is called first (when it has one).  Agents that define ``feed_events`` (outside
     bots) receive the events their seat may see (:meth:`envs.engine.game.Game.events_for`) before every decision.
-    Returns the finished game.
+    ``agent_data``: a dict to fill for a replay file (:func:`envs.engine.replay_file.hand_record`); the game then
+    records its event log, and each ``action`` event's index maps to the entries of the agent calls behind it
+    (``chosen`` and what the agent's ``decision_info()`` reports, e.g. a policy's ``probs``; agents without
+    ``decision_info`` record nothing).  Returns the finished game.
     """
     n = cfg.num_players
     if len(agents) != n:
         raise ValueError(f"need one agent per seat ({n}), got {len(agents)}")
     feeders = [getattr(a, "feed_events", None) for a in agents]
-    wants_events = any(f is not None for f in feeders)
+    wants_events = any(f is not None for f in feeders) or agent_data is not None
     game = Game(cfg, seed=seed, record_events=wants_events)
+    infos = [getattr(a, "decision_info", None) if agent_data is not None else None for a in agents]
+    behind: list[list[dict[str, Any]]] = [[] for _ in range(n)]
     enc = encoder or ObservationEncoder.from_config(cfg)
     for seat, agent in enumerate(agents):
         reset = getattr(agent, "reset", None)
@@ -161,10 +177,20 @@ def play_hand(cfg: RuleConfig, seed: Any, agents: Sequence[Any], *, encoder: Obs
             legal = ", ".join(action_name(int(i)) for i in np.flatnonzero(mask))
             shown = action_name(a) if 0 <= a < ACTION_SPACE_SIZE else str(a)
             raise IllegalAgentAction(f"{agents[seat]!r} (seat {seat}) chose illegal {shown}; legal: {legal}")
+        info = infos[seat]
+        if info is not None:
+            extra = info()
+            if extra:
+                behind[seat].append({"chosen": action_name(a), **extra})
         action = engine_action(a, mine)
         if action is None:  # a 换三张 pick before the third
             continue
+        before = len(game.events)
         game.step(seat, action)
+        if agent_data is not None and behind[seat]:
+            index = next(i for i in range(before, len(game.events)) if game.events[i]["type"] == "action")
+            agent_data[index] = behind[seat]
+            behind[seat] = []
     for seat, feed in enumerate(feeders):
         if feed is not None:
             events = game.events_for(seat)
@@ -236,10 +262,35 @@ class _Task:
     opponent: str
     external: tuple[tuple[str, Any], ...] = ()
     bot_log_dir: str | None = None
+    replay_dir: str | None = None
+    replay_sample: int | None = None
 
 
 _WORKER_AGENTS: dict[tuple, Any] = {}
 _SKIP: Any = None  # per matchup, nonzero once it failed: a shared array in worker processes, a bytearray in-process
+
+
+def replay_name(matchup: int, challenger: str, opponent: str, wall: int, rotation: int) -> str:
+    """The replay file name of one hand of an evaluation: ``m0-value-vs-greedy-wall0003-seat1.json`` (the seat the
+    challenger played)."""
+
+    def slug(spec: str) -> str:
+        return re.sub(r"[^A-Za-z0-9._-]+", "_", spec).strip("._")[:40] or "agent"
+
+    return f"m{matchup}-{slug(challenger)}-vs-{slug(opponent)}-wall{wall:04d}-seat{rotation}.json"
+
+
+def save_hand_replay(
+    path: str | Path,
+    game: Game,
+    players: Sequence[str],
+    agent_data: dict[int, list[dict[str, Any]]] | None,
+    *,
+    source: str,
+) -> Path:
+    """Write the replay file of one finished hand played by :func:`play_hand` (``agent_data`` as it filled it)."""
+    doc = build_replay(game.cfg, [hand_record(game, 0, agent_data)], players=players, source=source)
+    return save_replay(path, doc)
 
 
 def bot_log_path(folder: str | Path, spec: str) -> Path:
@@ -322,7 +373,13 @@ def _play_wall(task: _Task) -> list[dict[str, Any]]:
                 seed = agent_seed(task.seed, task.matchup, task.wall, rotation, seat)
                 agents.append(_agent_for(spec, seat, seed, cfg, external, task.bot_log_dir))
             before = [_fault_counts(a) for a in agents]
-            game = play_hand(cfg, wall_seed(task.seed, task.wall), agents, encoder=encoder)
+            save = task.replay_dir is not None and (task.replay_sample is None or task.wall < task.replay_sample)
+            data: dict[int, list[dict[str, Any]]] | None = {} if save else None
+            game = play_hand(cfg, wall_seed(task.seed, task.wall), agents, encoder=encoder, agent_data=data)
+            if save:
+                specs = [task.challenger if seat == rotation else task.opponent for seat in range(n)]
+                name = replay_name(task.matchup, task.challenger, task.opponent, task.wall, rotation)
+                save_hand_replay(Path(str(task.replay_dir)) / name, game, specs, data, source="eval")
             seats = []
             for seat in range(n):
                 after = _fault_counts(agents[seat])
@@ -771,6 +828,8 @@ def one_vs_three(
     external: dict[str, Any] | None = None,
     max_fallback: float = 0.05,
     bot_log_dir: str | Path | None = None,
+    replay_dir: str | Path | None = None,
+    replay_sample: int | None = None,
 ) -> MatchResult:
     """Duplicate one-vs-three (one-vs-one with two players) of ``challenger`` against copies of ``opponent``."""
     return run_matchups(
@@ -783,6 +842,8 @@ def one_vs_three(
         external=external,
         max_fallback=max_fallback,
         bot_log_dir=bot_log_dir,
+        replay_dir=replay_dir,
+        replay_sample=replay_sample,
     )[0]
 
 
@@ -797,14 +858,18 @@ def run_matchups(
     external: dict[str, Any] | None = None,
     max_fallback: float = 0.05,
     bot_log_dir: str | Path | None = None,
+    replay_dir: str | Path | None = None,
+    replay_sample: int | None = None,
 ) -> list[MatchResult]:
     """One-vs-three for each ``(challenger, opponent)`` pair, all on the same walls, in one pool of workers.
 
     ``external``: options of every outside bot (:class:`agents.external.ExternalAgent`: ``timeout``, ``fallback``,
     ``max_timeouts``, ``on_dead`` ...).  ``bot_log_dir``: the folder their stderr is saved in
-    (:func:`bot_log_path`).  Raises :class:`EvaluationFailed` when an outside bot could not start, was declared
-    dead, or its fallback played more than ``max_fallback`` (a share, 0-1) of its decisions in a matchup; the
-    other matchups are played to the end all the same.  Raises :class:`EvaluationInterrupted` on Ctrl-C, after
+    (:func:`bot_log_path`).  ``replay_dir``: a folder for a replay file of every hand (:func:`replay_name`), or of
+    the first ``replay_sample`` walls of each matchup (every seat).  Raises :class:`EvaluationFailed` when an outside
+    bot could not start, was declared dead, or its fallback played more than ``max_fallback`` (a share, 0-1) of
+    its decisions in a matchup; the other matchups are played to the end all the same.  Raises
+    :class:`EvaluationInterrupted` on Ctrl-C, after
     stopping the workers and the bots, with the walls finished so far.
     """
     cfg = load_variant(variant)
@@ -815,7 +880,12 @@ def run_matchups(
     if not pairs:
         raise ValueError("give at least one (challenger, opponent) pair")
     _check_specs([x for pair in pairs for x in pair])
+    if replay_sample is not None and (isinstance(replay_sample, bool) or replay_sample < 0):
+        raise ValueError(f"replay_sample must be a non-negative number of walls, got {replay_sample!r}")
     tasks = _tasks(cfg, pairs, walls, seed, external or {}, None if bot_log_dir is None else str(bot_log_dir))
+    if replay_dir is not None:
+        Path(replay_dir).mkdir(parents=True, exist_ok=True)
+        tasks = [dataclasses.replace(t, replay_dir=str(replay_dir), replay_sample=replay_sample) for t in tasks]
     skip_for = {spec: [m for m, pair in enumerate(pairs) if spec in pair] for pair in pairs for spec in pair}
     records: list[dict[str, Any]] = []
 
@@ -887,6 +957,8 @@ def round_robin(
     external: dict[str, Any] | None = None,
     max_fallback: float = 0.05,
     bot_log_dir: str | Path | None = None,
+    replay_dir: str | Path | None = None,
+    replay_sample: int | None = None,
 ) -> RoundRobinResult:
     """One-vs-three for every ordered pair of distinct ``agents`` on the same walls, plus Bradley-Terry ratings
     (the outside-bot options and exceptions are those of :func:`run_matchups`)."""
@@ -907,6 +979,8 @@ def round_robin(
         external=external,
         max_fallback=max_fallback,
         bot_log_dir=bot_log_dir,
+        replay_dir=replay_dir,
+        replay_sample=replay_sample,
     )
     wins: dict[tuple[str, str], float] = {}
     for res in matches:
@@ -1107,6 +1181,16 @@ def register_cli(subparsers: argparse._SubParsersAction) -> argparse.ArgumentPar
         help="also play each opponent against itself on the same walls and report every challenger seat for seat "
         "against the opponent's own play",
     )
+    p.add_argument(
+        "--save-replays", metavar="DIR", default=None, help="write a replay file of each hand into DIR (chuanma replay)"
+    )
+    p.add_argument(
+        "--replay-sample",
+        type=int,
+        metavar="N",
+        default=None,
+        help="with --save-replays: only the first N walls of each matchup (every seat)",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=run_cli)
     return p
@@ -1188,6 +1272,8 @@ def run_cli(args: argparse.Namespace) -> int:
         raise ValueError("--seat-baseline applies to --matchup / --challenger runs, not to --round-robin")
     if not args.round_robin and (args.matchup is None and (not args.challenger or not args.opponent)):
         raise ValueError("give --challenger and --opponent (or --matchup A B, or --round-robin AGENT AGENT ...)")
+    if args.replay_sample is not None and args.save_replays is None:
+        raise ValueError("--replay-sample needs --save-replays DIR")
     out = prepare_out(args.out) if args.out else None
     common = {
         "walls": args.walls,
@@ -1197,6 +1283,8 @@ def run_cli(args: argparse.Namespace) -> int:
         "external": external,
         "max_fallback": args.bot_max_fallback,
         "bot_log_dir": None if out is None else out / "bots",
+        "replay_dir": args.save_replays,
+        "replay_sample": args.replay_sample,
     }
     ratings = None
     failure: EvaluationFailed | None = None

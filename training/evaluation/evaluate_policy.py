@@ -22,6 +22,8 @@ from training.evaluation.evaluate import (
     agent_seed,
     one_vs_three,
     play_hand,
+    replay_name,
+    save_hand_replay,
     seat_stats,
     summarize,
     wall_seed,
@@ -36,11 +38,19 @@ def evaluate_agent(
     walls: int,
     seed: int,
     name: str = "learner",
+    replay_dir: str | Path | None = None,
+    replay_sample: int | None = None,
 ) -> MatchResult:
-    """One-vs-three duplicate evaluation of ``agent`` (an object with ``act``) against copies of ``opponent``."""
+    """One-vs-three duplicate evaluation of ``agent`` (an object with ``act``) against copies of ``opponent``.
+
+    ``replay_dir``: a folder for a replay file of every hand (:func:`training.evaluation.evaluate.replay_name`), or
+    of the first ``replay_sample`` walls (every seat); the agent's ``decision_info()`` (a policy's probabilities) is
+    saved with each of its decisions."""
     cfg = load_variant(variant)
     if walls < 1:
         raise ValueError(f"walls must be a positive int, got {walls!r}")
+    if replay_sample is not None and (isinstance(replay_sample, bool) or replay_sample < 0):
+        raise ValueError(f"replay_sample must be a non-negative number of walls, got {replay_sample!r}")
     n = cfg.num_players
     encoder = ObservationEncoder.from_config(cfg)
     records = []
@@ -52,7 +62,13 @@ def evaluate_agent(
                 else make_agent(opponent, agent_seed(seed, 0, wall, rotation, seat), variant=cfg)
                 for seat in range(n)
             ]
-            game = play_hand(cfg, wall_seed(seed, wall), seats, encoder=encoder)
+            save = replay_dir is not None and (replay_sample is None or wall < replay_sample)
+            data: dict[int, list[dict[str, Any]]] | None = {} if save else None
+            game = play_hand(cfg, wall_seed(seed, wall), seats, encoder=encoder, agent_data=data)
+            if replay_dir is not None and data is not None:
+                players = [name if seat == rotation else opponent for seat in range(n)]
+                path = Path(replay_dir) / replay_name(0, name, opponent, wall, rotation)
+                save_hand_replay(path, game, players, data, source="train-eval")
             records.append(
                 {
                     "matchup": 0,
@@ -73,10 +89,22 @@ def evaluate_checkpoint(
     seed: int,
     workers: int = 1,
     progress: bool = False,
+    replay_dir: str | Path | None = None,
+    replay_sample: int | None = None,
 ) -> MatchResult:
     """:func:`training.evaluation.evaluate.one_vs_three` of the checkpoint at ``path`` (``policy:PATH``) against
-    ``opponent``."""
-    return one_vs_three(variant, f"policy:{path}", opponent, walls=walls, seed=seed, workers=workers, progress=progress)
+    ``opponent`` (``replay_dir``, ``replay_sample``: replay files, as there)."""
+    return one_vs_three(
+        variant,
+        f"policy:{path}",
+        opponent,
+        walls=walls,
+        seed=seed,
+        workers=workers,
+        progress=progress,
+        replay_dir=replay_dir,
+        replay_sample=replay_sample,
+    )
 
 
 def result_row(result: MatchResult, step: int) -> dict[str, Any]:

@@ -50,6 +50,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from envs.core.actions import Action, ActionType, exchange
 from envs.core.tiles import NUM_KINDS
+from envs.engine.replay_file import build_replay, hand_record
 from training.play.table import IllegalAction, PlayTable
 
 __all__ = [
@@ -83,15 +84,13 @@ class MessageError(ValueError):
 
 
 def play_record(table: PlayTable) -> dict[str, Any]:
-    """The record of the hands of ``table`` finished so far: the rules, the game seed and every event of every
-    finished hand in order (each hand's log starts with its ``hand_start`` event, which
-    :func:`envs.engine.replay.replay` rebuilds the hand from)."""
-    return {
-        "format": "chuanma-replay",
-        "rules": table.cfg.to_dict(),
-        "seed": table.seed,
-        "events": [event for game in table.finished_games() for event in game.events],
-    }
+    """The replay file of the hands of ``table`` finished so far (:mod:`envs.engine.replay_file`: every hand's
+    seed, wall and events, which ``chuanma replay`` checks and shows in the viewer), with the game's ``match_seed``.
+    ``ValueError`` before the first hand is over."""
+    hands = [hand_record(game, i) for i, game in enumerate(table.finished_games())]
+    doc = build_replay(table.cfg, hands, players=table.names, source="play")
+    doc["match_seed"] = table.seed
+    return doc
 
 
 def page_html() -> str:
