@@ -19,7 +19,7 @@ from tests.agents.test_external import bot
 from training.cli import main
 from training.evaluation.evaluate import EvaluationFailed, _finite, bot_log_path, one_vs_three, run_matchups
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 REFERENCE = ("random", "random")  # the matchup that must come out the same whatever the bot does
 
 

@@ -14,7 +14,7 @@ from envs.compiled.shadow import HandReplay
 from envs.core.rule_config import load_variant
 from envs.game_backend import GameBatch, GameLog, GameTable
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ENVIRONMENTS = {"envs.sichuan_mahjong_v0", "envs.single_agent", "envs.vector_env"}
 
 
