@@ -61,7 +61,7 @@ case "${1:-}" in
         .venv/bin/ruff format --check .
         .venv/bin/lint-imports  # the layering contract of pyproject.toml [tool.importlinter]
         .venv/bin/mypy
-        .venv/bin/python -m pytest -n 2 -q "$@"
+        .venv/bin/python -m pytest -n 2 -q --durations=30 "$@"
         ;;
     *)
         echo "usage: bash dev.sh {main|test|setup} [extra args]" >&2
