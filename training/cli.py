@@ -28,6 +28,7 @@ _SUBCOMMAND_MODULES: tuple[str, ...] = (
     "training.evaluation.evaluate",
     "training.train",
     "training.main_job",
+    "training.precompile",
     "training.play.command",
 )
 

@@ -155,7 +155,7 @@ class CompiledBatch:
 
     def __init__(self, cfg: RuleConfig, num_envs: int) -> None:
         check_supported(cfg)
-        announce_compile(K.deal, batch.step_rows, batch.masks_rows, encode_rows)
+        announce_compile(K.deal, batch.step_rows, batch.masks_rows, batch.observe_rows)
         self.cfg = cfg
         self.num_envs = num_envs
         self.num_players = cfg.num_players
