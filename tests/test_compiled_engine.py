@@ -49,6 +49,7 @@ from envs.tiles import parse_counts, parse_tiles
 from envs.view import Phase
 from envs.wall import tile_multiset
 from tests.compiled_helpers import seat0_row
+from tests.game_helpers import scripted_game
 
 CFG = load_variant("chengdu")
 TABLE = win_table()
@@ -589,6 +590,31 @@ def test_wuhan_matches_the_python_engine():
     for key in ("claim:chi", "self:red_kong", "self:laizi_kong", "win:zimo", "win:dianpao", "transfer:dianpao"):
         assert seen[key] >= 5, (key, seen)
     assert seen["exhausted"] >= 20 and seen["ended_by_wins"] >= 20, seen
+
+
+@pytest.mark.parametrize(("first", "chis"), [("4p", []), ("4m", [1])])
+def test_wuhan_chi_never_uses_the_laizi(first, chis):
+    """RULES §4.8.1: no 吃 with the 赖子.  S1 holds 5p and the 赖子 6p (indicator 5p): S0's 4p offers no chi (the
+    4-5-6 would hold the 赖子) and S1 just draws; S0's 4m offers the 3-4-5 (S1 holds 3m 5m).  Both engines agree on
+    every mask."""
+    hands = {
+        0: "4m 4p 1m 9m 1p 9p 1s 9s 2s 3s 5z 7z 1z 2z",
+        1: "35m 5p 6p 7s 8s 9s 1z 3z 4z 5z 6z 7z",
+        2: "35m 35p 1s 2s 4s 5s 8s 1z 3z 7z 4z",
+        3: "2m 4m 6m 8m 1p 3p 5s 7s 9s 6z 7z 2z 3z",
+    }
+    game = scripted_game(load_variant("wuhan"), hands, "5p")
+    offered: list[list[int]] = []
+
+    def scripted(game: Game, seat: int, ids: np.ndarray, rng: np.random.Generator) -> int:
+        if seat == 0 and not game.discards[0]:
+            return parse_tiles(first)[0]
+        if seat == 1 and not offered and game.discards[0]:
+            offered.append([int(a) - CHI_BASE for a in ids if CHI_BASE <= a < CHI_BASE + 3])
+        return passive(game, seat, ids, rng)
+
+    lockstep(game, scripted, np.random.default_rng(0), Counter())
+    assert offered == [chis]
 
 
 @pytest.mark.parametrize(
