@@ -50,6 +50,8 @@ from envs.view import Phase
 from envs.wall import tile_multiset
 from tests.compiled_helpers import seat0_row
 from tests.game_helpers import scripted_game
+from tests.scripted_deals import r5_policy, r5_script
+from tests.test_game_settlement import BANKRUPTCY_CASES
 
 CFG = load_variant("chengdu")
 TABLE = win_table()
@@ -208,6 +210,22 @@ def test_chiyu_and_bankruptcies_match_the_python_engine():
         lockstep(game, win_seeking, np.random.default_rng(seed), seen)
         bankrupt += game.bankrupt and not finished_by_wins(game)
     assert bankrupt >= 10 and seen["win:zimo"] and seen["win:dianpao"], (bankrupt, dict(seen))
+
+
+@pytest.mark.parametrize(
+    ("hands", "start", "exhausted", "bankrupt", "broke_at"),
+    [c[1:] for c in BANKRUPTCY_CASES],
+    ids=[c[0] for c in BANKRUPTCY_CASES],
+)
+def test_bankruptcy_at_every_settlement_step_matches_the_python_engine(hands, start, exhausted, bankrupt, broke_at):
+    """RULES' R5 (赤羽) from low start points: a kong payment, a self-draw, or the draw's 查花猪 / 查大叫 / 退税
+    leaves a seat below zero — both engines end the hand at the same point with the same ``bankrupt`` flag (the
+    layout's ``BANKRUPT``, compared with ``Game.bankrupt`` after every decision)."""
+    script = r5_script(load_variant("chiyu", start_points=start), hands)
+    game = script.game()
+    policy = r5_policy(script)
+    lockstep(game, lambda g, seat, ids, rng: policy(g, seat, ids), np.random.default_rng(0), Counter())
+    assert (game.exhausted, game.bankrupt) == (exhausted, bankrupt)
 
 
 def finished_by_wins(game: Game) -> bool:
