@@ -69,6 +69,7 @@ EX_DONE = _field("exchange_done")
 VOID_REVEALED = _field("void_revealed")
 OVER = _field("is_over")
 EXHAUSTED = _field("exhausted")
+BANKRUPT = _field("bankrupt")  # 1: the hand ended with a seat below zero (start_points > 0); set by the ledger
 NUM_WINS = _field("num_wins")
 FIRST_WIN_SEATS = _field("first_win_seats")  # bitmask of the winners of the first win event (next dealer)
 FIRST_WIN_PAYER = _field("first_win_payer")  # -1: a self-draw

@@ -22,6 +22,7 @@ from envs.compiled import config_numbers
 from envs.compiled import kernel as K
 from envs.compiled import win_check as H
 from envs.compiled.layout import (
+    BANKRUPT,
     BAOHU,
     CONT,
     DEALER,
@@ -248,8 +249,12 @@ class Ledger:
                 self._win(row, ev)
             elif kind == K.EV_CALL:
                 self._call(ev)
-            elif kind == K.EV_END and ev[K.E_HOW]:
-                self._exhausted(row)
+            elif kind == K.EV_END:
+                if ev[K.E_HOW]:
+                    self._exhausted(row)
+                # Game.bankrupt: a seat below zero when the hand ends (a payment in play ends the hand at once; the
+                # draw's 查花猪 / 查大叫 / 退税 settle together)
+                row[BANKRUPT] = self.bankrupt()
         row[SCORES : SCORES + len(self.scores)] = self.scores
 
     def settle(self, row: np.ndarray, events: np.ndarray, counts: np.ndarray, rules: np.ndarray) -> None:
@@ -269,7 +274,7 @@ class Ledger:
                 K.resume(row, rules, self.table, events, counts)
 
     def bankrupt(self) -> bool:
-        """``Game._check_bankrupt``: some seat's points (``start_points`` plus this hand's score) fell below zero."""
+        """``Game._below_zero``: some seat's points (``start_points`` plus this hand's score) are below zero."""
         start = self.cfg.start_points
         return start > 0 and any(start + score < 0 for score in self.scores)
 

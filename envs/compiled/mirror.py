@@ -51,6 +51,8 @@ Conventions (the kernel keeps its rows the same way)
 * ``WILD`` (the wildcard kind, -1), ``REVEAL (winners' hands shown) and ``XUELIU`` come from the configuration;
   ``CONT`` / ``CONT_SEAT`` / ``CONT_ARG`` are 0 (the kernel stores a continuation only between a payment that may
   bankrupt a seat and the ledger's answer, never at a decision).
+* ``BANKRUPT`` is ``Game.bankrupt``: the ledger sets it when the hand ends with a seat below zero (a payment in play
+  ends the hand at once; the exhaustive draw's 查花猪 / 查大叫 / 退税 settle together).
 """
 
 from __future__ import annotations
@@ -150,6 +152,7 @@ def _fill_scalars(row: np.ndarray, game) -> None:
     row[L.VOID_REVEALED] = game._void_revealed
     row[L.OVER] = game.is_over
     row[L.EXHAUSTED] = game.exhausted
+    row[L.BANKRUPT] = game.bankrupt
     row[L.NUM_WINS] = len(game.wins)
     row[L.REVEAL] = game._reveals_hand()
     row[L.XUELIU] = game.cfg.continuation == "xueliu"

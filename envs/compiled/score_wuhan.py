@@ -29,10 +29,12 @@ How a hand is read (the readings of :mod:`envs.scoring.interpret` with the flags
   ``interpret._options``, in their order.  States that cannot complete (``(kind, carried runs, sets, pair, 赖子
   left)``) are remembered within the call, so a dead branch is walked once.
 * The facts of a reading (``R_*``): the suits and honors present, a run (a 顺子 or a chi), a tile not 2/5/8, a tile
-  not a wind / 发 / 白, the pair a 2/5/8 kind (将), the pair the 赖子 kind, a 赖子 standing for another kind (软).
+  not a wind / 发 / 白, the pair a 2/5/8 kind (将), the pair the 赖子 kind, a 赖子 standing for another kind (软),
+  the pair two 赖子 standing for another kind (a kind without natural tiles: no 将, since two 赖子 make a 将 only as
+  themselves, RULES §4.8.1).
 * 乱将 / 乱风 (``interpret.uniform_reading``): every natural tile and meld in the 将 kinds (suited 2/5/8) or in the
   风 kinds (winds, 发, 白); the 赖子 stay themselves when their kind is in the set (硬), else stand for the first kinds
-  of the set with a free copy (软).
+  of the set with a free copy (软); a hand whose concealed tiles are all such standing-in 赖子 has no 将.
 
 As in the Python scorer, readings that agree on their facts collapse; each class is valued by the table and the best
 counts by ``(multiplier, payment, doublings)`` (the Wuhan payment grows with the multiplier, so by ``(multiplier,
@@ -46,16 +48,18 @@ The table (``patterns.WUHAN``, ``_evaluate_wuhan``, ``_wuhan_admits``)
 --------------------------------------------------------------------
 base = ``wuhan_big_base`` per big win — 碰碰胡 (standard, no run), 清一色 (standard, one suit, no honor), 将一色,
 风一色, 全求人 (four open melds, a discard, 将 pair), 杠上开花 / 海底捞月 (self-draw after a kong / in the 海底, 将
-pair), 抢杠 (将 pair); 乱将 has the 将 pair, 乱风 not — or ``wuhan_small_base`` (小胡 ``ping_hu``); doublings = 开口
-(1, or the open melds with ``koukou``) + log2 of the 暗杠 / 明杠 / 红中杠 / 赖子杠 factors per kong + 自摸 (``zimo_bonus
-= "factor"``) + 硬胡 (no 软 赖子) + 庄家 (a small win by the dealer); a small win needs the 将 pair and at most
-``wuhan_small_win_max_laizi`` 赖子 (two only as a natural pair of the 赖子 kind).  ``multiplier`` = base << doublings.
+pair), 抢杠 (将 pair); 乱将 has the 将 pair, 乱风 not, two 赖子 standing in never — or ``wuhan_small_base`` (小胡
+``ping_hu``); doublings = 开口 (1, or the open melds with ``koukou``) + log2 of the 暗杠 / 明杠 / 红中杠 / 赖子杠
+factors per kong + 自摸 (``zimo_bonus = "factor"``) + 硬胡 (no 软 赖子) + 庄家 (a small win by the dealer); a small
+win needs the 将 pair and at most ``wuhan_small_win_max_laizi`` 赖子 (two only as a natural pair of the 赖子 kind).
+``multiplier`` = base << doublings.
 
 Settlement (:func:`settle_wuhan` = ``wuhan_settlement``): per loser M(L) = F(L) × 2 if it dealt in (放冲 or the
 robbed 蓄杠) × 2 on a small win when it is the dealer, raw = multiplier × M(L) (``wuhan_discard_all_pay = false``:
 the other losers of a discard win pay nothing on a small win, ``wuhan_big_base`` × M(W) × M(L) on a big one, and
-only the plain cap applies); the caps (封顶 / 金顶 / 钻顶 over the three raw amounts); 承包 (the not-ready dealer-in of
-a 全求人, the feeder of a 清一色's third open meld, the robbed loser) pays the sum; × ``base_unit``.
+only the plain cap applies, never 金顶 / 钻顶); the caps (封顶 / 金顶 / 钻顶 over the three raw amounts); 承包 (the
+not-ready dealer-in of a 全求人, the feeder of a 清一色's third open meld, the robbed loser) pays the sum; ×
+``base_unit``.
 ``tests/compiled/test_compiled_score_wuhan.py`` compares every output with the Python scorer and settlement.
 """
 
@@ -144,7 +148,8 @@ R_NOT_FENG = 64  # a tile not a wind, 发 or 白
 R_JIANG_PAIR = 128  # the pair is a 2/5/8 kind (将)
 R_MARKED_PAIR = 256  # the pair is of the 赖子 kind
 R_SOFT = 512  # a 赖子 stands for another kind (软)
-_NFACTS = 1024
+R_WILD_PAIR = 1024  # the pair is two 赖子 standing for another kind (no 将 then, RULES §4.8.1)
+_NFACTS = 2048
 
 SHAPE_STANDARD, SHAPE_LUAN_JIANG, SHAPE_LUAN_FENG = 0, 1, 2
 
@@ -250,7 +255,7 @@ def _value(rules, shape, f, n_melds, n_open, n_an, n_ming, n_wild, red_kongs, la
     too many 赖子)."""
     self_drawn = (sit & SIT_SELF) != 0
     standard = shape == SHAPE_STANDARD
-    jiang_pair = (standard and (f & R_JIANG_PAIR) != 0) or shape == SHAPE_LUAN_JIANG
+    jiang_pair = ((standard and (f & R_JIANG_PAIR) != 0) or shape == SHAPE_LUAN_JIANG) and not f & R_WILD_PAIR
     out = 0
     big = 0
     if standard and not f & R_RUN:
@@ -343,9 +348,13 @@ def _uniform(jiang, nat, mrep, melds, n_melds, n_wild, laizi, mfacts, limit):
     if free and inset[laizi]:  # 赖子 standing as themselves
         f |= _TILE_FACTS[laizi]
         free = 0
+    natural = False
     for k in range(34):
         if nat[k]:
             f |= _TILE_FACTS[k]
+            natural = True
+    if not natural and n_wild - free < 2:
+        f |= R_WILD_PAIR  # every concealed tile a 赖子 standing in: any pair of them is no 将
     for k in range(34):  # the others take the first kinds of the set with a free copy
         if free == 0:
             break
@@ -499,6 +508,8 @@ def score_wuhan(counts, melds, n_melds, win_tile, indicator, self_drawn, robbing
                         f |= R_JIANG_PAIR
                     if k == laizi:
                         f |= R_MARKED_PAIR
+                    if nat[k] == 0 and (k != laizi or n_wild < 2):
+                        f |= R_WILD_PAIR  # two 赖子 standing for this kind
                 if r:
                     f |= R_RUN
                 if extra > (n_wild if k == laizi else 0):
@@ -620,7 +631,7 @@ def settle_wuhan(rules, multiplier, doublings, flags, loser_melds, loser_n_melds
     for i in range(NUM_LOSERS):
         if dealt < 0 and (loser_discarded[i] or loser_kong_robbed[i]):
             dealt = i
-    all_paying = True
+    tiers = not (dealt >= 0 and not rules[W_ALL_PAY])  # E3's discard win: the plain cap only (RULES §7.8 W2)
     for i in range(NUM_LOSERS):
         d = _factor_doublings(rules, loser_melds[i], loser_n_melds[i], loser_red_kongs[i], loser_laizi_kongs[i])
         if i == dealt:
@@ -630,13 +641,12 @@ def settle_wuhan(rules, multiplier, doublings, flags, loser_melds, loser_n_melds
         raw = np.int64(multiplier) << d
         if dealt >= 0 and not rules[W_ALL_PAY] and i != dealt:
             if small:
-                all_paying = False
                 raw = np.int64(0)
             else:
                 raw = np.int64(rules[W_BIG]) << (doublings + d)
         out[i] = raw
-    tier = np.int64(-1)  # apply_wuhan_caps: 钻顶 / 金顶 when every loser reaches the threshold (all paying)
-    if all_paying:
+    tier = np.int64(-1)  # apply_wuhan_caps: 钻顶 / 金顶 when every loser reaches the threshold
+    if tiers:
         diamond = True
         gold = True
         for i in range(NUM_LOSERS):

@@ -121,7 +121,8 @@ The specifications in this implementation
   exhaustion with at least two seats that never won, :func:`envs.scoring.settlement.end_of_hand_transfers` runs 查花猪,
   查大叫 and 退税.  Every transfer is a :class:`~envs.scoring.settlement.Transfer`; each hand's transfers sum to zero.
 * **Points matches** (``start_points > 0``, 赤羽): a seat whose match total drops below zero ends the hand at once
-  (``result.bankrupt``) and with it the match.
+  (``result.bankrupt``) and with it the match.  At an exhaustive draw 查花猪, 查大叫 and 退税 settle together and a seat
+  they leave below zero marks the hand ``bankrupt`` too (a seat only passing below zero between them does not).
 
 Events (``Game.events``) are JSON-serialisable dicts in order.  Events another seat may not see carry
 ``visible_to`` (a list of seats; ``[]`` = log only, e.g. the wall) and ``redact`` (keys hidden from the other
@@ -183,7 +184,7 @@ class HandResult:
     scores: tuple[int, ...]  # per seat net of the hand (points)
     exhausted: bool  # the wall ran out (荒庄); the end-of-hand checks ran when >= 2 seats never won
     next_dealer: int
-    bankrupt: bool = False  # a points match (赤羽) ended the hand because a seat fell below zero
+    bankrupt: bool = False  # a points match (赤羽): a seat fell below zero in this hand (at once, or at the draw)
 
 
 _SUIT_KINDS = tuple(tuple(range(s * 9, s * 9 + 9)) for s in range(3))
@@ -1174,12 +1175,15 @@ class Game:
         self.scores[tr.receiver] += tr.amount
         self._emit("transfer", payer=tr.payer, receiver=tr.receiver, amount=tr.amount, reason=tr.reason)
 
+    def _below_zero(self) -> bool:
+        """A points match (赤羽) has a seat whose match total (before this hand, plus this hand's score) is below 0."""
+        mp = self.match_points_before
+        return self._bankruptcy and any(mp[s] + self.scores[s] < 0 for s in range(self.n))
+
     def _check_bankrupt(self) -> None:
-        if self._bankruptcy and not self.is_over:
-            mp = self.match_points_before
-            if any(mp[s] + self.scores[s] < 0 for s in range(self.n)):
-                self.bankrupt = True
-                self._end_hand(exhausted=False)
+        if not self.is_over and self._below_zero():
+            self.bankrupt = True
+            self._end_hand(exhausted=False)
 
     # ---- claim and rob windows ------------------------------------------------------------------------------
     def _apply_pass_locks(self) -> None:
@@ -1506,6 +1510,8 @@ class Game:
         if exhausted:
             for tr in self._rules.end_transfers(self):
                 self._apply(tr)
+            # 查花猪 / 查大叫 / 退税 settle together; a seat they leave below zero ends the match (RULES §2.11.4)
+            self.bankrupt = self._below_zero()
         self._set_phase(Phase.END, ())
         self.claim_tile = self.claim_from = None
         self.drawn_tile = None

@@ -38,6 +38,9 @@ Flag bits (over the concealed groups *and* the melds):
 ``FLAG_NOT_FENG``           some tile is not a wind, 发 or 白 (breaks Wuhan 风一色)
 ``FLAG_RUN456_M/P/S``       a concealed 4-5-6 run of that suit (断卡根 硬卡)
 ``KA_MASK``                 3-bit counter (``>> KA_SHIFT``) of concealed 4-5-6 runs (断卡根 卡), saturating at 7
+``FLAG_WILD_PAIR``          the pair is two wildcards standing for another kind: its kind holds no natural tile and
+                            fewer than two wildcards of its own kind (Wuhan: two 赖子 are a 2-5-8 pair only as
+                            themselves, RULES §4.8.1); in 乱将 / 乱风, every concealed tile is such a wildcard
 ==========================  ==================================================================
 
 Readings outside the search (Wuhan 乱将 / 乱风, any arrangement): :func:`uniform_reading`.  The all-pairs shape with
@@ -73,9 +76,10 @@ FLAG_RUN456_P = 1 << 15
 FLAG_RUN456_S = 1 << 16
 KA_SHIFT = 17
 KA_MASK = 7 << KA_SHIFT
+FLAG_WILD_PAIR = 1 << 20
 SUIT_FLAGS = FLAG_SUIT_M | FLAG_SUIT_P | FLAG_SUIT_S | FLAG_HONOR
 RUN456_FLAGS = (FLAG_RUN456_M, FLAG_RUN456_P, FLAG_RUN456_S)
-ALL_FLAGS = (1 << 20) - 1
+ALL_FLAGS = (1 << 21) - 1
 
 _SUIT_BIT = (FLAG_SUIT_M, FLAG_SUIT_P, FLAG_SUIT_S, FLAG_HONOR)
 _FENG = frozenset({27, 28, 29, 30, 32, 33})  # 东南西北 发 白 (Wuhan 风一色; 红中 is never part of a win)
@@ -286,8 +290,9 @@ _T, _R, _P = 0, 1, 2
 _GROUP_KINDS = (GroupKind.TRIPLET, GroupKind.RUN, GroupKind.PAIR)
 _GROUPS = tuple(tuple(Group(kind, k) for k in range(NUM_KINDS)) for kind in _GROUP_KINDS)  # shared, frozen
 
-# choice codes: bit 0 the kind holds a tile, 1 a triplet, 2 a pair, 3 a run, 4 a wildcard stands for another kind
-_HAS_TILE, _HAS_TRIPLET, _HAS_PAIR, _HAS_RUN, _IS_SOFT = 1, 2, 4, 8, 16
+# choice codes: bit 0 the kind holds a tile, 1 a triplet, 2 a pair, 3 a run, 4 a wildcard stands for another kind,
+# 5 a pair here is two wildcards standing for the kind (set per kind: no natural tile, < 2 wildcards of its own)
+_HAS_TILE, _HAS_TRIPLET, _HAS_PAIR, _HAS_RUN, _IS_SOFT, _WILD_PAIR = 1, 2, 4, 8, 16, 32
 _HAS_GROUP = _HAS_TRIPLET | _HAS_PAIR | _HAS_RUN
 _NO_MELDS = (0,) * NUM_KINDS
 _NOTHING = ((0, 0, 0, 0, 0, 0),)  # the only choice at a kind without tiles, carried runs or usable wildcards
@@ -350,14 +355,14 @@ def _choice_bits(mask: int, marked: int | None) -> tuple[tuple[int, ...], ...]:
         pair_bits = (FLAG_JIANG_PAIR if _JIANG[i] else 0) | (FLAG_MARKED_PAIR if i == marked else 0)
         run_bits = FLAG_RUN | (0 if _RUN_HAS_TERMINAL[i] else FLAG_GROUP_NO_TERMINAL) | _RUN456[i]
         row = []
-        for code in range(32):
+        for code in range(64):
             f = 0
             if code & _HAS_TILE:
                 f |= TILE_BITS[i]
             if code & _HAS_TRIPLET:
                 f |= group_bits | (FLAG_MARKED_TRIPLET if i == marked else 0)
             if code & _HAS_PAIR:
-                f |= group_bits | pair_bits
+                f |= group_bits | pair_bits | (FLAG_WILD_PAIR if code & _WILD_PAIR else 0)
             if code & _HAS_RUN:
                 f |= run_bits
             if code & _IS_SOFT:
@@ -483,6 +488,7 @@ def _standard_kinds(
         cap = 4 - mi if limit else 14
         own_i = own[i]
         row = bits[i]
+        wild_pair = _WILD_PAIR if ni == 0 and own_i < 2 else 0  # a pair here could only be two wildcards standing in
         can_run = _RUN_START[i]
         ka_run = count_ka and bool(_RUN456[i])
         new: dict = {}
@@ -498,7 +504,7 @@ def _standard_kinds(
                 top = ni + wilds_left if can_wild else ni
                 choices = _options(ni, carry, sets_left, pair_left, cap if top > cap else top, can_run)
             for t, p, r, c, extra, code in choices:
-                f = flags | row[code if extra <= own_i else code | _IS_SOFT]
+                f = flags | row[(code if extra <= own_i else code | _IS_SOFT) | wild_pair]
                 if r and ka_run:
                     f = (f & ~KA_MASK) | (min(ka_count(f) + r, 7) << KA_SHIFT)
                 key = (r, c1, sets_left - t - r, pair_left - p, wilds_left - extra, f)
@@ -582,7 +588,8 @@ def uniform_reading(spec: HandSpec, shape: Shape, kinds: frozenset[int]) -> Inte
 
     No sets or pair are formed: the natural concealed tiles and every meld must lie in ``kinds``; a wildcard whose
     own kind is in ``kinds`` stays itself, any other one represents the first kind of ``kinds`` with a free copy
-    (and sets :data:`FLAG_SOFT`).  ``flags`` holds the tile bits only; ``gen`` counts four-of-a-kinds.  None when
+    (and sets :data:`FLAG_SOFT`).  ``flags`` holds the tile bits only, and :data:`FLAG_WILD_PAIR` when no concealed
+    tile is natural and fewer than two wildcards stay themselves; ``gen`` counts four-of-a-kinds.  None when
     the hand does not qualify.
     """
     if any(k not in kinds for k in range(NUM_KINDS) if spec.naturals[k]):
@@ -598,6 +605,8 @@ def uniform_reading(spec: HandSpec, shape: Shape, kinds: frozenset[int]) -> Inte
         counts[k] += keep
         used[k] += keep
         free -= keep
+    if not any(spec.naturals) and spec.wilds - free < 2:
+        flags |= FLAG_WILD_PAIR  # any pair of the concealed tiles is two wildcards standing in
     for k in sorted(kinds):
         if free == 0:
             break

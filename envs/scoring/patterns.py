@@ -72,6 +72,7 @@ from envs.scoring.interpret import (
     FLAG_SUIT_P,
     FLAG_SUIT_S,
     FLAG_TERMINAL,
+    FLAG_WILD_PAIR,
     KA_MASK,
     RUN456_FLAGS,
     SUIT_FLAGS,
@@ -371,7 +372,10 @@ def is_di_hu_with_baohu(x: PatternContext) -> bool:
 
 
 def has_jiang_pair(x: PatternContext) -> bool:
-    """The pair is a 2/5/8 kind (将); every tile of a 乱将 hand is one."""
+    """The pair is a 2/5/8 kind (将); every tile of a 乱将 hand is one.  Two 赖子 make a 将 only as themselves (the
+    赖子 kind a 2/5/8, RULES §4.8.1): a pair of two 赖子 standing for another kind is no 将 (``FLAG_WILD_PAIR``)."""
+    if x.flags & FLAG_WILD_PAIR:
+        return False
     return (x.shape is Shape.STANDARD and bool(x.flags & FLAG_JIANG_PAIR)) or x.shape is Shape.LUAN_JIANG
 
 
@@ -866,7 +870,14 @@ WUHAN = FanTable(
     name="wuhan",
     rule="wuhan",
     unit="wuhan",
-    reads=SUIT_FLAGS | FLAG_RUN | FLAG_NOT_JIANG | FLAG_NOT_FENG | FLAG_JIANG_PAIR | FLAG_MARKED_PAIR | FLAG_SOFT,
+    reads=SUIT_FLAGS
+    | FLAG_RUN
+    | FLAG_NOT_JIANG
+    | FLAG_NOT_FENG
+    | FLAG_JIANG_PAIR
+    | FLAG_MARKED_PAIR
+    | FLAG_SOFT
+    | FLAG_WILD_PAIR,
     base=(
         Fan("peng_peng_hu", lambda cfg, x: cfg.wuhan_big_base, is_peng_peng_hu),
         Fan("qing_yi_se", lambda cfg, x: cfg.wuhan_big_base, is_standard_qing_yi_se),

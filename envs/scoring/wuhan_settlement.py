@@ -168,8 +168,8 @@ def wuhan_settlement(cfg: RuleConfig | str, result: ScoreResult, losers: Sequenc
     ``result``: the winner's :class:`~envs.scoring.scorer.ScoreResult` from the ``wuhan`` table (its ``multiplier`` is
     base × M(W)); ``losers``: the other players in any order (the answer follows that order).  All losers pay
     (``wuhan_discard_all_pay``, AMB-64); with ``wuhan_discard_all_pay = false`` a discard win is paid as in E3: a
-    small win by the dealer-in only, a big win by the others at ``wuhan_big_base`` × M(W) × M(L) (陪冲) and the plain
-    cap only.
+    small win by the dealer-in only, a big win by the dealer-in as usual and by the others at ``wuhan_big_base`` ×
+    M(W) × M(L) (陪冲); either way only the plain cap applies, never 金顶 / 钻顶 (RULES §7.8 W2's note).
     """
     cfg = load_variant(cfg)
     if cfg.fan_table != "wuhan":
@@ -198,20 +198,15 @@ def wuhan_settlement(cfg: RuleConfig | str, result: ScoreResult, losers: Sequenc
     small = "ping_hu" in breakdown
     winner_m = 1 << result.doublings
     discard_win = bool(dealt)
+    e3_discard = discard_win and not cfg.wuhan_discard_all_pay  # RULES §7.8 W2's note: the plain cap only
     raws = []
-    paying = []
     for i, side in enumerate(losers):
         m_loser = wuhan_loser_multiplier(cfg, side, small_win=small)
         raw = result.multiplier * m_loser
-        pays = True
-        if discard_win and not cfg.wuhan_discard_all_pay and i not in dealt:
-            if small:
-                pays, raw = False, 0
-            else:
-                raw = cfg.wuhan_big_base * winner_m * m_loser
+        if e3_discard and i not in dealt:
+            raw = 0 if small else cfg.wuhan_big_base * winner_m * m_loser
         raws.append(raw)
-        paying.append(pays)
-    amounts = apply_wuhan_caps(cfg, raws, tiers=all(paying))
+    amounts = apply_wuhan_caps(cfg, raws, tiers=not e3_discard)
     liable = _liable(breakdown, losers, dealt)
     if liable is not None:
         total = sum(amounts)

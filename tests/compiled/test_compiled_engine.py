@@ -48,7 +48,10 @@ from envs.engine.game import Game, UnsupportedRule
 from envs.engine.observation import SLICES, ObservationEncoder, game_mask
 from envs.engine.view import Phase
 from envs.scoring.shanten import shanten
+from tests.engine.test_game_settlement import BANKRUPTCY_CASES
 from tests.helpers.compiled import seat0_row
+from tests.helpers.game import scripted_game
+from tests.helpers.scripted_deals import r5_policy, r5_script
 
 CFG = load_variant("chengdu")
 TABLE = win_table()
@@ -207,6 +210,22 @@ def test_chiyu_and_bankruptcies_match_the_python_engine():
         lockstep(game, win_seeking, np.random.default_rng(seed), seen)
         bankrupt += game.bankrupt and not finished_by_wins(game)
     assert bankrupt >= 10 and seen["win:zimo"] and seen["win:dianpao"], (bankrupt, dict(seen))
+
+
+@pytest.mark.parametrize(
+    ("hands", "start", "exhausted", "bankrupt", "broke_at"),
+    [c[1:] for c in BANKRUPTCY_CASES],
+    ids=[c[0] for c in BANKRUPTCY_CASES],
+)
+def test_bankruptcy_at_every_settlement_step_matches_the_python_engine(hands, start, exhausted, bankrupt, broke_at):
+    """RULES' R5 (赤羽) from low start points: a kong payment, a self-draw, or the draw's 查花猪 / 查大叫 / 退税
+    leaves a seat below zero — both engines end the hand at the same point with the same ``bankrupt`` flag (the
+    layout's ``BANKRUPT``, compared with ``Game.bankrupt`` after every decision)."""
+    script = r5_script(load_variant("chiyu", start_points=start), hands)
+    game = script.game()
+    policy = r5_policy(script)
+    lockstep(game, lambda g, seat, ids, rng: policy(g, seat, ids), np.random.default_rng(0), Counter())
+    assert (game.exhausted, game.bankrupt) == (exhausted, bankrupt)
 
 
 def finished_by_wins(game: Game) -> bool:
@@ -589,6 +608,31 @@ def test_wuhan_matches_the_python_engine():
     for key in ("claim:chi", "self:red_kong", "self:laizi_kong", "win:zimo", "win:dianpao", "transfer:dianpao"):
         assert seen[key] >= 5, (key, seen)
     assert seen["exhausted"] >= 20 and seen["ended_by_wins"] >= 20, seen
+
+
+@pytest.mark.parametrize(("first", "chis"), [("4p", []), ("4m", [1])])
+def test_wuhan_chi_never_uses_the_laizi(first, chis):
+    """RULES §4.8.1: no 吃 with the 赖子.  S1 holds 5p and the 赖子 6p (indicator 5p): S0's 4p offers no chi (the
+    4-5-6 would hold the 赖子) and S1 just draws; S0's 4m offers the 3-4-5 (S1 holds 3m 5m).  Both engines agree on
+    every mask."""
+    hands = {
+        0: "4m 4p 1m 9m 1p 9p 1s 9s 2s 3s 5z 7z 1z 2z",
+        1: "35m 5p 6p 7s 8s 9s 1z 3z 4z 5z 6z 7z",
+        2: "35m 35p 1s 2s 4s 5s 8s 1z 3z 7z 4z",
+        3: "2m 4m 6m 8m 1p 3p 5s 7s 9s 6z 7z 2z 3z",
+    }
+    game = scripted_game(load_variant("wuhan"), hands, "5p")
+    offered: list[list[int]] = []
+
+    def scripted(game: Game, seat: int, ids: np.ndarray, rng: np.random.Generator) -> int:
+        if seat == 0 and not game.discards[0]:
+            return parse_tiles(first)[0]
+        if seat == 1 and not offered and game.discards[0]:
+            offered.append([int(a) - CHI_BASE for a in ids if CHI_BASE <= a < CHI_BASE + 3])
+        return passive(game, seat, ids, rng)
+
+    lockstep(game, scripted, np.random.default_rng(0), Counter())
+    assert offered == [chis]
 
 
 @pytest.mark.parametrize(

@@ -22,12 +22,14 @@ import pytest
 
 from envs.compiled import score_wuhan as W
 from envs.compiled.layout import M_ANKONG, M_BUKONG, M_KONG, M_PONG
-from envs.core.melds import Meld, MeldKind
+from envs.core.melds import Meld, MeldKind, parse_meld
 from envs.core.rule_config import load_variant
+from envs.core.tiles import kind_of, parse_counts
 from envs.core.win_context import WinContext
 from envs.scoring import judge
 from envs.scoring.scorer import score_win
-from envs.scoring.wuhan_settlement import WuhanSide, laizi_of, wuhan_settlement
+from envs.scoring.wuhan_settlement import WuhanSide, laizi_indicators, laizi_of, wuhan_settlement
+from tests.scoring.test_scoring_wuhan import LAIZI_PAIR_CASES
 
 NK = 34
 RED = 31
@@ -350,21 +352,75 @@ def test_fixed_examples() -> None:
     assert wh.settle(160, 4, 0, bare, zeros, zeros, zeros, no, dis, no, no, no) == [160, 300, 160]
 
 
-def test_equal_value_readings_follow_interpretation_order() -> None:
-    """Two reading classes of equal value but different rows: a pair of two 赖子 (东, indicator 白) self-drawn after
-    a kong beside pong 2 / 5 / 8 and chi 123 of one suit (the 2/5/8 of that suit used up) is a 清一色 (a non-将 pair of
-    the suit) or a 杠上开花 (a 将 pair of another suit), 10 x 开口 x 自摸 = 40 either way.  As ``_score``, the class
-    whose first reading sorts first wins: 清一色 (99m) in 万, but 杠上开花 (88m) in 条 — which changes 承包."""
+def test_two_standing_in_laizi_are_no_258_pair_in_either_suit() -> None:
+    """A pair of two 赖子 (东, indicator 白) self-drawn after a kong beside pong 2 / 5 / 8 and chi 123 of one suit:
+    standing for a 2/5/8 kind they are no 将 (RULES §4.8.1), so the hand is a 清一色 (the pair standing for a kind of
+    the suit), never a 杠上开花, 10 x 开口 x 自摸 = 40 in 万 and in 条 alike."""
     wh = W.CompiledWuhanScorer.for_config(load_variant("wuhan"))
     assert wh is not None
-    for base, row in ((0, W.WF_QING_YI_SE), (S, W.WF_GANG_SHANG_KAI_HUA)):
+    for base in (0, S):
         melds = [(M_PONG, base + 1, 1), (M_PONG, base + 4, 1), (M_PONG, base + 7, 2), (M_CHI, base, 3)]
         pair = _counts(E, E)
         flags = {"self_drawn": True, "after_kong": True}
         want = _python_score(load_variant("wuhan"), list(pair), melds, E, 33, {**flags, "is_dealer": False})
         got = wh.score(pair, W.wuhan_meld_array(_meld_objects(melds)), 4, E, indicator=33, **flags)
-        assert got == (True, 40, 2, row | W.WF_KAI_KOU | W.WF_ZI_MO)
+        assert got == (True, 40, 2, W.WF_QING_YI_SE | W.WF_KAI_KOU | W.WF_ZI_MO)
         assert W.breakdown_keys(got[3]) == set(want.breakdown) and want.multiplier == 40
+
+
+_NO_SITUATION = {"self_drawn": False, "robbing_kong": False, "after_kong": False, "last_tile": False,
+                 "is_dealer": False, "red_kongs": 0, "laizi_kongs": 0}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("concealed", "melds", "win", "laizi", "situation", "expected"),
+    [c[1:] for c in LAIZI_PAIR_CASES],
+    ids=[c[0] for c in LAIZI_PAIR_CASES],
+)
+def test_two_laizi_pair_rule_equals_python(concealed, melds, win, laizi, situation, expected) -> None:
+    """The 杠上开花 / 海底捞月 / 抢杠 cases of ``tests/scoring/test_scoring_wuhan.py`` (two 赖子 make a 2-5-8 pair only
+    as themselves): the compiled answer equals the Python scorer's and the expected one."""
+    cfg = load_variant("wuhan")
+    wh = W.CompiledWuhanScorer.for_config(cfg)
+    assert wh is not None
+    counts = parse_counts(concealed)
+    counts[kind_of(win)] += 1
+    meld_objects = tuple(parse_meld(m) for m in melds)
+    indicator = laizi_indicators(kind_of(laizi))[0]
+    flags = {**_NO_SITUATION, **situation}
+    ctx = dict(flags)
+    dealer = ctx.pop("is_dealer")
+    want = judge.score(cfg, counts, meld_objects, kind_of(win), void=None, dealer=dealer, indicator=indicator, **ctx)
+    c = np.array(counts, dtype=np.int32)
+    got = wh.score(c, W.wuhan_meld_array(meld_objects), len(meld_objects), kind_of(win), indicator=indicator, **flags)
+    assert got[:3] == (want.is_win, want.multiplier, want.doublings or 0)
+    assert W.breakdown_keys(got[3]) == set(want.breakdown)
+    if isinstance(expected, str):
+        assert not got[0] and want.reason == expected
+    else:
+        assert (got[1], W.breakdown_keys(got[3])) == (expected[0], set(expected[1]))
+
+
+def test_discard_win_without_all_pay_has_no_golden_or_diamond_cap() -> None:
+    """``wuhan_discard_all_pay = false`` (RULES §7.8 W2's note): a big discard win is capped at 300 per loser even
+    when all three raw amounts pass 300 (W3's hand on a discard: raw 320, 640, 320); with all paying, 金顶 400."""
+    for name, expected in (("discard_pays_alone", [300, 300, 300]), ("wuhan", [400, 400, 400])):
+        cfg = _cfg(name)
+        wh = W.CompiledWuhanScorer.for_config(cfg)
+        assert wh is not None
+        melds = (parse_meld("pong 1m"), parse_meld("kong 3m"), parse_meld("pong 6m"))
+        counts = parse_counts("999m 88m")
+        ok, mult, dbl, flags = wh.score(np.array(counts, dtype=np.int32), W.wuhan_meld_array(melds), 3, 7,
+                                        indicator=laizi_indicators(kind_of("6p"))[0], self_drawn=False)  # fmt: skip
+        assert (ok, mult) == (True, 160)
+        losers = [
+            WuhanSide(discarded=True),
+            WuhanSide(melds=(parse_meld("pong 1z"), parse_meld("ankong 9s"))),
+            WuhanSide(melds=(parse_meld("pong 2z"), parse_meld("kong 3z"))),
+        ]
+        want = judge.score(cfg, counts, melds, 7, void=None, dealer=False, indicator=laizi_indicators(kind_of("6p"))[0],
+                           self_drawn=False)  # fmt: skip
+        assert wh.settle_sides(mult, dbl, flags, losers) == wuhan_settlement(cfg, want, losers) == expected
 
 
 def test_for_config() -> None:

@@ -189,6 +189,51 @@ def test_match_dealer_succession_and_hand_seeds():
     assert len(m.results) == 4
 
 
+def test_exhaustive_draw_that_leaves_a_seat_below_zero_ends_the_match():
+    """RULES §2.11.4 (a player below 0 ends the match): 赤羽 from 12 000 points, seed 56, uniformly random legal play.
+    Hand 2 ends in a draw whose 查花猪 (two pigs, 8 000 to each of the two others) leaves two seats at -4 000: the
+    hand is ``bankrupt`` and no hand 3 is dealt."""
+    from envs.core.rule_config import load_variant
+
+    m = Match(load_variant("chiyu", start_points=12000), seed=56, record_events=False)
+    rng = random.Random(1)
+    while not m.is_over:
+        if m.game.is_over:
+            m.next_hand()
+        g = m.game
+        while not g.is_over:
+            legal = g.legal_actions(g.pending[0])
+            g.step(g.pending[0], legal[rng.randrange(len(legal))])
+    assert m.hand_index == 1 and g.exhausted and g.bankrupt and g.result.bankrupt
+    assert m.final_points() == (-4000, 28000, -4000, 28000)
+    assert {t.reason for t in g.transfers} == {"huazhu"}
+    with pytest.raises(ValueError, match="match is over"):
+        m.next_hand()
+
+
+def test_a_points_match_ends_exactly_when_a_seat_falls_below_zero():
+    """Whatever payment does it (kong, win, or the draw's 查花猪 / 查大叫 / 退税), a hand that leaves a seat's match
+    total below zero is ``bankrupt`` and the last of its match; a hand that does not is neither."""
+    from envs.core.rule_config import load_variant
+
+    ways = set()
+    for start in (3000, 12000):
+        cfg = load_variant("chiyu", start_points=start)
+        for seed in range(20):
+            m = Match(cfg, seed=seed, record_events=False)
+            _play_match(m, random.Random(seed))
+            m.final_points()
+            totals = [start] * 4
+            for i, result in enumerate(m.results):
+                totals = [t + s for t, s in zip(totals, result.scores, strict=True)]
+                assert result.bankrupt == (min(totals) < 0), (start, seed, i, totals)
+                if result.bankrupt:
+                    assert i == len(m.results) - 1
+                    ways.add("draw" if result.exhausted else "in_play")
+            assert len(m.results) == 4 or m.results[-1].bankrupt
+    assert ways == {"draw", "in_play"}
+
+
 def test_bankruptcy_ends_a_points_match_early():
     from envs.core.rule_config import load_variant
 
@@ -202,7 +247,9 @@ def test_bankruptcy_ends_a_points_match_early():
         if last.bankrupt:
             ended_early += 1
             assert min(final) < 0 and m.game.is_over
-            # the hand stopped at the transfer that broke the seat: no transfer after it
+            if last.exhausted:  # the draw's 查花猪 / 查大叫 / 退税 settle together: the whole settlement stands
+                continue
+            # the hand stopped at the payment that broke the seat: no transfer after it
             running = [3000 + sum(r.scores[q] for r in m.results[:-1]) for q in range(4)]
             broke_at = None
             for i, t in enumerate(last.transfers):

@@ -17,11 +17,14 @@ from envs.engine.view import Phase
 from tests.helpers.game import auto, build_wall, pong, scripted_game, start, transfers, turn_of, window_for
 from tests.helpers.scripted_deals import (
     C9_HANDS,
+    R5_HANDS,
+    R5_READY_HANDS,
     add_the_7p_kong,
     c9_kong_discard_win,
     c9_until_kong,
     c11_after_discard,
     pong_the_7p,
+    r5_game,
 )
 
 
@@ -475,14 +478,6 @@ def test_h5_non_dealer_dealt_four_red_wins_at_its_first_draw():
 
 
 # ---- R5: 赤羽 exhaustion -------------------------------------------------------------------------------------------
-R5_HANDS = {
-    0: "123m 456m 789m 12p 99p 7s",
-    1: "234s 567s 888s 11s 99s",
-    2: "555p 11p 44p 77p 8p 9p 2m 6m",
-    3: "1122m 3344m 5566m 2s",
-}
-
-
 def test_r5_mahjong_soul_exhaustion():
     cfg = load_variant("chiyu")
     g = scripted_game(cfg, R5_HANDS, "1m 3m 5p 7p 8s 3p", offset=2, voids="spss")
@@ -504,6 +499,57 @@ def test_r5_mahjong_soul_exhaustion():
         (2, 1, 4000, "chadajiao"),
         (2, 3, 2000, "tuishui"),
     ]
+
+
+# ---- bankruptcy (赤羽, RULES §2.11.4): every settlement step can leave a seat below zero and end the match -----------
+# (id, hands, start_points, the hand ran to the draw, bankrupt, reason of the transfer after which a seat first stood
+# below zero); R5: kong 3->2 2000, self-draw 2000 from each, 查花猪 3->1 / 3->2 8000, 查大叫 2->1 4000, 退税 2->3 2000;
+# R5_READY_HANDS: the same play, then 查大叫 2->1 4000 and 2->3 16000, 退税 2->3 2000.
+BANKRUPTCY_CASES = [
+    ("kong", R5_HANDS, 1000, False, True, KONG_ZHI),  # S3: 1000 - 2000, the hand ends at once
+    ("win", R5_HANDS, 3000, False, True, "zimo"),  # S3: 3000 - 2000 - 2000 at the self-draw, ends at once
+    ("huazhu", R5_HANDS, 10000, True, True, "huazhu"),  # S3: 10000 - 4000 - 16000 + 2000 = -8000
+    ("chadajiao", R5_READY_HANDS, 10000, True, True, "chadajiao"),  # S2: 10000 - 20000 - 2000 = -12000
+    ("tuishui", R5_READY_HANDS, 21000, True, True, "tuishui"),  # S2: 21000 - 20000 = 1000, then - 2000 = -1000
+    # the draw's transfers settle together: S3 dips to -2000 after 查花猪, its 退税 brings it back to 0
+    ("pig-back-to-zero", R5_HANDS, 18000, True, False, "huazhu"),
+    ("refund-to-zero", R5_READY_HANDS, 22000, True, False, None),  # S2 ends at exactly 0: not below zero
+]
+
+
+def _first_below_zero(start: int, transfers) -> str | None:
+    totals = [start] * 4
+    for t in transfers:
+        totals[t.payer] -= t.amount
+        totals[t.receiver] += t.amount
+        if min(totals) < 0:
+            return t.reason
+    return None
+
+
+@pytest.mark.parametrize(
+    ("hands", "start", "exhausted", "bankrupt", "broke_at"),
+    [c[1:] for c in BANKRUPTCY_CASES],
+    ids=[c[0] for c in BANKRUPTCY_CASES],
+)
+def test_every_settlement_step_can_end_a_points_match(hands, start, exhausted, bankrupt, broke_at):
+    g = r5_game(load_variant("chiyu", start_points=start), hands)
+    assert (g.is_over, g.exhausted, g.bankrupt, g.result.bankrupt) == (True, exhausted, bankrupt, bankrupt)
+    assert _first_below_zero(start, g.transfers) == broke_at
+    assert (min(start + s for s in g.scores) < 0) == bankrupt and sum(g.scores) == 0
+    if not exhausted:  # in play the hand stops at the payment that broke the seat
+        assert g.transfers[-1].reason == broke_at
+    end = [e for e in g.events if e["type"] == "hand_end"]
+    assert len(end) == 1 and end[0]["bankrupt"] == bankrupt
+
+
+def test_bankruptcy_at_the_draw_reads_the_match_totals():
+    """``match_points`` (the totals before this hand) decide, not ``start_points``: S2 holding 21 000 going into R5's
+    ready variant ends at -1 000 after its 退税, the others hold plenty."""
+    cfg = load_variant("chiyu")
+    g = r5_game(cfg, R5_READY_HANDS, match_points=[50000, 50000, 21000, 50000])
+    assert g.exhausted and g.bankrupt
+    assert r5_game(cfg, R5_READY_HANDS, match_points=[50000, 50000, 22000, 50000]).bankrupt is False
 
 
 # ---- E1 / E2: two players ----------------------------------------------------------------------------------------

@@ -129,23 +129,25 @@ def test_w3_golden_cap_and_full_flush_liability():
 
 
 def test_w4_liability_for_quan_qiu_ren():
+    """§7.8 W4 as RULES gives it: 赖子 6p, S1 chis 123m and 789p (never a run holding the 赖子) from S0."""
     hands = {
-        0: "2m 5p 5m 7z 7z 5z 1m 8m 9p 2s 4s 8s 1p 3s",
-        1: "1m 3m 4p 6p 77s 33p 5m 1z 2z 3z 7z",
+        0: "2m 8p 5m 7z 7z 5z 1m 8m 9p 2s 4s 8s 1p 3s",
+        1: "1m 3m 7p 9p 77s 33p 5m 1z 2z 3z 7z",
         2: "7s 3p 5z 4m 7m 9m 2p 7p 1s 2s 5s 8s 3z",
         3: "9999s 5z 1m 3m 6m 8m 1p 7p 9p 3s",
     }
-    g = _game(hands, "3z 9m 9p 1s 9m", indicator="4z", last="1z")  # 赖子 = 发 (6z)
-    assert g.wild_kinds == (T("6z"),)
+    g = _game(hands, "3z 9m 9p 1s 9m", last="1z")  # indicator 5p: 赖子 6p
+    assert g.wild_kinds == (T("6p"),)
     g.step(0, discard(T("2m")))
     g.step(1, chi(1))
     _throw(g, 1, "1z")
     _throw(g, 2)
     g.step(3, kong(T("9s")))
     _throw(g, 3)
-    _throw(g, 0, "5p")
+    _throw(g, 0, "8p")
     assert chi(1) in g.legal_actions(1)
     g.step(1, chi(1))
+    assert g.melds[1][-1] == Meld(MeldKind.CHI, T("7p"), from_seat=0, claimed=T("8p"))
     _throw(g, 1, "2z")
     _throw(g, 2, "7s")
     g.step(1, PONG)

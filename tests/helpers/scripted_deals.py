@@ -1,16 +1,34 @@
 """Scripted deals of RULES.md §7 that several engine test files play (tests/engine/test_game_settlement.py,
-tests/engine/test_game_rules.py), with the openings they share.  Walls are built by
-:func:`tests.helpers.game.scripted_game`.
+tests/engine/test_game_rules.py, tests/compiled/test_compiled_engine.py), with the openings they share.  Walls are
+built by :func:`tests.helpers.game.scripted_game`.
 """
 
 from __future__ import annotations
 
-from envs.core.actions import HU, PASS, discard, kong
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from envs.core.actions import (
+    DINGQUE_BASE,
+    EXCHANGE_BASE,
+    HU,
+    HU_ID,
+    KONG_BASE,
+    PASS,
+    PASS_ID,
+    discard,
+    engine_action,
+    kong,
+)
 from envs.core.rule_config import RuleConfig
 from envs.core.tiles import kind_of as T
 from envs.engine.game import Game
+from envs.engine.observation import game_mask
 from envs.engine.view import Phase
-from tests.helpers.game import auto, pong, scripted_game, turn_of
+from tests.helpers.game import Script, auto, build_wall, pong, scripted_game, turn_of
+
+IdPolicy = Callable[[Game, int, np.ndarray], int]
 
 # C9: S1 konges 9m, then discards the replacement 5s on which S2 wins (杠上炮, 呼叫转移)
 C9_HANDS = {
@@ -70,3 +88,71 @@ def add_the_7p_kong(g: Game, seat: int) -> None:
     auto(g, until=turn_of(seat))
     assert g.drawn_tile == T("7p") and kong(T("7p")) in g.legal_actions(seat)
     g.step(seat, kong(T("7p")))
+
+
+# R5 (赤羽 exhaustion): S0 discards 7s, S2 konges S3's 5p (S3 pays 2000), S0 self-draws 3p (2000 from each), and at
+# the draw the pig S3 pays 查花猪 8000 to S1 and S2, the not-ready S2 pays 查大叫 4000 to S1 and refunds S3's 2000.
+R5_HANDS = {
+    0: "123m 456m 789m 12p 99p 7s",
+    1: "234s 567s 888s 11s 99s",
+    2: "555p 11p 44p 77p 8p 9p 2m 6m",
+    3: "1122m 3344m 5566m 2s",
+}
+R5_DRAWS = "1m 3m 5p 7p 8s 3p"
+R5_VOIDS = "spss"
+# R5 with S3 ready on 8m (清一色, 16000) instead of a pig: at the draw S2 pays 查大叫 4000 to S1 and 16000 to S3, then
+# refunds S3's 2000 (this hand's net: S0 +6000, S1 +2000, S2 -22000, S3 +14000).
+R5_READY_HANDS = {**R5_HANDS, 3: "1122m 3344m 5579m 9m"}
+
+
+def r5_script(cfg: RuleConfig, hands: dict[int, str] = R5_HANDS) -> Script:
+    """The R5 wall (换三张 offset 2; a ``chiyu`` configuration)."""
+    return build_wall(cfg, hands, R5_DRAWS, offset=2)
+
+
+def r5_policy(script: Script) -> IdPolicy:
+    """R5's decisions as flat action ids (either engine): the scripted 换三张 picks and voids, S0's first discard 7s,
+    S2's kong of the 5p, S0's self-draw once S2 has melded; every other decision tsumogiri / pass."""
+    picked = [0] * script.cfg.num_players
+    kong_5p = KONG_BASE + T("5p")
+
+    def choose(game: Game, seat: int, ids: np.ndarray) -> int:
+        legal = set(ids.tolist())
+        if game.phase is Phase.EXCHANGE:
+            picked[seat] += 1
+            return EXCHANGE_BASE + script.passes[seat][picked[seat] - 1]
+        if game.phase is Phase.DINGQUE:
+            return DINGQUE_BASE + "mps".index(R5_VOIDS[seat])
+        if seat == 0 and not game.discards[0]:
+            return T("7s")
+        if seat == 2 and kong_5p in legal and game.phase is Phase.CLAIM:
+            return kong_5p
+        if seat == 0 and HU_ID in legal and game.melds[2]:
+            return HU_ID
+        if PASS_ID in legal:
+            return PASS_ID
+        drawn = game.drawn_tile
+        if drawn is not None and drawn in legal:
+            return drawn
+        return min(a for a in legal if a < KONG_BASE)
+
+    return choose
+
+
+def play_ids(game: Game, choose: IdPolicy) -> None:
+    """Play ``game`` to its end on the Python engine, ``choose`` picking flat action ids from the legal mask."""
+    picks: list[list[int]] = [[] for _ in range(game.n)]
+    while not game.is_over:
+        seat = game.pending[0]
+        a = choose(game, seat, np.flatnonzero(game_mask(game, seat, picks[seat])))
+        action = engine_action(a, picks[seat])
+        if action is not None:
+            game.step(seat, action)
+
+
+def r5_game(cfg: RuleConfig, hands: dict[int, str] = R5_HANDS, match_points: Sequence[int] | None = None) -> Game:
+    """R5 (or a variant of its hands) played to its end on the Python engine."""
+    script = r5_script(cfg, hands)
+    game = script.game(match_points=match_points)
+    play_ids(game, r5_policy(script))
+    return game

@@ -33,6 +33,7 @@ from envs.scoring.interpret import (
     FLAG_MARKED_TRIPLET,
     FLAG_RUN,
     FLAG_SOFT,
+    FLAG_WILD_PAIR,
     KA_MASK,
     KA_SHIFT,
     TILE_BITS,
@@ -118,6 +119,7 @@ def _reference_standard(spec: HandSpec, collapse: bool) -> list:
     start_flags = meld_flags(spec.melds, marked) & mask
     marked_bit = FLAG_MARKED_TRIPLET & mask
     soft_bit = FLAG_SOFT & mask
+    wild_pair_bit = FLAG_WILD_PAIR & mask
     count_ka = mask & KA_MASK == KA_MASK
     active = _active_kinds(n, spec.wilds, allowed, True)
     start_gen = _skipped_quads(m, active) if soft else 0
@@ -168,6 +170,8 @@ def _reference_standard(spec: HandSpec, collapse: bool) -> list:
                                 f |= marked_bit
                             if p:
                                 f |= pair_bits
+                                if ni == 0 and own_i < 2:  # the pair can only be two wildcards standing in
+                                    f |= wild_pair_bit
                         if r:
                             f |= run_bits
                             if ka_run:

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from envs.core.melds import parse_meld
 from envs.core.rule_config import load_variant
 from envs.core.tiles import kind_of, parse_counts, tile_code
+from envs.scoring.interpret import FLAG_SOFT, FLAG_WILD_PAIR, HandSpec, Shape, uniform_reading
 from envs.scoring.scorer import WinContext, can_win, score_hand, score_win, winning_tiles
 from envs.scoring.wuhan_settlement import (
     WuhanSide,
@@ -69,16 +70,16 @@ def test_w3_golden_cap():
     losers = [side(is_dealer=True), side("pong 1z"), side()]  # raw 320, 640, 320
     amounts = wuhan_settlement(WH, r, losers)
     assert amounts == [400, 400, 400] and sum(amounts) == 1200
+    # W3 is an isolated score; in play the supplier of the third open meld pays all of it (承包 rule 2)
+    fed = [side(is_dealer=True), side("pong 1z", fed_third_meld=True), side()]
+    assert wuhan_settlement(WH, r, fed) == [0, 1200, 0]
 
 
 def test_w4_liability_for_quan_qiu_ren():
-    """RULES' W4 melds a chi 456p although 6p is the 赖子 (which can never be chi'd, §4.8.1): that input is refused.
-
-    The amounts of W4 do not depend on the 赖子 (no 赖子 in the hand), so they are checked with a 赖子 it lacks.
-    """
+    """W4's second chi is 789p: a chi holding the 赖子 6p (never chi'd, §4.8.1) is refused as input."""
     with pytest.raises(ValueError, match="6p is a wildcard"):
         wh("5m", ["chi 123m", "pong 7s", "pong 3p", "chi 456p"], "5m", laizi="6p")
-    r = wh("5m", ["chi 123m", "pong 7s", "pong 3p", "chi 456p"], "5m", laizi="9s")
+    r = wh("5m", ["chi 123m", "pong 7s", "pong 3p", "chi 789p"], "5m", laizi="6p")
     assert (r.doublings, r.multiplier, r.payment) == (2, 40, 40)
     assert r.breakdown == {"quan_qiu_ren": 10, "kai_kou": 1, "ying_hu": 1}
     s0 = side("pong 1z", is_dealer=True, discarded=True, ready=False)
@@ -211,6 +212,81 @@ def test_not_a_win(overrides, concealed, melds, win, kwargs, reason):
     assert (r.doublings, r.payment, r.breakdown, r.reason) == (None, 0, {}, reason)
 
 
+# ---- two 赖子 as the pair (§4.8.1) in the big wins that need a 2-5-8 pair (§4.8.2) -------------------------------
+
+GANG_KAI = {"self_drawn": True, "after_kong": True}
+HAI_DI = {"self_drawn": True, "last_tile": True}
+QIANG_GANG = {"robbing_kong": True}
+_OPEN_SELF = {"kai_kou": 1, "zi_mo": 1}
+
+# (id, concealed, melds, win, 赖子, situation, (multiplier, breakdown) of the win, or the reason it is none)
+LAIZI_PAIR_CASES = [
+    # two 赖子 7p may not stand for 88p: no 杠上开花 / 海底捞月 / 抢杠, and no small win either
+    ("gang-kai-wild-pair", "13m 46m 111s 777p", ["pong 1z"], "7p", "7p", GANG_KAI, "small_win_pair"),
+    ("hai-di-wild-pair", "13m 46m 111s 777p", ["pong 1z"], "7p", "7p", HAI_DI, "small_win_pair"),
+    ("qiang-gang-wild-pair", "13m 46m 99s 7777p", ["pong 1z"], "9s", "7p", QIANG_GANG, "small_win_pair"),
+    # a 清一色 still wins (it needs no 2-5-8 pair) but its two 赖子 standing in add no situational big win
+    ("gang-kai-flush-wild-pair", "13p 46p 111p 777s", ["pong 9p"], "7s", "7s", GANG_KAI,
+     (40, {"qing_yi_se": 10, **_OPEN_SELF})),
+    ("hai-di-flush-wild-pair", "13p 46p 111p 777s", ["pong 9p"], "7s", "7s", HAI_DI,
+     (40, {"qing_yi_se": 10, **_OPEN_SELF})),
+    ("qiang-gang-flush-wild-pair", "13p 46p 99p 7777s", ["pong 1p"], "9p", "7s", QIANG_GANG,
+     (20, {"qing_yi_se": 10, "kai_kou": 1})),
+    # two 赖子 5p used as themselves are a 2-5-8 pair: the big win stands, hard
+    ("gang-kai-natural-laizi-pair", "234m 567s 789p 5p", ["pong 1p"], "5p", "5p", GANG_KAI,
+     (80, {"gang_shang_kai_hua": 10, **_OPEN_SELF, "ying_hu": 1})),
+    ("hai-di-natural-laizi-pair", "234m 567s 789p 5p", ["pong 1p"], "5p", "5p", HAI_DI,
+     (80, {"hai_di_lao_yue": 10, **_OPEN_SELF, "ying_hu": 1})),
+    ("qiang-gang-natural-laizi-pair", "234m 567s 78p 55p", ["pong 1p"], "9p", "5p", QIANG_GANG,
+     (40, {"qiang_gang_hu": 10, "kai_kou": 1, "ying_hu": 1})),
+    # one 赖子 beside a natural 2p is a 将 pair 22p (soft)
+    ("gang-kai-one-laizi-pair", "234m 567s 789p 9s", ["pong 1p"], "2p", "9s", GANG_KAI,
+     (40, {"gang_shang_kai_hua": 10, **_OPEN_SELF})),
+    ("hai-di-one-laizi-pair", "234m 567s 789p 9s", ["pong 1p"], "2p", "9s", HAI_DI,
+     (40, {"hai_di_lao_yue": 10, **_OPEN_SELF})),
+    ("qiang-gang-one-laizi-pair", "234m 567s 789p 9s", ["pong 1p"], "2p", "9s", QIANG_GANG,
+     (20, {"qiang_gang_hu": 10, "kai_kou": 1})),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("concealed", "melds", "win", "laizi", "situation", "expected"),
+    [c[1:] for c in LAIZI_PAIR_CASES],
+    ids=[c[0] for c in LAIZI_PAIR_CASES],
+)
+def test_two_laizi_make_a_258_pair_only_as_themselves(concealed, melds, win, laizi, situation, expected):
+    r = wh(concealed, melds, win, laizi=laizi, **situation)
+    if isinstance(expected, str):
+        assert (r.is_win, r.reason) == (False, expected)
+    else:
+        assert r.is_win, r.reason
+        assert (r.multiplier, r.breakdown) == expected
+
+
+def test_luan_jiang_of_two_standing_in_laizi_has_no_258_pair():
+    """乱将 with every concealed tile a 赖子 standing in (4 pongs of 将 kinds + two 赖子 7p): no 将 pair, so no
+    杠上开花 in any reading; 碰碰胡 + 将一色 (soft) and 碰碰胡 with the natural pair 77p (hard) are worth 80 each."""
+    melds = ["pong 2m", "pong 5m", "pong 8p", "pong 2s"]
+    r = wh("7p", melds, "7p", laizi="7p", **GANG_KAI)
+    assert r.is_win and r.multiplier == 80 and "gang_shang_kai_hua" not in r.breakdown
+    spec = HandSpec(
+        naturals=(0,) * 34,
+        wilds=2,
+        melds=tuple(parse_meld(m) for m in melds),
+        allowed_mask=(1 << 34) - 1,
+        wild_own=tuple(2 if k == kind_of("7p") else 0 for k in range(34)),
+    )
+    luan = uniform_reading(spec, Shape.LUAN_JIANG, frozenset(k for k in range(27) if k % 9 in (1, 4, 7)))
+    assert luan is not None and luan.has(FLAG_WILD_PAIR) and luan.has(FLAG_SOFT)
+    natural = uniform_reading(
+        HandSpec(naturals=spec.naturals, wilds=2, melds=spec.melds, allowed_mask=spec.allowed_mask,
+                 wild_own=tuple(2 if k == kind_of("5p") else 0 for k in range(34))),
+        Shape.LUAN_JIANG,
+        frozenset(k for k in range(27) if k % 9 in (1, 4, 7)),
+    )  # fmt: skip
+    assert natural is not None and not natural.has(FLAG_WILD_PAIR) and not natural.has(FLAG_SOFT)
+
+
 def test_can_win_and_waits_use_the_wuhan_rules():
     def ctx(concealed, win, melds=("pong 1p",), **kw):
         return WinContext(
@@ -304,6 +380,12 @@ def test_discard_all_pay_off_follows_e3():
     assert wuhan_settlement(cfg, small, [side(discarded=True, is_dealer=True), side(), side()]) == [16, 0, 0]
     zimo = wh("678s 234p 789p 2m", ["chi 345m"], "2m", variant=cfg, self_drawn=True)  # self-draws: everybody pays
     assert wuhan_settlement(cfg, zimo, [side(is_dealer=True), side(), side()]) == [16, 8, 8]
+    # a discard win is capped at 300 each, never 金顶 / 钻顶 (W2's note): W3's hand on a discard, M(W) = 8
+    w3 = wh("999m 8m", ["pong 1m", "kong 3m", "pong 6m"], "8m", variant=cfg)
+    assert w3.multiplier == 160
+    losers = [side(discarded=True), side("pong 1z", "ankong 9s"), side("pong 2z", "kong 3z")]  # raw 320, 640, 320
+    assert wuhan_settlement(cfg, w3, losers) == [300, 300, 300]
+    assert wuhan_settlement(WH, w3, losers) == [400, 400, 400]  # every loser by factors: 金顶
 
 
 def test_settlement_input_errors():
