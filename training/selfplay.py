@@ -7,8 +7,8 @@
   else a snapshot (the newest with probability ``pool.latest_share``, else one drawn uniformly).  Snapshot agents
   hold a numpy copy of the weights, so nothing the learner does can change them.  All draws come from the env's
   own generator, seeded by ``reset(seed=...)``.
-* :func:`make_vec_env` — the seam for vectorisation: ``num_envs`` :class:`SelfPlayEnv` in an sb3 ``DummyVecEnv`` or
-  ``SubprocVecEnv`` (a batched environment can replace it behind the same signature).
+* :func:`make_training_vec_env` — the seam for vectorisation: ``num_envs`` :class:`SelfPlayEnv` in an sb3
+  ``DummyVecEnv`` or ``SubprocVecEnv`` (a batched environment can replace it behind the same signature).
 """
 
 from __future__ import annotations
@@ -250,7 +250,7 @@ class _EnvFactory:
         return make_selfplay_env(self.cfg)
 
 
-def make_vec_env(cfg: TrainConfig) -> VecEnv:
+def make_training_vec_env(cfg: TrainConfig) -> VecEnv:
     """``cfg.env.num_envs`` self-play environments behind sb3's ``VecEnv`` interface (the vectorisation seam)."""
     if cfg.env.vec_env == "batched":  # every hand in one envs.vector_env.VectorEnv (training/batched.py)
         from training.batched import make_batched_vec_env

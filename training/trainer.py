@@ -57,7 +57,7 @@ from envs.core.actions import ACTION_LAYOUT_VERSION
 from envs.core.rule_config import RuleConfig, load_variant
 from envs.engine.observation import OBS_VERSION
 from training.evaluation.evaluate_policy import evaluate_agent, evaluate_checkpoint, result_row
-from training.selfplay import SnapshotPool, env_options, make_vec_env
+from training.selfplay import SnapshotPool, env_options, make_training_vec_env
 from training.train_config import TrainConfig, dump_train_config, load_train_config
 
 RUNS_DIR = Path("runs")
@@ -195,7 +195,7 @@ class Trainer:
         (run_dir / "config.yaml").write_text(dump_train_config(cfg), encoding="utf-8")
         rules = load_variant(cfg.variant, **cfg.env.rules)
         (run_dir / "run.json").write_text(json.dumps(run_metadata(cfg, rules), indent=2, ensure_ascii=False) + "\n")
-        vec_env = make_vec_env(cfg)
+        vec_env = make_training_vec_env(cfg)
         p = cfg.ppo
         model = MaskablePPO(
             MaskableActorCriticPolicy,
@@ -245,7 +245,7 @@ class Trainer:
         state = RunState.from_dict(json.loads((ckpt / STATE_FILE).read_text()))
         pool = SnapshotPool.load(run_dir / "pool", ckpt / "pool.json")
         pool.max_size = cfg.pool.max_size
-        vec_env = make_vec_env(cfg)
+        vec_env = make_training_vec_env(cfg)
         model = MaskablePPO.load(ckpt / MODEL_FILE, env=vec_env, device="cpu")
         if model.num_timesteps != state.num_timesteps:
             raise ValueError(

@@ -126,7 +126,7 @@ from envs.compiled.layout import (
     WUHAN,
     XUELIU,
 )
-from envs.compiled.score import NUM_SCORE_RULES, score_hand, workspace
+from envs.compiled.score import NUM_SCORE_RULES, score_counts, workspace
 from envs.compiled.score_dkg import NUM_DKG_RULES, score_dkg, workspace_dkg
 from envs.compiled.score_wuhan import NUM_WUHAN_RULES, score_wuhan, workspace_wuhan
 from envs.compiled.score_yibin import NUM_YIBIN_RULES, score_yibin, workspace_yibin
@@ -611,7 +611,7 @@ def win_value(s, seat, tile, how, payer, feeder, flags, claimed, rules):
         tab, ent, ne, best_std, best_7, stk = workspace()
         robbing = how == HOW_QIANGGANG
         n_melds = s[NUM_MELDS + seat]
-        ok, _, dbl = score_hand(row[E_COUNTS : E_COUNTS + NK], row[E_MELDS : E_MELDS + MAX_MELDS * MELD_FIELDS],
+        ok, _, dbl = score_counts(row[E_COUNTS : E_COUNTS + NK], row[E_MELDS : E_MELDS + MAX_MELDS * MELD_FIELDS],
                                 n_melds, tile, s[VOID + seat], False, robbing, flags & F_AFTER_KONG != 0,
                                 flags & F_LAST_TILE != 0, False, flags & F_DIHU != 0, False,
                                 rules[R_SCORE : R_SCORE + NUM_SCORE_RULES], tab, ent, ne, best_std, best_7,

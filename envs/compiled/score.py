@@ -590,7 +590,7 @@ def _score(counts, melds, n_melds, win_tile, void, self_drawn, robbing_kong, aft
 
 @njit(cache=True)
 def workspace() -> tuple[np.ndarray, ...]:
-    """Scratch arrays of :func:`score_hand` / :func:`ready_value` (one set per caller; they are left clean); compiled,
+    """Scratch arrays of :func:`score_counts` / :func:`ready_value` (one set per caller; they are left clean); compiled,
     so that the kernel can make a set too (``kernel.win_ok``)."""
     return (
         np.zeros(_SLOTS * _MAXE, dtype=np.int32),  # per slot: (sets, pair, wildcards, facts) -> entry + 1
@@ -603,7 +603,7 @@ def workspace() -> tuple[np.ndarray, ...]:
 
 
 @njit(cache=True)
-def score_hand(counts, melds, n_melds, win_tile, void, self_drawn, robbing_kong, after_kong, last_tile, tianhu, dihu,
+def score_counts(counts, melds, n_melds, win_tile, void, self_drawn, robbing_kong, after_kong, last_tile, tianhu, dihu,
                paid_as_discard, rules, tab, ent, ne, best_std, best_7, stk):  # fmt: skip
     """``judge.score``: ``(is_win, payment, doublings)`` of a win; ``counts`` (34) include ``win_tile``, ``melds``
     holds ``n_melds`` ``(kind, tile, from_seat)`` triples (layout ``M_*`` kinds), ``void`` is -1 without 定缺; the
@@ -835,7 +835,7 @@ class CompiledScorer(TableScorer):
         ``counts``: 34 physical concealed counts including ``win_tile``; ``melds``: ``(kind, tile, from_seat)``
         triples (layout ``M_*`` kinds, at least ``3 * n_melds`` ints); ``void``: the void suit or -1.
         """
-        ok, pay, dbl = score_hand(counts, melds, n_melds, win_tile, void, self_drawn, robbing_kong, after_kong,
+        ok, pay, dbl = score_counts(counts, melds, n_melds, win_tile, void, self_drawn, robbing_kong, after_kong,
                                   last_tile, tianhu, dihu, paid_as_discard, self.rules, *self.work)  # fmt: skip
         return bool(ok), int(pay), int(dbl)
 
