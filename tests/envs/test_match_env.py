@@ -134,3 +134,20 @@ def test_points_are_conserved_across_whole_matches():
             early += 1
             assert min(summary["standing"]) < 0 and any(summary["busted"])
     assert early >= 1
+
+
+def test_the_single_agent_env_plays_a_whole_match_against_baselines():
+    from agents.registry import make_agent
+    from envs.single_agent import SingleAgentEnv
+
+    env = SingleAgentEnv("chiyu", make_agent("greedy", 0, variant="chiyu"), seat=2, match=True)
+    assert env.observation_space.shape == MATCH_OBS_SHAPE
+    obs, _ = env.reset(seed=5)
+    total = 0.0
+    while True:
+        obs, reward, terminated, truncated, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
+        total += reward
+        if terminated or truncated:
+            break
+    led = env.aec.match
+    assert led.over and total == led.standing[2] - 50000 and obs.shape == MATCH_OBS_SHAPE
