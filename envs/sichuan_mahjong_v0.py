@@ -278,6 +278,14 @@ class raw_env(AECEnv, EzPickle):
         """The match being played (match mode; None otherwise or before the first reset)."""
         return None if self._match is None else self._match.ledger
 
+    def placement_reward(self, seat: int) -> float:
+        """``seat``'s placement reward once the match is over (RULES.md §11.4; 0 before, without a table or
+        outside match mode); the AEC rewards pay it with the match's last step."""
+        led = self.match
+        if led is None or not led.over or led.rules.placement is None:
+            return 0.0
+        return led.placement_rewards()[seat]
+
     @property
     def reward_factor(self) -> float:
         """Points of score change per unit of reward: ``reward_scale`` (per ``base_unit`` when normalised)."""

@@ -199,6 +199,8 @@ class SingleAgentEnv(gymnasium.Env):
             reward = (score - self._score) * aec.reward_factor
         else:
             reward = score * aec.reward_factor if self._done else 0.0
+        if self._done:
+            reward += aec.placement_reward(self.seat)  # a match's placement reward (RULES.md §11.4), else 0
         self._score = score
         return float(reward)
 
