@@ -38,6 +38,24 @@ Options:
 * ``reward_scale`` — rewards are ``score change / base_unit * reward_scale`` when ``normalize_reward`` is true
   (default false: ``score change * reward_scale``, in the variant's points).
 
+Matches (RULES.md §11; one mechanism, :mod:`envs.engine.match`):
+
+* ``match`` — True: one episode is a whole points match (赤羽: 4 hands from 50 000 points, a seat below zero ends it;
+  any other preset with ``match_hands``); ``match_hands`` — the number of hands (default the variant's
+  ``hands_per_match``).
+* ``room`` — a room of :mod:`envs.core.rooms` (``"初级场"`` or ``"beginner"`` ...): one episode is a bankroll match;
+  ``stacks`` — one stack or one per seat, inside the room's entry limits; ``bankroll`` — the flags of RULES.md §11.3
+  (``short_payment``, ``refund_cap``, ``on_bust``, ``bust_at``).
+* ``placement`` — a placement reward table (``"linear"``, ``"winner"`` or one value per rank), paid at the end.
+
+In a match the dealer rule picks each next dealer and points or chips carry over; rewards are the changes of each
+seat's standing (``normalize_reward``: per ``base_unit``, or per 底分 in a room), so they add up to the match result
+(plus the placement reward); ``infos[agent]["match"]`` holds the match's state (hand, dealer, standings, busts,
+refills, and the placements at the end).  A 血战 winner stays in ``agents`` until the match ends; the match ends
+after its hands, at a bankruptcy or at a bust, and every agent then terminates (PettingZoo's finished-agent
+mechanism).  Observations are ``chuanma-v1-match`` (:mod:`envs.engine.match_observation`): ``(117, 34)``.  Reset
+option ``dealer`` sets the first dealer; ``wall``, ``exchange_offset`` and ``rules`` fix one hand and are refused.
+
 Illegal actions are an error, not a penalty: stepping an action whose mask entry is 0 raises ``ValueError`` naming
 the action and the legal ones (no ``TerminateIllegalWrapper``: a learner must use the mask).
 

@@ -110,9 +110,9 @@ def _play_table(engine: str, cfg, rules: MatchRules, seed: int):
         ("chiyu12k", lambda cfg: MatchRules.points(cfg)),
         ("hongzhong", lambda cfg: MatchRules.for_room("初级场", cfg, 2000, hands=5)),
         ("hongzhong", lambda cfg: MatchRules.for_room("初级场", cfg, 4000, on_bust="refill", hands=4)),
-        ("chengdu", lambda cfg: MatchRules.points(cfg, hands=3, placement="linear")),
+        ("hongzhong", lambda cfg: MatchRules.points(cfg, hands=3, placement="linear")),
     ],
-    ids=["chiyu", "chiyu-12000", "beginner", "beginner-refill", "chengdu-3"],
+    ids=["chiyu", "chiyu-12000", "beginner", "beginner-refill", "hongzhong-3"],
 )
 def test_the_python_and_compiled_engines_agree_match_by_match(variant, rules):
     cfg = load_variant("chiyu", start_points=12000) if variant == "chiyu12k" else load_variant(variant)
