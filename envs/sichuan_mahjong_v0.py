@@ -413,7 +413,7 @@ class raw_env(AECEnv, EzPickle):
     def _after_pick(self) -> None:
         """A 换三张 pick before the third: the engine has not moved (no events, no payments)."""
         self._accumulate_rewards()
-        scores = self._scores
+        scores = self._scores if self._match is None else self.backend.scores()  # the hand scores
         self.infos = {
             a: {"seat": self.agent_name_mapping[a], "events": [], "transfers": [], "scores": scores[:]}
             for a in self.agents
@@ -535,7 +535,8 @@ class raw_env(AECEnv, EzPickle):
 
     @property
     def scores(self) -> list[int]:
-        """The hand scores of every seat now (points; a copy)."""
+        """The hand scores of every seat now (points; a copy); in match mode each seat's change since the match
+        began (points or chips), what its rewards add up to."""
         return list(self._scores)
 
     def info_with(self, agent: str, extra: dict[str, Any]) -> dict[str, Any]:
@@ -547,7 +548,7 @@ class raw_env(AECEnv, EzPickle):
     def end_info(self, seat: int, extra: dict[str, Any]) -> dict[str, Any]:
         """``extra`` with ``seat``, the hand scores and, once the hand is over, its ``result`` (the info of a seat
         that has left ``agents``)."""
-        info = {**extra, "seat": seat, "scores": list(self._scores)}
+        info = {**extra, "seat": seat, "scores": self.backend.scores()}
         backend = self.backend
         if not backend.is_over():
             return info

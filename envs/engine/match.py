@@ -281,8 +281,8 @@ class MatchLedger:
         return len(self.standing)
 
     def match_points(self) -> list[int]:
-        """What the engine carries into the hand for its own bankruptcy (a points match); None-equivalent for a
-        bankroll match (every seat at 0: the engine plays it with ``start_points = 0``)."""
+        """Each seat's total before the current hand: what a points match carries into the engine's hand for its
+        bankruptcy check (a bankroll match plays its hands with ``start_points = 0`` and does not pass them)."""
         return list(self.hand_start)
 
     def apply(self, transfers: Iterable[Transfer]) -> list[int]:

@@ -6,7 +6,8 @@ dealer and 换三张 dice — and played once per rotation: the challenger at se
 opponent at the other seats.  Hands follow each other as :class:`envs.engine.match.TableMatch` deals them (dealer
 rule, carried points or chips, bankruptcy or busts end the match), on the engine ``--engine`` names when the command
 has that option (default the Python engine).  Agents see the ``chuanma-v1`` observation of each hand (the baseline
-agents' layout); they are built fresh for every hand from a seed of ``(seed, match, rotation, hand, seat)``.
+agents' layout); they are built for every match from a seed of ``(seed, match, rotation, seat)`` and reset for
+their seat at every hand.
 
 Reported for the challenger, each with a 95 % t-interval whose samples are the per-match means over the rotations
 (luck of the deal cancels inside a match), clipped to the values the quantity can take:
@@ -88,12 +89,11 @@ def play_match(
     table = make_table(engine, cfg)
     match = TableMatch(table, cfg, rules, seed)
     hand = -1
-    agents: list[Any] = []
+    agents = [make_agent(p, agent_seed * 8 + s, variant=cfg) for s, p in enumerate(parsed)]
     while not match.over:
         led = match.ledger
-        if led.hand_index != hand:  # a new hand: fresh agents, reset for their seats
+        if led.hand_index != hand:  # a new hand: every agent is reset for its seat
             hand = led.hand_index
-            agents = [make_agent(p, agent_seed * 1009 + hand * 31 + s, variant=cfg) for s, p in enumerate(parsed)]
             for s, a in enumerate(agents):
                 reset = getattr(a, "reset", None)
                 if reset is not None:
