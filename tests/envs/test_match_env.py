@@ -151,3 +151,33 @@ def test_the_single_agent_env_plays_a_whole_match_against_baselines():
             break
     led = env.aec.match
     assert led.over and total == led.standing[2] - 50000 and obs.shape == MATCH_OBS_SHAPE
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"variant": "chiyu", "match": True, "placement": "linear"},
+        {"variant": "hongzhong", "room": "beginner", "match_hands": 6},
+    ],
+    ids=["chiyu-match", "beginner-room"],
+)
+def test_the_match_env_is_the_same_on_both_engines(options):
+    envs = [sichuan_mahjong_v0.env(engine=engine, **options) for engine in ("python", "compiled")]
+    for env in envs:
+        env.reset(seed=6)
+    rng = np.random.default_rng(6)
+    steps = 0
+    for agent in envs[0].agent_iter():
+        outs = [env.last() for env in envs]
+        assert envs[1].agent_selection == agent
+        (obs, reward, term, trunc, info), (obs2, reward2, term2, trunc2, info2) = outs
+        np.testing.assert_array_equal(obs["observation"], obs2["observation"])
+        np.testing.assert_array_equal(obs["action_mask"], obs2["action_mask"])
+        assert (reward, term, trunc) == (reward2, term2, trunc2)
+        assert info.get("match") == info2.get("match") and info["scores"] == info2["scores"]
+        action = None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        for env in envs:
+            env.step(action)
+        steps += 1
+    assert envs[1].unwrapped.agents == [] and steps > 50
+    assert envs[0].unwrapped.match.summary() == envs[1].unwrapped.match.summary()
