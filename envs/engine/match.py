@@ -1,5 +1,5 @@
 """Matches (比赛): hands in sequence — 赤羽's four-hand points match, a room's bankroll match (RULES.md §11) and a
-plain "N hands" session — with one mechanism (RULES.md §2.12, §11.2).
+plain "N hands" points match — with one mechanism (RULES.md §2.12, §11.2).
 
 * :class:`MatchRules` — what a match is: its length, the starting points or stacks, and for a bankroll match the
   chips per point (the room's 底分), the bust threshold and the flags of §11.3 (short payments, 退税 / 呼叫转移 when
