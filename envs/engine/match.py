@@ -414,6 +414,8 @@ class TableMatch:
             raise ValueError(f"the match rules seat {len(rules.start)} players, the variant {n}")
         self.ledger = MatchLedger(rules, _first_dealer(seed, n, dealer))
         self._deal()
+        if table.is_over():  # the first hand ended at its deal (four 红中 without 换三张)
+            self.end_hand()
 
     def _deal(self) -> list[int]:
         led = self.ledger
@@ -440,11 +442,15 @@ class TableMatch:
 
     def end_hand(self) -> list[int]:
         """The current hand is over: close it in the ledger and deal the next unless the match is over; returns
-        the changes made at the new deal."""
-        following, bankrupt = self.table.hand_end()
-        if self.ledger.finish_hand(following, bankrupt):
-            return [0] * self.cfg.num_players
-        return self._deal()
+        the changes made at the new deal (and at any deal that ended its hand at once)."""
+        change = [0] * self.cfg.num_players
+        while True:  # a hand can end at its deal (four 红中 without 换三张): then it is closed at once too
+            following, bankrupt = self.table.hand_end()
+            if self.ledger.finish_hand(following, bankrupt):
+                return change
+            change = [a + b for a, b in zip(change, self._deal())]
+            if not self.table.is_over():
+                return change
 
 
 def _first_dealer(seed: Seed, n: int, dealer: int | None) -> int:

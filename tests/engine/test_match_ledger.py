@@ -219,3 +219,30 @@ def test_chips_are_conserved_over_ten_thousand_hands_of_real_settlements():
             led.finish_hand(next_dealer=0, bankrupt=False)
             hands += 1
     assert hands >= 10_000
+
+
+class _DealWins:
+    """A table whose first two hands end at their deal (a four-红中 instant win: seat 1 pays seat 0 one unit)."""
+
+    def __init__(self) -> None:
+        self.deals = 0
+
+    def deal(self, cfg, seed, fixed):
+        self.deals += 1
+        return [Transfer(1, 0, 1, "instant")] if self.is_over() else []
+
+    def is_over(self) -> bool:
+        return self.deals <= 2
+
+    def hand_end(self):
+        return 0, False
+
+
+def test_hands_that_end_at_their_deal_are_closed_at_once():
+    from envs.engine.match import TableMatch
+
+    table = _DealWins()
+    match = TableMatch(table, HZ, MatchRules.for_room("初级场", HZ, 2000, hands=5), seed=1, dealer=0)
+    led = match.ledger
+    assert table.deals == 3 and led.hands_played == 2 and led.hand_index == 2 and not table.is_over()
+    assert led.standing == [2800, 1200, 2000, 2000] and led.conserved()
