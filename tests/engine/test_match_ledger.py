@@ -242,7 +242,7 @@ def test_hands_that_end_at_their_deal_are_closed_at_once():
     from envs.engine.match import TableMatch
 
     table = _DealWins()
-    match = TableMatch(table, HZ, MatchRules.for_room("初级场", HZ, 2000, hands=5), seed=1, dealer=0)
+    match = TableMatch(table, HZ, MatchRules.for_room("初级场", HZ, 4000, hands=5), seed=1, dealer=0)
     led = match.ledger
     assert table.deals == 3 and led.hands_played == 2 and led.hand_index == 2 and not table.is_over()
-    assert led.standing == [2800, 1200, 2000, 2000] and led.conserved()
+    assert led.standing == [4800, 3200, 4000, 4000] and led.conserved()
