@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from envs.core.tiles import NUM_KINDS
+from envs.engine.match_observation import MATCH_OBS_SHAPE
 from envs.engine.observation import PHASES, SLICES, WALL_SCALE
 from envs.engine.view import Phase
 
@@ -124,12 +125,16 @@ _SLOT_SCALAR = tuple(tuple(_S[f"{g}/{i}"] for g in ("active", "won", "seat_prese
 
 
 def read(obs: np.ndarray, *, in_play: tuple[int, ...] | None = None) -> Seen:
-    """Decode one observation (shape :data:`envs.engine.observation.OBS_SHAPE`, ``(106, 34)``) into a :class:`Seen`.
+    """Decode one observation (shape :data:`envs.engine.observation.OBS_SHAPE`, ``(106, 34)``) into a :class:`Seen`;
+    a match observation (``chuanma-v1-match``, RULES.md §11.2) is read by its ``chuanma-v1`` rows.
 
     ``in_play`` (the variant's tile kinds) limits the live counts to kinds that exist; default: all 34.
     """
-    if obs.shape != (SLICES["melds_count"].stop, NUM_KINDS):
-        raise ValueError(f"observation must have shape ({SLICES['melds_count'].stop}, {NUM_KINDS}), got {obs.shape}")
+    rows = SLICES["melds_count"].stop
+    if obs.shape == MATCH_OBS_SHAPE:
+        obs = obs[:rows]
+    if obs.shape != (rows, NUM_KINDS):
+        raise ValueError(f"observation must have shape ({rows}, {NUM_KINDS}) or {MATCH_OBS_SHAPE}, got {obs.shape}")
     hand = obs[_HAND].sum(0).astype(np.int8).tolist()
     counts_rows = np.rint(obs[_COUNT_IDX]).astype(np.int8).tolist()
     rr, cc = np.nonzero(obs[_KIND_IDX])

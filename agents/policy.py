@@ -48,6 +48,7 @@ from agents.learned.net_input import NetInput, input_space
 from envs import __version__ as PACKAGE_VERSION
 from envs.core.actions import ACTION_LAYOUT_VERSION, ACTION_SPACE_SIZE, action_name
 from envs.core.rule_config import ConfigError, RuleConfig, config_from_dict, load_variant
+from envs.engine.match_observation import MATCH_OBS_SHAPE
 from envs.engine.observation import OBS_SHAPE, OBS_VERSION
 
 CHECKPOINT_FORMAT = "chuanma-checkpoint-v1"
@@ -459,6 +460,10 @@ class PolicyAgent(BaseAgent):
         return out[0] if np.ndim(observation) == 2 else out
 
     def act(self, observation: np.ndarray, legal_mask: np.ndarray) -> int:
+        """The policy's action; a match observation (``chuanma-v1-match``, RULES.md §11.2) is read by its
+        ``chuanma-v1`` rows, the layout the network was made for."""
+        if observation.shape == MATCH_OBS_SHAPE:
+            observation = observation[: OBS_SHAPE[0]]
         ids = legal_ids(legal_mask)
         if ids.size == 1:
             self._last_probs = {int(ids[0]): 1.0}

@@ -56,9 +56,14 @@ class TableBackend(Protocol):
     defers_events: bool
     """True when reading the events or the result costs a replay: an environment then reads them only when asked."""
 
-    def deal(self, cfg: RuleConfig, seed: Any, fixed: Mapping[str, Any]) -> None:
+    def deal(self, cfg: RuleConfig, seed: Any, fixed: Mapping[str, Any]) -> Sequence[Transfer]:
         """Deal a hand with the rules ``cfg`` (the table size cannot change): seed ``seed``, or the fixed start of
-        ``fixed`` (``wall``, ``dealer``, ``exchange_offset``; the engine checks and completes it)."""
+        ``fixed`` (``wall``, ``dealer``, ``exchange_offset``, ``match_points``: the totals a points match carries into
+        the hand; the engine checks and completes it).  Returns the payments made at the deal (four 红中)."""
+        ...
+
+    def hand_end(self) -> tuple[int, bool]:
+        """The finished hand's ``(next_dealer, bankrupt)`` (``HandResult``'s; :mod:`envs.engine.match` reads them)."""
         ...
 
     @property

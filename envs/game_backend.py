@@ -63,12 +63,19 @@ class GameTable:
         self._observer: GameObserver | None = None
         self._picks: list[list[int]] = [[] for _ in range(cfg.num_players)]
 
-    def deal(self, cfg: RuleConfig, seed: Any, fixed: Mapping[str, Any]) -> None:
+    def deal(self, cfg: RuleConfig, seed: Any, fixed: Mapping[str, Any]) -> list[Transfer]:
         game = self._game = Game(cfg, **fixed) if "wall" in fixed else Game(cfg, seed=seed, **fixed)
         self.cfg = cfg
         self._log = GameLog(game)
         self._observer = GameObserver(ObservationEncoder.from_config(cfg), game)
         self._picks = [[] for _ in range(cfg.num_players)]
+        return list(game.transfers)
+
+    def hand_end(self) -> tuple[int, bool]:
+        result = self._game.result
+        if result is None:
+            raise ValueError("the hand is still being played: it has no next dealer yet")
+        return result.next_dealer, result.bankrupt
 
     @property
     def steps(self) -> int:

@@ -38,6 +38,24 @@ Options:
 * ``reward_scale`` — rewards are ``score change / base_unit * reward_scale`` when ``normalize_reward`` is true
   (default false: ``score change * reward_scale``, in the variant's points).
 
+Matches (RULES.md §11; one mechanism, :mod:`envs.engine.match`):
+
+* ``match`` — True: one episode is a whole points match (赤羽: 4 hands from 50 000 points, a seat below zero ends it;
+  any other preset with ``match_hands``); ``match_hands`` — the number of hands (default the variant's
+  ``hands_per_match``).
+* ``room`` — a room of :mod:`envs.core.rooms` (``"初级场"`` or ``"beginner"`` ...): one episode is a bankroll match;
+  ``stacks`` — one stack or one per seat, inside the room's entry limits; ``bankroll`` — the flags of RULES.md §11.3
+  (``short_payment``, ``refund_cap``, ``on_bust``, ``bust_at``).
+* ``placement`` — a placement reward table (``"linear"``, ``"winner"`` or one value per rank), paid at the end.
+
+In a match the dealer rule picks each next dealer and points or chips carry over; rewards are the changes of each
+seat's standing (``normalize_reward``: per ``base_unit``, or per 底分 in a room), so they add up to the match result
+(plus the placement reward); ``infos[agent]["match"]`` holds the match's state (hand, dealer, standings, busts,
+refills, and the placements at the end).  A 血战 winner stays in ``agents`` until the match ends; the match ends
+after its hands, at a bankruptcy or at a bust, and every agent then terminates (PettingZoo's finished-agent
+mechanism).  Observations are ``chuanma-v1-match`` (:mod:`envs.engine.match_observation`): ``(117, 34)``.  Reset
+option ``dealer`` sets the first dealer; ``wall``, ``exchange_offset`` and ``rules`` fix one hand and are refused.
+
 Illegal actions are an error, not a penalty: stepping an action whose mask entry is 0 raises ``ValueError`` naming
 the action and the legal ones (no ``TerminateIllegalWrapper``: a learner must use the mask).
 
@@ -120,6 +138,8 @@ from envs.core.actions import ACTION_SPACE_SIZE, action_name
 from envs.core.rule_config import RuleConfig, load_variant
 from envs.core.wall import hand_seed
 from envs.engine.game import Game
+from envs.engine.match import MatchLedger, MatchRules, TableMatch, match_rules
+from envs.engine.match_observation import MATCH_OBS_SHAPE, encode_match, match_bounds
 from envs.engine.observation import OBS_SHAPE, ObservationEncoder, legal_mask, observation_bounds
 from envs.engine.render import render_view
 from envs.lazy_info import LazyInfo
@@ -168,6 +188,12 @@ class raw_env(AECEnv, EzPickle):
         reward_scale: float = 1.0,
         normalize_reward: bool = False,
         engine: str = "python",
+        match: bool = False,
+        match_hands: int | None = None,
+        placement: str | Sequence[float] | None = None,
+        room: str | None = None,
+        stacks: int | Sequence[int] | None = None,
+        bankroll: Mapping[str, str] | None = None,
     ) -> None:
         EzPickle.__init__(
             self,
@@ -178,6 +204,12 @@ class raw_env(AECEnv, EzPickle):
             reward_scale=reward_scale,
             normalize_reward=normalize_reward,
             engine=engine,
+            match=match,
+            match_hands=match_hands,
+            placement=placement,
+            room=room,
+            stacks=stacks,
+            bankroll=bankroll,
         )
         super().__init__()
         if engine not in ENGINES:
@@ -192,20 +224,34 @@ class raw_env(AECEnv, EzPickle):
         self.cfg: RuleConfig = load_variant(variant, **dict(rules or {}))
         self.hand_cfg: RuleConfig = self.cfg  # the rules of the current hand (reset option "rules" may change them)
         self.backend: TableBackend = make_table(engine, self.cfg)  # UnsupportedRule now rather than at a reset
+        self.match_rules: MatchRules | None = match_rules(
+            self.cfg,
+            match=match,
+            hands=match_hands,
+            placement=placement,
+            room=room,
+            stacks=stacks,
+            bankroll=bankroll,
+        )
+        self._match: TableMatch | None = None
         self.render_mode = render_mode
         self.reward_mode = reward_mode
         self.reward_scale = float(reward_scale)
         self.normalize_reward = bool(normalize_reward)
-        self._reward_factor = self.reward_scale / (self.cfg.base_unit if normalize_reward else 1)
+        self._reward_factor = self.reward_scale / (self._reward_unit(self.cfg) if normalize_reward else 1)
         n = self.cfg.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         self._encoder = ObservationEncoder.from_config(self.cfg)  # the reference path's (reference_observe)
         low, high = observation_bounds()
+        shape = OBS_SHAPE
+        if self.match_rules is not None:  # chuanma-v1-match: the match rows appended
+            mlow, mhigh = match_bounds()
+            low, high, shape = np.concatenate([low, mlow]), np.concatenate([high, mhigh]), MATCH_OBS_SHAPE
         self.observation_spaces = {
             a: spaces.Dict(
                 {
-                    "observation": spaces.Box(low=low, high=high, shape=OBS_SHAPE, dtype=np.float32),
+                    "observation": spaces.Box(low=low, high=high, shape=shape, dtype=np.float32),
                     "action_mask": spaces.Box(low=0, high=1, shape=(ACTION_SPACE_SIZE,), dtype=np.int8),
                 }
             )
@@ -240,6 +286,24 @@ class raw_env(AECEnv, EzPickle):
             "engine); it cannot be set: reset() deals a hand"
         )
 
+    def _reward_unit(self, cfg: RuleConfig) -> int:
+        """What a normalised reward divides by: the room's 底分 in a bankroll match, else the variant's base_unit."""
+        rules = self.match_rules
+        return rules.unit if rules is not None and rules.bankroll else cfg.base_unit
+
+    @property
+    def match(self) -> MatchLedger | None:
+        """The match being played (match mode; None otherwise or before the first reset)."""
+        return None if self._match is None else self._match.ledger
+
+    def placement_reward(self, seat: int) -> float:
+        """``seat``'s placement reward once the match is over (RULES.md §11.4; 0 before, without a table or
+        outside match mode); the AEC rewards pay it with the match's last step."""
+        led = self.match
+        if led is None or not led.over or led.rules.placement is None:
+            return 0.0
+        return led.placement_rewards()[seat]
+
     @property
     def reward_factor(self) -> float:
         """Points of score change per unit of reward: ``reward_scale`` (per ``base_unit`` when normalised)."""
@@ -261,6 +325,9 @@ class raw_env(AECEnv, EzPickle):
         else:
             self._hand_index += 1
             hand = self._seed_base if self._hand_index == 0 else hand_seed(self._seed_base, self._hand_index)
+        if self.match_rules is not None:
+            self._reset_match(hand, options)
+            return
         cfg = self.cfg
         if options.get("rules"):
             cfg = cfg.replace(**dict(options["rules"]))
@@ -275,18 +342,39 @@ class raw_env(AECEnv, EzPickle):
         self.hand_cfg = cfg
         backend = self.backend
         backend.deal(cfg, hand, {k: options[k] for k in _GAME_OPTIONS if k in options})
+        self._start_episode(backend.scores())  # after the deal (four 红中 can win there)
+
+    def _start_episode(self, scores: list[int]) -> None:
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
-        self._scores = backend.scores()  # after the deal (four 红中 can win there)
+        self._scores = scores
         self._skip_agent_selection = None
         self._masks.clear()
         self._after_engine_step(())
         if self.render_mode == "human":
             self.render()
+
+    def _reset_match(self, seed: Any, options: dict[str, Any]) -> None:
+        """Match mode: one episode is a whole match of seed ``seed`` (RULES.md §11.2); option ``dealer``: the first
+        dealer (a fixed wall or per-hand rules do not apply to a match)."""
+        fixed = sorted(k for k in ("wall", "exchange_offset", "rules") if options.get(k) is not None)
+        if fixed:
+            raise ValueError(f"reset options {fixed} fix one hand; a match deals its own (only 'dealer' applies)")
+        rules = self.match_rules
+        assert rules is not None
+        self.hand_cfg = self.cfg
+        self._encoder = ObservationEncoder.from_config(self.cfg)
+        self._match = TableMatch(self.backend, self.cfg, rules, seed, dealer=options.get("dealer"))
+        self._start_episode(self._match_scores())
+
+    def _match_scores(self) -> list[int]:
+        """Each seat's change since the match began (points or chips): what match-mode rewards add up to."""
+        led = self._match.ledger
+        return [s - start for s, start in zip(led.standing, led.rules.start)]
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -298,6 +386,8 @@ class raw_env(AECEnv, EzPickle):
         if transfers is None:  # a 换三张 pick before the third: the engine has not moved
             self._after_pick()
             return
+        if self._match is not None:
+            self._match.ledger.apply(transfers)
         self._after_engine_step(transfers)
         if self.render_mode == "human":
             self.render()
@@ -323,7 +413,7 @@ class raw_env(AECEnv, EzPickle):
     def _after_pick(self) -> None:
         """A 换三张 pick before the third: the engine has not moved (no events, no payments)."""
         self._accumulate_rewards()
-        scores = self._scores
+        scores = self._scores if self._match is None else self.backend.scores()  # the hand scores
         self.infos = {
             a: {"seat": self.agent_name_mapping[a], "events": [], "transfers": [], "scores": scores[:]}
             for a in self.agents
@@ -339,6 +429,34 @@ class raw_env(AECEnv, EzPickle):
         (:class:`~envs.lazy_info.LazyInfo`: the compiled engine's replay)."""
         backend = self.backend
         over = backend.is_over()
+        hand_info = self._step_info(transfers, over)
+        match = self._match
+        if match is None:
+            scores, active = backend.scores(), backend.active()
+            self._update_agents(scores, active, over, -1 if over else backend.acting_seat(), hand_info)
+            return
+        # match mode: the step's infos come from the hand just played; then the next hand is dealt (RULES.md §11.2)
+        if over and match.ledger.hands_played <= match.ledger.hand_index:
+            match.end_hand()
+        led = match.ledger
+        summary = led.summary()
+
+        def info(seat: int) -> dict[str, Any]:
+            out = hand_info(seat)
+            extra = {"match": _plain(summary)}
+            return out.extended(extra) if isinstance(out, LazyInfo) else {**out, **extra}
+
+        n = self.cfg.num_players
+        self._update_agents(self._match_scores(), [True] * n, led.over, -1 if led.over else backend.acting_seat(), info)
+        if led.over and led.rules.placement is not None:  # the placement reward, paid once at the end (§11.4)
+            for agent, bonus in zip(self.possible_agents, led.placement_rewards()):
+                if agent in self.rewards:
+                    self.rewards[agent] += bonus
+                    self._cumulative_rewards[agent] += bonus
+
+    def _step_info(self, transfers: Sequence[Transfer], over: bool) -> Callable[[int], dict[str, Any]]:
+        """The per-seat info builder of the step that made ``transfers`` (``over``: the hand has ended)."""
+        backend = self.backend
         rows = [(t.payer, t.receiver, t.amount, t.reason) for t in transfers]  # built once, copied per agent
         scores = backend.scores()
         log = backend.log
@@ -368,7 +486,7 @@ class raw_env(AECEnv, EzPickle):
                     out["result"] = _plain(result)
                 return out
 
-        self._update_agents(scores, backend.active(), over, -1 if over else backend.acting_seat(), info)
+        return info
 
     def _update_agents(
         self, scores: list[int], active: Sequence[bool], over: bool, next_seat: int, info: Callable[[int], dict]
@@ -417,7 +535,8 @@ class raw_env(AECEnv, EzPickle):
 
     @property
     def scores(self) -> list[int]:
-        """The hand scores of every seat now (points; a copy)."""
+        """The hand scores of every seat now (points; a copy); in match mode each seat's change since the match
+        began (points or chips), what its rewards add up to."""
         return list(self._scores)
 
     def info_with(self, agent: str, extra: dict[str, Any]) -> dict[str, Any]:
@@ -429,7 +548,7 @@ class raw_env(AECEnv, EzPickle):
     def end_info(self, seat: int, extra: dict[str, Any]) -> dict[str, Any]:
         """``extra`` with ``seat``, the hand scores and, once the hand is over, its ``result`` (the info of a seat
         that has left ``agents``)."""
-        info = {**extra, "seat": seat, "scores": list(self._scores)}
+        info = {**extra, "seat": seat, "scores": self.backend.scores()}
         backend = self.backend
         if not backend.is_over():
             return info
@@ -443,6 +562,8 @@ class raw_env(AECEnv, EzPickle):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_name_mapping[agent]
         obs = self.backend.observe(seat)
+        if self._match is not None:
+            obs = encode_match(self._match.ledger, seat, obs)
         if agent == self.agent_selection and not self.terminations.get(agent, True):
             mask = self.legal_mask(seat).copy()
         else:
@@ -464,6 +585,8 @@ class raw_env(AECEnv, EzPickle):
         view = self.game.view(seat)
         picks = self.backend.picks(seat)
         obs = self._encoder.encode(view, exchange_picks=picks)
+        if self._match is not None:
+            obs = encode_match(self._match.ledger, seat, obs)
         if agent == self.agent_selection and not self.terminations.get(agent, True):
             mask = legal_mask(view, picks)
         else:

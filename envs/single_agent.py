@@ -46,7 +46,6 @@ from gymnasium import spaces
 
 from envs.core.actions import ACTION_SPACE_SIZE
 from envs.core.rule_config import RuleConfig
-from envs.engine.observation import OBS_SHAPE, observation_bounds
 from envs.sichuan_mahjong_v0 import raw_env
 
 Policy = Callable[[np.ndarray, np.ndarray], int] | Any
@@ -103,8 +102,8 @@ class SingleAgentEnv(gymnasium.Env):
         for policy in self._opponents:
             if policy is not None and not callable(policy) and not hasattr(policy, "act"):
                 raise ValueError(f"opponent {policy!r} is neither a callable f(obs, mask) nor has act(obs, mask)")
-        low, high = observation_bounds()
-        self.observation_space = spaces.Box(low=low, high=high, shape=OBS_SHAPE, dtype=np.float32)
+        # the AEC env's: chuanma-v1, or chuanma-v1-match in match mode (RULES.md §11.2)
+        self.observation_space = self.aec.observation_space(self.aec.possible_agents[0])["observation"]
         self.action_space = spaces.Discrete(ACTION_SPACE_SIZE)
         self.seat = 0 if seat == "random" else seat
         self._rng = np.random.default_rng(0)
@@ -200,6 +199,8 @@ class SingleAgentEnv(gymnasium.Env):
             reward = (score - self._score) * aec.reward_factor
         else:
             reward = score * aec.reward_factor if self._done else 0.0
+        if self._done:
+            reward += aec.placement_reward(self.seat)  # a match's placement reward (RULES.md §11.4), else 0
         self._score = score
         return float(reward)
 

@@ -55,6 +55,14 @@ class EnvConfig:
     reward_scale: float = 0.1  # reward = score change / base_unit * reward_scale
     reward_mode: Literal["delta", "terminal"] = "delta"  # as the AEC env option of the same name
     rules: dict[str, Any] = field(default_factory=dict)  # rule-flag overrides applied to the variant
+    # whole matches per episode (RULES.md §11.2; vec_env dummy / subproc): match = the variant's points match
+    # (match_hands for a preset without hands_per_match), room = a room's bankroll match (stack: every seat's start,
+    # default 10x the minimum entry); placement: a §11.4 table ("linear", "winner"; "": none)
+    match: bool = False
+    match_hands: int | None = None
+    room: str = ""
+    stack: int | None = None
+    placement: str = ""
 
 
 @dataclass(frozen=True)
@@ -275,6 +283,39 @@ def _check_baseline(source: str, key: str, text: str) -> None:
         )
 
 
+def _validate_match(cfg: TrainConfig, source: str) -> None:
+    """The match keys of ``env`` (RULES.md §11.2) name a match the environments play."""
+    from envs.core.rule_config import load_variant
+    from envs.engine.match import match_rules
+
+    if cfg.env.vec_env == "batched":
+        raise TrainConfigError(
+            f"{source}: key 'env.match' / 'env.room' needs env.vec_env 'dummy' or 'subproc' (the batched VectorEnv "
+            "plays single hands)"
+        )
+    try:
+        options = match_options(cfg)
+        options["hands"] = options.pop("match_hands")
+        match_rules(load_variant(cfg.variant, **cfg.env.rules), **options)
+    except ValueError as exc:
+        raise TrainConfigError(
+            f"{source}: keys 'env.match' / 'env.room' / 'env.stack' / 'env.placement': {exc}"
+        ) from None
+
+
+def match_options(cfg: TrainConfig) -> dict[str, Any]:
+    """The match options of the AEC env for ``cfg`` (empty: single hands)."""
+    env = cfg.env
+    if not (env.match or env.room):
+        return {}
+    out: dict[str, Any] = {"match": env.match, "match_hands": env.match_hands}
+    if env.room:
+        out.update(room=env.room, stacks=env.stack)
+    if env.placement:
+        out["placement"] = env.placement
+    return out
+
+
 def _validate(cfg: TrainConfig, source: str) -> None:
     from envs.core.rule_config import ConfigError, load_variant
 
@@ -282,6 +323,8 @@ def _validate(cfg: TrainConfig, source: str) -> None:
         load_variant(cfg.variant, **cfg.env.rules)
     except ConfigError as exc:
         raise TrainConfigError(f"{source}: key 'variant' / 'env.rules': {exc}") from None
+    if cfg.env.match or cfg.env.room:
+        _validate_match(cfg, source)
     if cfg.env.engine == "compiled":
         from envs.compiled.support import unsupported
 

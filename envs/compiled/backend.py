@@ -26,7 +26,20 @@ from envs.compiled import kernel as K
 from envs.compiled._cache import announce_compile
 from envs.compiled.dealing import seeded_start
 from envs.compiled.encode import encode_row, encode_rows
-from envs.compiled.layout import ACTIVE, OVER, PHASE, SCORES, STATE_SIZE, WALL_LEN, WON
+from envs.compiled.layout import (
+    ACTIVE,
+    BANKRUPT,
+    DEALER,
+    FIRST_WIN_PAYER,
+    FIRST_WIN_SEATS,
+    NUM_WINS,
+    OVER,
+    PHASE,
+    SCORES,
+    STATE_SIZE,
+    WALL_LEN,
+    WON,
+)
 from envs.compiled.ledger import Ledger
 from envs.compiled.shadow import HandReplay
 from envs.compiled.support import check_supported, rule_vector, win_table
@@ -34,6 +47,7 @@ from envs.core.actions import ACTION_SPACE_SIZE
 from envs.core.rule_config import RuleConfig
 from envs.core.wall import tile_multiset
 from envs.engine.game import Game
+from envs.engine.match import next_dealer
 from envs.engine.observation import OBS_SHAPE, PHASES
 from envs.engine.view import Phase
 from envs.scoring.settlement import Transfer
@@ -67,7 +81,7 @@ class CompiledTable:
         """The hand's state row (:mod:`envs.compiled.layout`; for inspection)."""
         return self._row
 
-    def deal(self, cfg: RuleConfig, seed: Any, fixed: Mapping[str, Any]) -> None:
+    def deal(self, cfg: RuleConfig, seed: Any, fixed: Mapping[str, Any]) -> list[Transfer]:
         known = self._hand_rules.get(cfg)
         if known is None:
             check_supported(cfg)
@@ -85,12 +99,29 @@ class CompiledTable:
             dealer, offset = seeded_start(cfg, seed, tiles, wall)
             self._replay = HandReplay(functools.partial(Game, cfg, seed=seed), cfg.num_players)
         ledger = self._ledger = Ledger(cfg, self._table)
+        if fixed.get("match_points") is not None:  # a points match carries its totals into the hand (bankruptcy)
+            ledger.match_points = [int(p) for p in fixed["match_points"]]
         ledger.transfers = []
         count = self._count
         count[0] = 0
         K.deal(self._row, wall[: cfg.num_tiles], dealer, offset, self._rules, self._table, self._ev, count)
         if count[0]:  # four 红中 can win at the deal
             ledger.settle(self._row, self._ev, count, self._rules)
+        return list(ledger.transfers)
+
+    def hand_end(self) -> tuple[int, bool]:
+        row = self._row
+        if not row[OVER]:
+            raise ValueError("the hand is still being played: it has no next dealer yet")
+        n = self.cfg.num_players
+        bankrupt = bool(row[BANKRUPT])
+        seats = int(row[FIRST_WIN_SEATS])
+        winners = [s for s in range(n) if seats >> s & 1] if row[NUM_WINS] else []
+        payer = int(row[FIRST_WIN_PAYER])
+        dealer = int(row[DEALER])
+        if bankrupt and not row[NUM_WINS]:
+            return dealer, True
+        return next_dealer(self.cfg, dealer, winners, None if payer < 0 else payer), bankrupt
 
     @property
     def steps(self) -> int:

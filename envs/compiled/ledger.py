@@ -212,7 +212,17 @@ def _melds(values: list[int], wilds: np.ndarray | None = None, claimed: np.ndarr
 class Ledger:
     """Scores and kong payment records of one hand of the compiled engine."""
 
-    __slots__ = ("cfg", "dkg", "kong_events", "kong_payments", "scorer", "scores", "table", "transfers")
+    __slots__ = (
+        "cfg",
+        "dkg",
+        "kong_events",
+        "kong_payments",
+        "match_points",
+        "scorer",
+        "scores",
+        "table",
+        "transfers",
+    )
 
     def __init__(self, cfg: RuleConfig, table: np.ndarray) -> None:
         self.cfg = cfg
@@ -223,6 +233,7 @@ class Ledger:
         self.kong_payments: list[KongPayment] = []
         self.kong_events: list[list[int]] = []  # per kong event: indices into kong_payments
         self.transfers: list[Transfer] | None = None  # a list: every transfer is appended (the AEC env's infos)
+        self.match_points = [cfg.start_points] * cfg.num_players  # each seat's match total before the hand
 
     def __getstate__(self) -> dict[str, object]:
         return {name: getattr(self, name) for name in self.__slots__}
@@ -274,9 +285,9 @@ class Ledger:
                 K.resume(row, rules, self.table, events, counts)
 
     def bankrupt(self) -> bool:
-        """``Game._below_zero``: some seat's points (``start_points`` plus this hand's score) are below zero."""
-        start = self.cfg.start_points
-        return start > 0 and any(start + score < 0 for score in self.scores)
+        """``Game._below_zero``: some seat's points (its match total before the hand plus this hand's score) are below
+        zero, in a points match (``start_points > 0``)."""
+        return self.cfg.start_points > 0 and any(p + score < 0 for p, score in zip(self.match_points, self.scores))
 
     def _kong(self, ev: np.ndarray) -> None:
         """``Game._pay_kong``."""

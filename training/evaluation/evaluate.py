@@ -1192,6 +1192,9 @@ def register_cli(subparsers: argparse._SubParsersAction) -> argparse.ArgumentPar
         help="with --save-replays: only the first N walls of each matchup (every seat)",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    from training.evaluation.matches import add_match_arguments
+
+    add_match_arguments(p)
     p.set_defaults(func=run_cli)
     return p
 
@@ -1264,6 +1267,10 @@ def run_cli(args: argparse.Namespace) -> int:
     if not 0 <= args.bot_max_fallback <= 1:
         raise ValueError(f"--bot-max-fallback must be a share between 0 and 1, got {args.bot_max_fallback!r}")
     cfg = load_variant(args.variant)
+    if args.matches is not None or args.room is not None:  # whole matches (training/evaluation/matches.py)
+        from training.evaluation.matches import run_match_cli
+
+        return run_match_cli(args, cfg)
     progress = not args.no_progress
     given = [bool(args.round_robin), bool(args.matchup), bool(args.challenger or args.opponent)]
     if sum(given) != 1:
