@@ -44,7 +44,7 @@ from envs.core.rule_config import RuleConfig
 from envs.vector_env import make_vec_env
 from training.opponents import batch_baseline
 
-__all__ = ["LEARNER", "Batch", "SelfPlayRollout"]
+__all__ = ["LEARNER", "Batch", "SelfPlayRollout", "stream_gae"]
 
 LEARNER = -1  # the player code of a learner seat; snapshots are 0 .. S-1, baselines S .. S+B-1
 
@@ -107,6 +107,32 @@ class _Store:
         return remap
 
 
+def stream_gae(
+    rewards: np.ndarray,
+    values: np.ndarray,
+    dones: np.ndarray,
+    nxt: np.ndarray,
+    closed: np.ndarray,
+    gamma: float,
+    gae_lambda: float,
+) -> np.ndarray:
+    """GAE of the closed samples of interleaved seat streams (0 for the open ones).
+
+    Sample ``k`` (closed) is followed in its stream by ``nxt[k]`` (a later index) unless ``dones[k]``:
+    ``delta_k = r_k + gamma V(nxt_k) (1 - done_k) - V_k`` and ``A_k = delta_k + gamma lambda A(nxt_k)`` when the next
+    sample is closed too, else ``A_k = delta_k`` (bootstrapped from the next decision's value)."""
+    adv = np.zeros(len(rewards), dtype=np.float64)
+    lam = gamma * gae_lambda
+    for k in np.flatnonzero(closed)[::-1].tolist():
+        if dones[k]:
+            adv[k] = rewards[k] - values[k]
+            continue
+        j = int(nxt[k])
+        delta = rewards[k] + gamma * values[j] - values[k]
+        adv[k] = delta + lam * adv[j] if closed[j] else delta
+    return adv
+
+
 class SelfPlayRollout:
     """Batched self-play tables for one training segment (see the module docstring).
 
@@ -165,6 +191,7 @@ class SelfPlayRollout:
         self.episodes: list[float] = []  # learner-seat returns of the hands finished (for the logs)
         self.decisions = 0  # every seat's decisions played
         self.obs = self.venv.reset()
+        self.infos: list[dict[str, Any]] = []  # the environment's infos of the last step
         for i in range(num_envs):
             self._draw_players(i)
 
@@ -236,7 +263,7 @@ class SelfPlayRollout:
                 actions[sel] = self._snapshot_actions(self.snapshots[code], obs[sel], masks[sel])
             else:
                 actions[sel] = self.baselines[code - S].act_batch(obs[sel], masks[sel])
-        self.obs, rewards, dones, _ = venv.step(actions)
+        self.obs, rewards, dones, self.infos = venv.step(actions)
         self.decisions += N
         self.acc += rewards
         learner_seats = self.players == LEARNER
@@ -274,17 +301,10 @@ class SelfPlayRollout:
             self.step()
         size = store.size
         closed = store.closed[:size]
-        adv = np.zeros(size, dtype=np.float64)
         values = store.values[:size].astype(np.float64)
-        g, lam = self.gamma, self.gamma * self.gae_lambda
-        nxt, dones, rewards = store.next[:size], store.dones[:size], store.rewards[:size]
-        for k in np.flatnonzero(closed)[::-1].tolist():
-            if dones[k]:
-                adv[k] = rewards[k] - values[k]
-                continue
-            j = nxt[k]
-            delta = rewards[k] + g * values[j] - values[k]
-            adv[k] = delta + lam * adv[j] if closed[j] else delta
+        adv = stream_gae(
+            store.rewards[:size], values, store.dones[:size], store.next[:size], closed, self.gamma, self.gae_lambda
+        )
         idx = np.flatnonzero(closed)
         batch = Batch(
             inputs=store.inputs[idx].copy(),
