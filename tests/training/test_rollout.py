@@ -119,6 +119,6 @@ def test_batch_baseline_answers_like_the_agent() -> None:
     from agents.registry import make_agent
 
     agent = make_agent("greedy", seed=0)
-    agent.reset(0, rules)
+    agent.reset(0, rules)  # type: ignore[attr-defined]
     expected = [agent.act(o, m) for o, m in zip(obs, masks)]
     assert player.act_batch(obs, masks).tolist() == expected
