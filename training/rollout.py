@@ -91,7 +91,7 @@ class _Store:
         if self.size + extra <= self.cap:
             return
         old = {f: getattr(self, f) for f in self._FIELDS}
-        self._alloc(max(2 * self.cap, self.size + extra))
+        self._alloc(max(2 * self.cap, 2 * (self.size + extra)))
         for f, a in old.items():
             getattr(self, f)[: self.size] = a[: self.size]
 
@@ -297,6 +297,7 @@ class SelfPlayRollout:
         """Step every table until at least ``min_samples`` samples are closed; returns them with their GAE (the open
         ones stay for the next call)."""
         store = self.store
+        store.reserve(min_samples + 2 * self.num_envs * self.n)
         while int(store.closed[: store.size].sum()) < min_samples:
             self.step()
         size = store.size
