@@ -66,13 +66,15 @@ def test_resume_is_exact_and_checkpoints_load(tmp_path: Path) -> None:
     assert report["trainer"] == "batched" and report["trained_decisions"] == whole.state.num_timesteps
     assert "trainer `batched`" in report["markdown"]
     agent = PolicyAgent.load(tmp_path / "whole" / "final.zip", variant="hongzhong")
-    venv_obs = whole.model.env.reset()
-    mask = whole.model.env.env_method("action_masks")[0]
-    a = agent.act(venv_obs[0], mask.astype(np.int8))
-    assert mask[a]
+    env = whole.model.env
+    assert env is not None
+    venv_obs = np.asarray(env.reset())
+    mask = env.env_method("action_masks")[0]
+    action = agent.act(venv_obs[0], mask.astype(np.int8))
+    assert mask[action]
     with torch.no_grad():
         expected = whole.model.policy.predict(venv_obs, deterministic=True, action_masks=mask[None])[0][0]
-    assert a == int(expected)
+    assert action == int(expected)
 
 
 @pytest.mark.parametrize(
