@@ -31,6 +31,7 @@ trainer at each segment start).
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -190,6 +191,8 @@ class SelfPlayRollout:
         self.ep_return = np.zeros((num_envs, self.n), dtype=np.float64)
         self.episodes: list[float] = []  # learner-seat returns of the hands finished (for the logs)
         self.decisions = 0  # every seat's decisions played
+        # seconds spent per part of a step (benchmarks/bench_training.py reports them)
+        self.timing = dict.fromkeys(("net_input", "learner", "snapshots", "baselines", "env", "bookkeeping"), 0.0)
         self.obs = self.venv.reset()
         self.infos: list[dict[str, Any]] = []  # the environment's infos of the last step
         for i in range(num_envs):
@@ -226,15 +229,21 @@ class SelfPlayRollout:
         actions = np.zeros(N, dtype=np.int64)
         rows = np.flatnonzero(who == LEARNER)
         store = self.store
+        timing = self.timing
+        clock = time.perf_counter
         if rows.size:
             store.reserve(rows.size)
             k0 = store.size
             ks = np.arange(k0, k0 + rows.size)
             m = masks[rows].astype(bool)
+            t0 = clock()
             x = self.net_input.build_batch(obs[rows], m)
+            t1 = clock()
             device = self.policy.device
             with torch.no_grad():
                 a, v, lp = self.policy.forward(torch.as_tensor(x, device=device), action_masks=m)
+            timing["net_input"] += t1 - t0
+            timing["learner"] += clock() - t1
             a_np = a.cpu().numpy().astype(np.int64)
             actions[rows] = a_np
             store.inputs[ks] = x
@@ -259,11 +268,17 @@ class SelfPlayRollout:
         S = len(self.snapshots)
         for code in np.unique(who[who != LEARNER]).tolist():
             sel = np.flatnonzero(who == code)
+            t0 = clock()
             if code < S:
                 actions[sel] = self._snapshot_actions(self.snapshots[code], obs[sel], masks[sel])
+                timing["snapshots"] += clock() - t0
             else:
                 actions[sel] = self.baselines[code - S].act_batch(obs[sel], masks[sel])
+                timing["baselines"] += clock() - t0
+        t0 = clock()
         self.obs, rewards, dones, self.infos = venv.step(actions)
+        t1 = clock()
+        timing["env"] += t1 - t0
         self.decisions += N
         self.acc += rewards
         learner_seats = self.players == LEARNER
@@ -281,6 +296,7 @@ class SelfPlayRollout:
             self.acc[i] = 0.0
             self.ep_return[i] = 0.0
             self._draw_players(i)
+        timing["bookkeeping"] += clock() - t1
         return int(rows.size)
 
     def _snapshot_actions(self, agent: PolicyAgent, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:

@@ -182,6 +182,7 @@ class Trainer:
         self.net = cfg.net.spec()
         self._snapshot_agents: dict[int, PolicyAgent] = {}  # batched trainer: loaded snapshots, kept across segments
         self._counted = 0
+        self.rollout_timing: dict[str, float] = {}  # batched trainer: seconds per part, this process (benchmarks)
         self._configure_logger()
 
     # ---- construction ----------------------------------------------------------------------------------------
@@ -431,6 +432,8 @@ class Trainer:
                     model.logger.record("rollout/ep_rew_mean", float(np.mean(rollout.episodes[-100:])))
                 model.logger.record("time/rollout_s", t_upd - t_roll)
                 model.logger.record("time/update_s", t_end - t_upd)
+                self.rollout_timing["rollout"] = self.rollout_timing.get("rollout", 0.0) + t_upd - t_roll
+                self.rollout_timing["update"] = self.rollout_timing.get("update", 0.0) + t_end - t_upd
                 model.logger.record("time/samples_per_s", len(batch) / max(t_end - t_roll, 1e-9))
                 model.logger.dump(model.num_timesteps)
                 if callback is not None and isinstance(callback, _ProgressCallback) and callback.bar is not None:
@@ -438,6 +441,8 @@ class Trainer:
         finally:
             rollout.close()
             self._counted = 0
+            for key, value in rollout.timing.items():
+                self.rollout_timing[key] = self.rollout_timing.get(key, 0.0) + value
         self._end_segment(seg, start, t0)
 
     def _end_segment(self, seg: int, start: int, t0: float) -> None:
