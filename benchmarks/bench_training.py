@@ -20,6 +20,7 @@ the same fresh run (no BC), side by side in one run; plus where the new path's t
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import platform
 import sys
@@ -81,10 +82,11 @@ def _segment_rate(cfg, tmp: Path, name: str) -> tuple[float, int, dict]:
     """Samples/s of one PPO segment of ``cfg`` (a fresh run, no BC or evaluations); the batched path's time split."""
     from training.trainer import Trainer
 
-    trainer = Trainer.create(cfg, tmp / name, progress=False)
-    t = time.perf_counter()
-    trainer.train(max_segments=1, progress=False)
-    dt = time.perf_counter() - t
+    with contextlib.redirect_stdout(sys.stderr):  # the run's progress lines; stdout is the JSON
+        trainer = Trainer.create(cfg, tmp / name, progress=False)
+        t = time.perf_counter()
+        trainer.train(max_segments=1, progress=False)
+        dt = time.perf_counter() - t
     steps = trainer.state.num_timesteps
     return steps / dt, steps, {k: round(v, 2) for k, v in trainer.rollout_timing.items()}
 
