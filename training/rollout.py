@@ -301,12 +301,17 @@ class SelfPlayRollout:
 
     def _snapshot_actions(self, agent: PolicyAgent, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """A frozen snapshot's actions for a batch: masked argmax, or a sample of the masked softmax (Gumbel-max
-        from the rollout's generator)."""
-        logits = agent.logits(obs, masks).astype(np.float64)
-        logits = np.where(masks.astype(bool), logits, -np.inf)
-        if not self.deterministic_snapshots:
-            logits = logits + self.rng.gumbel(size=logits.shape)
-        return np.argmax(logits, axis=1)
+        from the rollout's generator); a row with one legal action plays it without a forward pass."""
+        legal = masks.astype(bool)
+        actions = np.argmax(legal, axis=1)
+        choose = np.flatnonzero(legal.sum(axis=1) > 1)
+        if choose.size:
+            logits = agent.logits(obs[choose], masks[choose]).astype(np.float64)
+            logits = np.where(legal[choose], logits, -np.inf)
+            if not self.deterministic_snapshots:
+                logits = logits + self.rng.gumbel(size=logits.shape)
+            actions[choose] = np.argmax(logits, axis=1)
+        return actions
 
     # ---- a rollout -----------------------------------------------------------------------------------------------
     def collect(self, min_samples: int) -> Batch:

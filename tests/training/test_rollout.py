@@ -16,7 +16,9 @@ from training.rollout import LEARNER, SelfPlayRollout, stream_gae
 C = OBS_SHAPE[0]
 
 
-def _rollout(variant: str, *, num_envs: int = 3, all_learner: bool = True, seed: int = 5) -> SelfPlayRollout:
+def _rollout(
+    variant: str, *, num_envs: int = 3, all_learner: bool = True, seed: int = 5, engine: str = "python"
+) -> SelfPlayRollout:
     rules = load_variant(variant)
     torch.manual_seed(0)
     policy = build_policy(NetSpec(features_dim=32, channels=4, honor_channels=2, broadcast_dim=8))
@@ -30,7 +32,7 @@ def _rollout(variant: str, *, num_envs: int = 3, all_learner: bool = True, seed:
         baselines=("random",),
         baseline_share=1.0,
         latest_share=0.5,
-        env_options={"reward_mode": "delta", "reward_scale": 0.1, "normalize_reward": True},
+        env_options={"reward_mode": "delta", "reward_scale": 0.1, "normalize_reward": True, "engine": engine},
     )
     if all_learner:  # the learner plays itself at every seat
         rollout.players[:] = LEARNER
@@ -58,13 +60,13 @@ def test_stream_gae_hand_checked() -> None:
 def test_per_seat_rewards_and_episode_ends(variant: str) -> None:
     """Every seat of every table is a learner stream: per hand, a seat's samples are its decisions in order, only the
     last one ends the episode, and their rewards add up to the seat's final score (reward_mode delta)."""
-    r = _rollout(variant)
+    r = _rollout(variant, engine="compiled")
     rules = r.rules
     factor = 0.1 / rules.base_unit
     n = rules.num_players
     hand_samples: dict[tuple[int, int], list[int]] = {(i, q): [] for i in range(r.num_envs) for q in range(n)}
     finished = []
-    for _ in range(250):
+    for _ in range(200):
         seats = r.venv.acting_seats.copy()
         expected = [r.venv.backend.observation(i, int(seats[i])) for i in range(r.num_envs)]
         k0 = r.store.size
@@ -80,7 +82,7 @@ def test_per_seat_rewards_and_episode_ends(variant: str) -> None:
                 finished.append((i, info["final_scores"], {q: hand_samples.pop((i, q)) for q in range(n)}))
                 for q in range(n):
                     hand_samples[(i, q)] = []
-    assert len(finished) >= 3
+    assert len(finished) >= 2
     s = r.store
     for _, scores, per_seat in finished:
         for q, ks in per_seat.items():
@@ -122,3 +124,40 @@ def test_batch_baseline_answers_like_the_agent() -> None:
     agent.reset(0, rules)  # type: ignore[attr-defined]
     expected = [agent.act(o, m) for o, m in zip(obs, masks)]
     assert player.act_batch(obs, masks).tolist() == expected
+
+
+def test_snapshots_and_pool_shares(tmp_path) -> None:
+    from agents.policy import CheckpointMeta, save_policy
+
+    rules = load_variant("hongzhong")
+    net = NetSpec(features_dim=32, channels=4, honor_channels=2, broadcast_dim=8)
+    torch.manual_seed(1)
+    path = save_policy(tmp_path / "snap.zip", build_policy(net), CheckpointMeta.for_variant(rules, net, seed=0, step=0))
+    policy = build_policy(net)
+
+    def make(num_envs: int, baseline_share: float, latest_share: float) -> SelfPlayRollout:
+        return SelfPlayRollout(
+            rules, policy, NetInput(rules), num_envs=num_envs, seed=3, snapshots=[{"id": 0, "path": str(path)}],
+            baselines=("random",), baseline_share=baseline_share, latest_share=latest_share,
+            env_options={"reward_scale": 0.1, "normalize_reward": True},
+        )  # fmt: skip
+
+    mix = make(1, 0.5, 0.5)
+    draws = []
+    for _ in range(400):  # the players of 400 hands of table 0
+        mix._draw_players(0)
+        draws.append(mix.players[0].copy())
+    seats = np.array(draws)
+    assert np.all((seats == LEARNER).sum(axis=1) >= 1)
+    share = {code: float((seats == code).sum()) / 1200 for code in (LEARNER, 0, 1)}  # 3 opponent seats a hand
+    assert abs(share[1] - 0.5) < 0.06  # baselines (code S + 0 = 1)
+    assert abs(share[0] - 0.25) < 0.05  # the snapshot
+    assert abs(share[LEARNER] - 1 / 3 - 0.25) < 0.05  # the drawn seat, plus the "newest snapshot" seats
+    solo = make(4, 0.0, 0.0)  # one learner seat per table, the snapshot at the other three
+    assert np.all((solo.players == LEARNER).sum(axis=1) == 1) and np.all(solo.players[solo.players != LEARNER] == 0)
+    added = 0
+    for _ in range(30):
+        learner_turns = int((solo.players[np.arange(4), solo.venv.acting_seats] == LEARNER).sum())
+        assert solo.step() == learner_turns  # a sample for each learner decision, none for the snapshot's
+        added += learner_turns
+    assert 0 < added < 30 * 4 and solo.store.size == added
