@@ -67,7 +67,7 @@ def budget_for(minutes: float | None, steps: int | None, small: bool) -> Budget:
         steps=10_000_000,
         bc_decisions=max(1000, int(20000 * min(1.0, scale))),
         eval_walls=max(4, int(96 * scale)),
-        segment_steps=8192 if minutes >= 5 else 4096,
+        segment_steps=4096,
         num_envs=64,
         n_steps=32,
         batch_size=512,
