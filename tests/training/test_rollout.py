@@ -16,6 +16,15 @@ from training.rollout import LEARNER, SelfPlayRollout, stream_gae
 C = OBS_SHAPE[0]
 
 
+@pytest.fixture(autouse=True)
+def _one_torch_thread():
+    """Batches of a few rows: torch's thread pool only costs time here (as the trainer's torch_threads: 1)."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
 def _rollout(
     variant: str, *, num_envs: int = 3, all_learner: bool = True, seed: int = 5, engine: str = "python"
 ) -> SelfPlayRollout:
