@@ -9,11 +9,18 @@
 
 Usage: ``python benchmarks/bench_training.py [--config hongzhong] [--steps 4096] [--threads 1] [--vec-env batched]``.
 Prints one JSON object.  The numbers depend on the machine and its load.
+
+``--compare [--configs hongzhong,chengdu,wuhan]``: learner samples per second of the old path (the config as
+committed: ``trainer: sb3``, its ``env.vec_env`` and engine) and the new path (``trainer: batched`` on the compiled
+engine, ``--tables`` tables, ``ppo.n_steps`` set so that an update sees the same ``n_steps * num_envs`` samples),
+same network, same opponent mix, same PPO hyperparameters, each a PPO segment of ``--steps`` samples started from
+the same fresh run (no BC), side by side in one run; plus where the new path's time goes (rollout parts, updates).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import platform
 import sys
@@ -71,14 +78,83 @@ def bench_env(cfg, steps: int, pool_entries: list) -> dict:
     return {"steps_per_s": steps / dt, "episodes": episodes, "steps": steps}
 
 
+def _segment_rate(cfg, tmp: Path, name: str) -> tuple[float, int, dict]:
+    """Samples/s of one PPO segment of ``cfg`` (a fresh run, no BC or evaluations); the batched path's time split."""
+    from training.trainer import Trainer
+
+    with contextlib.redirect_stdout(sys.stderr):  # the run's progress lines; stdout is the JSON
+        trainer = Trainer.create(cfg, tmp / name, progress=False)
+        t = time.perf_counter()
+        trainer.train(max_segments=1, progress=False)
+        dt = time.perf_counter() - t
+    steps = trainer.state.num_timesteps
+    return steps / dt, steps, {k: round(v, 2) for k, v in trainer.rollout_timing.items()}
+
+
+def compare(configs: list[str], steps: int, tables: int) -> dict:
+    """Old path vs new path learner samples/s for each config (see the module docstring)."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in configs:
+            base = load_train_config(name)
+            rollout = base.rollout_steps
+            n = max(rollout, steps // rollout * rollout)
+            common = {
+                "total_steps": n,
+                "bc.decisions": 0,
+                "eval.every": 0,
+                "eval.final_deals": 0,
+                "schedule.segment_steps": n,
+                "logging.tensorboard": False,
+                "logging.progress_bar": False,
+            }
+            old = base.replace(**common)
+            new = base.replace(
+                **common,
+                **{
+                    "trainer": "batched",
+                    "env.engine": "compiled",
+                    "env.num_envs": tables,
+                    "ppo.n_steps": max(1, rollout // tables),
+                },
+            )
+            old_rate, old_steps, _ = _segment_rate(old, Path(tmp), f"{name}-old")
+            new_rate, new_steps, split = _segment_rate(new, Path(tmp), f"{name}-new")
+            rows.append(
+                {
+                    "config": name,
+                    "old": {"path": f"sb3 {old.env.vec_env} {old.env.engine}", "samples_per_s": old_rate,
+                            "samples": old_steps},
+                    "new": {"path": f"batched compiled, {tables} tables", "samples_per_s": new_rate,
+                            "samples": new_steps, "seconds": split},
+                    "ratio": new_rate / old_rate,
+                }
+            )  # fmt: skip
+            print(
+                f"{name:10s} old {old_rate:8.0f} samples/s  new {new_rate:8.0f} samples/s  x{new_rate / old_rate:.1f}"
+                f"  new-path seconds {split}",
+                file=sys.stderr,
+                flush=True,
+            )
+    return {"compare": rows}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--config", default="hongzhong", help="training config (name or path)")
     parser.add_argument("--steps", type=int, default=4096, help="learner steps per measurement")
     parser.add_argument("--threads", type=int, default=1, help="torch threads")
     parser.add_argument("--vec-env", default=None, help="override env.vec_env (dummy, subproc, batched)")
+    parser.add_argument("--compare", action="store_true", help="old path vs new path samples/s (module docstring)")
+    parser.add_argument("--configs", default="hongzhong,chengdu,wuhan", help="configs of --compare")
+    parser.add_argument("--tables", type=int, default=64, help="tables of the new path in --compare")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
+    if args.compare:
+        out = {"python": platform.python_version(), "torch_threads": args.threads}
+        out.update(compare([c for c in args.configs.split(",") if c], args.steps, args.tables))
+        print(json.dumps(out, indent=2))
+        return
     from training.trainer import Trainer
 
     base = load_train_config(args.config)

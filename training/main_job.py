@@ -2,8 +2,11 @@
 
 Trains a self-play policy on the default variant (红中 hongzhong) from ``configs/train/hongzhong.yaml`` scaled to a
 budget that finishes in about ten minutes on two CPU cores — behaviour-cloning warm start from the YAML's teacher
-(the value baseline), then MaskablePPO self-play — evaluates it against ``random`` and ``greedy`` by duplicate
-one-vs-three evaluation, prints the markdown table and says where the learning curve and the checkpoint went.
+(the value baseline), then self-play PPO on the batched path (``trainer: batched``: :mod:`training.rollout` tables,
+:mod:`training.ppo` updates; the compiled engine when numba's cache holds it, else the Python engine, so that a fresh
+clone does not spend its budget compiling) — evaluates it against ``random`` and ``greedy`` by duplicate one-vs-three
+evaluation, prints the markdown table, how many decisions PPO trained on, and where the learning curve and the
+checkpoint went.
 
 Budget
 ------
@@ -11,6 +14,7 @@ Budget
   segments until ``PPO_SHARE`` of the budget has passed, the final evaluation plays a fixed number of walls (scaled
   with ``M``).  The number of PPO steps therefore depends on the machine; the report states it.
 * ``--steps N``: a fixed number of PPO steps instead of a deadline (reproducible: same seed, same result).
+* ``--device auto|cpu|cuda``: the learner's torch device (the rollout tables stay on the CPU).
 * ``CHUANMA_BUDGET=small`` (environment variable): everything tiny (well under a minute) for CI and notebooks.
 """
 
@@ -47,12 +51,12 @@ class Budget:
 def budget_for(minutes: float | None, steps: int | None, small: bool) -> Budget:
     """The budget for ``--minutes`` / ``--steps`` / ``CHUANMA_BUDGET=small``."""
     if small:
-        return Budget(None, steps or 1024, 400, 2, 512, 4, 64, 128)
+        return Budget(None, steps or 1024, 400, 2, 512, 8, 64, 128)
     if steps is not None:
         if steps <= 0:
             raise ValueError(f"--steps must be positive, got {steps}")
         walls = 96 if minutes is None else max(4, int(9.6 * minutes))
-        return Budget(minutes, steps, 20000, walls, 4096, 8, 128, 256)
+        return Budget(minutes, steps, 20000, walls, 8192, 64, 32, 512)
     if minutes is None:
         minutes = 10.0
     if minutes <= 0:
@@ -63,19 +67,34 @@ def budget_for(minutes: float | None, steps: int | None, small: bool) -> Budget:
         steps=10_000_000,
         bc_decisions=max(1000, int(20000 * min(1.0, scale))),
         eval_walls=max(4, int(96 * scale)),
-        segment_steps=4096 if minutes >= 5 else 2048,
-        num_envs=8,
-        n_steps=128 if minutes >= 5 else 64,
-        batch_size=256,
+        segment_steps=4096,
+        num_envs=64,
+        n_steps=32,
+        batch_size=512,
     )
 
 
-def main_config(budget: Budget, *, seed: int, base: str | Path = DEFAULT_CONFIG) -> TrainConfig:
-    """``configs/train/hongzhong.yaml`` scaled to ``budget`` (constant learning rate, evaluation only at the end)."""
+def main_config(
+    budget: Budget,
+    *,
+    seed: int,
+    base: str | Path = DEFAULT_CONFIG,
+    device: str = "cpu",
+    engine: str | None = None,
+) -> TrainConfig:
+    """``configs/train/hongzhong.yaml`` scaled to ``budget`` on the batched trainer (constant learning rate,
+    evaluation only at the end); ``engine`` None: compiled when numba's cache holds it, else python."""
     cfg = load_train_config(base)
+    if engine is None:
+        from training.precompile import engine_cached
+
+        engine = "compiled" if engine_cached() else "python"
     return cfg.replace(
         source="chuanma main budget",
         **{
+            "trainer": "batched",
+            "device": device,
+            "env.engine": engine,
             "name": f"main-{cfg.name}",
             "seed": seed,
             "total_steps": budget.steps,
@@ -101,6 +120,7 @@ def run_main(
     workers: int = 2,
     progress: bool = True,
     small: bool | None = None,
+    device: str = "cpu",
 ) -> dict[str, Any]:
     """Run the main job; returns the training report (see :func:`training.report.write_report`)."""
     from training.trainer import RUNS_DIR, Trainer
@@ -111,14 +131,14 @@ def run_main(
     budget = budget_for(minutes, steps, small)
     if small:
         workers = 1  # starting worker processes costs more than the few walls of a small evaluation
-    cfg = main_config(budget, seed=seed)
+    cfg = main_config(budget, seed=seed, device=device)
     if run_dir is None:
         run_dir = RUNS_DIR / f"{cfg.name}-{time.strftime('%Y%m%d-%H%M%S')}"
     print(
         f"chuanma main: variant {cfg.variant}, budget "
         + (f"{budget.minutes:g} min" if budget.minutes else f"{budget.steps} PPO steps")
         + f", BC {budget.bc_decisions} decisions, final evaluation {budget.eval_walls} walls per opponent, "
-        f"run directory {run_dir}",
+        f"trainer {cfg.trainer} on the {cfg.env.engine} engine ({cfg.env.num_envs} tables), run directory {run_dir}",
         flush=True,
     )
     trainer = Trainer.create(cfg, run_dir, progress=progress)
@@ -132,7 +152,10 @@ def run_main(
     print(f"Learning curve: {report['learning_curve']}")
     print(f"Checkpoint:     {report['checkpoint']}  (agents.policy.PolicyAgent.load)")
     print(f"Report:         {Path(run_dir) / 'report.md'}")
-    print(f"Total wall time {elapsed / 60:.1f} min, {report['steps']} PPO steps.")
+    print(
+        f"Total wall time {elapsed / 60:.1f} min; PPO ({cfg.trainer}) trained on {report['steps']} learner decisions "
+        f"({report['table_decisions']} decisions played by the self-play tables)."
+    )
     return report
 
 
@@ -150,6 +173,9 @@ def register_cli(subparsers: argparse._SubParsersAction) -> argparse.ArgumentPar
     p.add_argument("--run-dir", default=None, help="run directory (default runs/main-hongzhong-<time>)")
     p.add_argument("--workers", type=int, default=2, help="worker processes for the final evaluation")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
+    p.add_argument(
+        "--device", choices=("auto", "cpu", "cuda"), default="cpu", help="learner device (rollouts stay on the CPU)"
+    )
     p.set_defaults(func=_run_cli)
     return p
 
@@ -162,5 +188,6 @@ def _run_cli(args: argparse.Namespace) -> int:
         seed=args.seed,
         workers=args.workers,
         progress=not args.no_progress,
+        device=args.device,
     )
     return 0

@@ -43,6 +43,12 @@ def _entry_points() -> tuple[object, ...]:
     return (K.deal, K.apply_action, K.legal_mask, encode_row, batch.step_rows, batch.masks_rows, batch.observe_rows)
 
 
+def engine_cached() -> bool:
+    """Whether every entry point of the compiled engine is compiled in this process or cached on disk (so that the
+    first use costs no compilation)."""
+    return all(is_cached(d) for d in _entry_points())
+
+
 def compile_engine(presets: tuple[str, ...] = tuple(PRESETS), decisions: int = 64) -> CompileReport:
     """Compile (or load) the compiled engine's entry points by playing ``decisions`` random legal decisions of every
     preset in ``presets`` in the AEC environment and in a two-table batched environment (self-play mode, and the

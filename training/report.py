@@ -56,6 +56,13 @@ def plot_learning_curve(history: list[dict[str, Any]], evals: list[dict[str, Any
     plt.close(fig)
 
 
+def _path(cfg: Any) -> str:
+    """The training path in words."""
+    if cfg.trainer == "batched":
+        return f"batched self-play tables on the {cfg.env.engine} engine, training/ppo.py updates"
+    return f"MaskablePPO over {cfg.env.vec_env} envs on the {cfg.env.engine} engine"
+
+
 def write_report(trainer: Trainer, final: list[MatchResult], final_path: Path, eval_s: float) -> dict[str, Any]:
     """Write the report files of ``trainer``'s run; returns the report (with its markdown under ``markdown``)."""
     cfg = trainer.cfg
@@ -71,6 +78,8 @@ def write_report(trainer: Trainer, final: list[MatchResult], final_path: Path, e
         f"# Training report: `{cfg.name}`",
         "",
         f"* variant `{trainer.rules.name}`, seed {cfg.seed}, {step} learner steps in {state.segment} segments",
+        f"* trainer `{cfg.trainer}` ({_path(cfg)}), trained on {step} learner decisions"
+        + (f" ({state.decisions} decisions of every seat played)" if state.decisions else ""),
         f"* wall time {state.wall_time_s:.0f} s (final evaluation {eval_s:.0f} s)",
         f"* self-play pool: {len(trainer.pool)} snapshots (steps {[s.id for s in trainer.pool.snapshots]}), "
         f"baseline share {cfg.pool.baseline_share}",
@@ -94,6 +103,9 @@ def write_report(trainer: Trainer, final: list[MatchResult], final_path: Path, e
         "variant": trainer.rules.name,
         "seed": cfg.seed,
         "steps": step,
+        "trainer": cfg.trainer,
+        "trained_decisions": step,
+        "table_decisions": state.decisions,
         "segments": state.segment,
         "wall_time_s": state.wall_time_s,
         "final_eval_s": eval_s,

@@ -125,6 +125,15 @@ def register_cli(subparsers: argparse._SubParsersAction) -> argparse.ArgumentPar
         metavar="KEY=VALUE",
         help="any config key, dotted, with a YAML value (repeatable), e.g. --set ppo.n_steps=64",
     )
+    p.add_argument(
+        "--trainer",
+        choices=("sb3", "batched"),
+        default=None,
+        help="override trainer (the training loop: sb3 or batched)",
+    )
+    p.add_argument(
+        "--device", choices=("auto", "cpu", "cuda"), default=None, help="override device (the learner's torch device)"
+    )
     p.add_argument("--resume", metavar="RUN_DIR", default=None, help="continue the run in RUN_DIR")
     p.add_argument("--run-dir", default=None, help="run directory (default runs/<name>)")
     p.add_argument("--workers", type=int, default=1, help="worker processes for the final evaluation")
@@ -161,6 +170,10 @@ def cli_overrides(args: argparse.Namespace) -> dict[str, Any]:
             if value < 0:
                 raise ValueError(f"--{option.replace('_', '-')} must be >= 0, got {value}")
             overrides[key] = value
+    for option in ("trainer", "device"):
+        value = getattr(args, option, None)
+        if value is not None:
+            overrides[option] = value
     return overrides
 
 

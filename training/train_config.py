@@ -182,6 +182,11 @@ class TrainConfig:
     seed: int = 0
     total_steps: int = 1_000_000
     torch_threads: int = 1
+    # the training loop: sb3 (MaskablePPO.learn over env.vec_env: every learner decision one sb3 step) or batched
+    # (training.rollout self-play tables asking each kind of player once per step + the compact PPO of
+    # training.ppo; env.vec_env is not used; samples per update: at least ppo.n_steps * env.num_envs)
+    trainer: Literal["sb3", "batched"] = "sb3"
+    device: Literal["auto", "cpu", "cuda"] = "cpu"  # the learner's torch device (auto: cuda when present)
     env: EnvConfig = field(default_factory=EnvConfig)
     ppo: PPOConfig = field(default_factory=PPOConfig)
     net: NetConfig = field(default_factory=NetConfig)

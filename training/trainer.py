@@ -100,6 +100,7 @@ class RunState:
     history: list[dict[str, Any]] = field(default_factory=list)
     evals: list[dict[str, Any]] = field(default_factory=list)
     bc: dict[str, Any] | None = None
+    decisions: int = 0  # batched trainer: every seat's decisions played by the self-play tables (all players)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -109,6 +110,7 @@ class RunState:
             "history": self.history,
             "evals": self.evals,
             "bc": self.bc,
+            "decisions": self.decisions,
         }
 
     @classmethod
@@ -120,6 +122,7 @@ class RunState:
             history=list(d.get("history", [])),
             evals=list(d.get("evals", [])),
             bc=d.get("bc"),
+            decisions=int(d.get("decisions", 0)),
         )
 
 
@@ -177,6 +180,9 @@ class Trainer:
         self.pool = pool
         self.rules: RuleConfig = load_variant(cfg.variant, **cfg.env.rules)
         self.net = cfg.net.spec()
+        self._snapshot_agents: dict[int, PolicyAgent] = {}  # batched trainer: loaded snapshots, kept across segments
+        self._counted = 0
+        self.rollout_timing: dict[str, float] = {}  # batched trainer: seconds per part, this process (benchmarks)
         self._configure_logger()
 
     # ---- construction ----------------------------------------------------------------------------------------
@@ -195,7 +201,7 @@ class Trainer:
         (run_dir / "config.yaml").write_text(dump_train_config(cfg), encoding="utf-8")
         rules = load_variant(cfg.variant, **cfg.env.rules)
         (run_dir / "run.json").write_text(json.dumps(run_metadata(cfg, rules), indent=2, ensure_ascii=False) + "\n")
-        vec_env = make_training_vec_env(cfg)
+        vec_env = _model_env(cfg)
         p = cfg.ppo
         model = MaskablePPO(
             MaskableActorCriticPolicy,
@@ -215,7 +221,7 @@ class Trainer:
             target_kl=p.target_kl,
             policy_kwargs=cfg.net.spec().policy_kwargs(),
             seed=cfg.seed,
-            device="cpu",
+            device=learner_device(cfg.device),
             verbose=0,
         )
         state = RunState()
@@ -245,8 +251,8 @@ class Trainer:
         state = RunState.from_dict(json.loads((ckpt / STATE_FILE).read_text()))
         pool = SnapshotPool.load(run_dir / "pool", ckpt / "pool.json")
         pool.max_size = cfg.pool.max_size
-        vec_env = make_training_vec_env(cfg)
-        model = MaskablePPO.load(ckpt / MODEL_FILE, env=vec_env, device="cpu")
+        vec_env = _model_env(cfg)
+        model = MaskablePPO.load(ckpt / MODEL_FILE, env=vec_env, device=learner_device(cfg.device))
         if model.num_timesteps != state.num_timesteps:
             raise ValueError(
                 f"checkpoint {str(ckpt)!r} is inconsistent: model step {model.num_timesteps}, state step "
@@ -356,6 +362,9 @@ class Trainer:
         return self.state
 
     def _run_segment(self, callback: BaseCallback) -> None:
+        if self.cfg.trainer == "batched":
+            self._run_batched_segment(callback)
+            return
         cfg = self.cfg
         model = self.model
         t0 = time.perf_counter()
@@ -372,11 +381,77 @@ class Trainer:
         start = self.state.num_timesteps
         model.learn(total_timesteps=steps, callback=callback, reset_num_timesteps=False)
         model.logger.dump(model.num_timesteps)  # flush the losses of the segment's last update
+        self._end_segment(seg, start, t0)
+
+    def _run_batched_segment(self, callback: BaseCallback) -> None:
+        """One segment of the ``trainer: batched`` path: :class:`training.rollout.SelfPlayRollout` tables and the
+        :func:`training.ppo.ppo_update` of the same policy (every generator reseeded from the segment seed)."""
+        from training.ppo import ppo_update
+        from training.rollout import SelfPlayRollout
+
+        cfg, model = self.cfg, self.model
+        t0 = time.perf_counter()
+        seg = self.state.segment
+        seed = segment_seed(cfg.seed, seg)
+        model.set_random_seed(seed)
+        rng = np.random.default_rng([seed, 0x9F0])
+        lr = self.learning_rate_at(self.state.num_timesteps)
+        rollout = SelfPlayRollout(
+            self.rules,
+            model.policy,
+            self.cfg.net.net_input(self.rules),
+            num_envs=cfg.env.num_envs,
+            seed=seed,
+            snapshots=self.pool.entries(),
+            baselines=cfg.pool.baselines,
+            baseline_share=cfg.pool.baseline_share,
+            latest_share=cfg.pool.latest_share,
+            deterministic_snapshots=cfg.pool.deterministic,
+            env_options=env_options(cfg),
+            agents=self._snapshot_agents,
+            gamma=cfg.ppo.gamma,
+            gae_lambda=cfg.ppo.gae_lambda,
+        )
+        start = self.state.num_timesteps
+        goal = min(cfg.schedule.segment_steps, cfg.total_steps - start)
+        done = 0
+        try:
+            while done < goal:
+                t_roll = time.perf_counter()
+                batch = rollout.collect(cfg.rollout_steps)
+                t_upd = time.perf_counter()
+                stats = ppo_update(model.policy, batch, cfg.ppo, lr, rng)
+                t_end = time.perf_counter()
+                done += len(batch)
+                model.num_timesteps += len(batch)
+                self.state.decisions += rollout.decisions - self._counted
+                self._counted = rollout.decisions
+                for key, value in stats.items():
+                    model.logger.record(key, value)
+                if rollout.episodes:
+                    model.logger.record("rollout/ep_rew_mean", float(np.mean(rollout.episodes[-100:])))
+                model.logger.record("time/rollout_s", t_upd - t_roll)
+                model.logger.record("time/update_s", t_end - t_upd)
+                self.rollout_timing["rollout"] = self.rollout_timing.get("rollout", 0.0) + t_upd - t_roll
+                self.rollout_timing["update"] = self.rollout_timing.get("update", 0.0) + t_end - t_upd
+                model.logger.record("time/samples_per_s", len(batch) / max(t_end - t_roll, 1e-9))
+                model.logger.dump(model.num_timesteps)
+                if callback is not None and isinstance(callback, _ProgressCallback) and callback.bar is not None:
+                    callback.bar.update(len(batch))
+        finally:
+            rollout.close()
+            self._counted = 0
+            for key, value in rollout.timing.items():
+                self.rollout_timing[key] = self.rollout_timing.get(key, 0.0) + value
+        self._end_segment(seg, start, t0)
+
+    def _end_segment(self, seg: int, start: int, t0: float) -> None:
+        cfg, model = self.cfg, self.model
         self.state.segment = seg + 1
         self.state.num_timesteps = int(model.num_timesteps)
         self.state.wall_time_s += time.perf_counter() - t0
         say(
-            f"PPO: segment {seg + 1}, steps {start}-{self.state.num_timesteps} of {cfg.total_steps} "
+            f"PPO ({cfg.trainer}): segment {seg + 1}, steps {start}-{self.state.num_timesteps} of {cfg.total_steps} "
             f"({time.perf_counter() - t0:.1f} s)"
         )
         if self.state.segment % cfg.pool.snapshot_every == 0 and not self.done:
@@ -487,6 +562,32 @@ class Trainer:
         report = write_report(self, final_results, final_path, eval_s)
         say(f"wrote {final_path}, {self.run_dir / 'report.md'} and {report['learning_curve']}")
         return report
+
+
+def learner_device(device: str) -> str:
+    """The torch device of the learner for a ``device`` option: ``auto`` is ``cuda`` when a CUDA device is present,
+    else ``cpu``; ``cuda`` without one is refused."""
+    if device == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if device == "cuda" and not torch.cuda.is_available():
+        raise ValueError("device 'cuda' was asked for but torch finds no CUDA device; use --device cpu or auto")
+    if device not in ("cpu", "cuda"):
+        raise ValueError(f"device must be one of ['auto', 'cpu', 'cuda'], got {device!r}")
+    return device
+
+
+def _model_env(cfg: TrainConfig) -> Any:
+    """The environment the ``MaskablePPO`` object is built on: the training envs (``trainer: sb3``), or one
+    learner-mode table giving the spaces (``trainer: batched``, whose rollouts are :mod:`training.rollout`)."""
+    if cfg.trainer == "sb3":
+        return make_training_vec_env(cfg)
+    from agents.learned.net_input import NetInputVecEnv
+    from envs.vector_env import VectorEnv
+
+    rules = load_variant(cfg.variant, **cfg.env.rules)
+    venv = VectorEnv(rules, 1)
+    net_input = cfg.net.net_input(rules)
+    return venv if net_input.bare else NetInputVecEnv(venv, net_input)
 
 
 def latest_checkpoint(run_dir: str | Path) -> Path | None:

@@ -548,7 +548,7 @@ def test_small_cli_run_is_small_and_prints_a_line_per_phase(tmp_path, capsys):
         "final evaluation 1 walls per opponent (random)",
         "BC: 40 decisions of greedy in",
         "BC: 1 epochs",
-        "PPO: segment 1, steps 0-128 of 128",
+        "PPO (sb3): segment 1, steps 0-128 of 128",
         "final evaluation vs random:",
         f"wrote {run / 'final.zip'}",
     ):

@@ -1,0 +1,92 @@
+"""A compact masked PPO update (带掩码的近端策略优化), CleanRL-style, for the ``trainer: batched`` path.
+
+:func:`ppo_update` runs the clipped-surrogate update of sb3-contrib's ``MaskablePPO.train`` on one
+:class:`training.rollout.Batch` with the same network object (an sb3 ``MaskableActorCriticPolicy`` and its
+optimizer), so checkpoints keep the ``MaskablePPO`` zip format:
+
+* ``n_epochs`` passes over the batch in shuffled minibatches of ``batch_size`` (the shuffle from ``rng``);
+* per minibatch: advantages normalised (``normalize_advantage``), policy loss
+  ``-min(A r, A clip(r, 1 - eps, 1 + eps))`` with ``r = exp(log p - log p_old)``, value loss ``MSE(returns, V)``
+  (``V`` clipped around the old value when ``clip_range_vf``), entropy bonus ``ent_coef``, ``vf_coef`` on the value
+  loss, gradients clipped to ``max_grad_norm``;
+* the update stops early when the approximate KL of a minibatch exceeds ``1.5 * target_kl`` (sb3's rule).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import torch
+from torch.nn import functional as F
+
+from training.rollout import Batch
+from training.train_config import PPOConfig
+
+__all__ = ["ppo_update"]
+
+
+def ppo_update(
+    policy: Any, batch: Batch, p: PPOConfig, learning_rate: float, rng: np.random.Generator
+) -> dict[str, float]:
+    """One PPO update of ``policy`` on ``batch``; returns the mean losses (sb3's ``train/*`` names)."""
+    device = policy.device
+    for group in policy.optimizer.param_groups:
+        group["lr"] = learning_rate
+    policy.set_training_mode(True)
+    inputs = torch.as_tensor(batch.inputs, device=device)
+    masks = torch.as_tensor(batch.masks, device=device)
+    actions = torch.as_tensor(batch.actions, device=device)
+    old_logp = torch.as_tensor(batch.log_probs, device=device)
+    old_values = torch.as_tensor(batch.values, device=device)
+    advantages = torch.as_tensor(batch.advantages, device=device)
+    returns = torch.as_tensor(batch.returns, device=device)
+    K = len(batch)
+    pg_losses, vf_losses, ent_losses, clip_fracs, kls = [], [], [], [], []
+    stopped = False
+    for _ in range(p.n_epochs):
+        order = torch.as_tensor(rng.permutation(K), device=device)
+        for start in range(0, K, p.batch_size):
+            mb = order[start : start + p.batch_size]
+            values, logp, entropy = policy.evaluate_actions(inputs[mb], actions[mb], action_masks=masks[mb])
+            values = values.flatten()
+            adv = advantages[mb]
+            if p.normalize_advantage and len(mb) > 1:
+                adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+            ratio = torch.exp(logp - old_logp[mb])
+            pg_loss = -torch.min(adv * ratio, adv * torch.clamp(ratio, 1 - p.clip_range, 1 + p.clip_range)).mean()
+            if p.clip_range_vf is not None:
+                values = old_values[mb] + torch.clamp(values - old_values[mb], -p.clip_range_vf, p.clip_range_vf)
+            vf_loss = F.mse_loss(returns[mb], values)
+            ent_loss = -torch.mean(entropy) if entropy is not None else -torch.mean(-logp)
+            loss = pg_loss + p.ent_coef * ent_loss + p.vf_coef * vf_loss
+            with torch.no_grad():
+                log_ratio = logp - old_logp[mb]
+                kl = torch.mean((torch.exp(log_ratio) - 1) - log_ratio).item()
+            pg_losses.append(pg_loss.item())
+            vf_losses.append(vf_loss.item())
+            ent_losses.append(ent_loss.item())
+            clip_fracs.append(torch.mean((torch.abs(ratio - 1) > p.clip_range).float()).item())
+            kls.append(kl)
+            if p.target_kl is not None and kl > 1.5 * p.target_kl:
+                stopped = True
+                break
+            policy.optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(policy.parameters(), p.max_grad_norm)
+            policy.optimizer.step()
+        if stopped:
+            break
+    policy.set_training_mode(False)
+    var_y = float(np.var(batch.returns))
+    explained = float("nan") if var_y == 0 else 1.0 - float(np.var(batch.returns - batch.values)) / var_y
+    return {
+        "train/policy_gradient_loss": float(np.mean(pg_losses)),
+        "train/value_loss": float(np.mean(vf_losses)),
+        "train/entropy_loss": float(np.mean(ent_losses)),
+        "train/clip_fraction": float(np.mean(clip_fracs)),
+        "train/approx_kl": float(np.mean(kls)),
+        "train/explained_variance": explained,
+        "train/learning_rate": float(learning_rate),
+        "train/samples": float(K),
+    }
