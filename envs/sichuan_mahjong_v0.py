@@ -131,6 +131,9 @@ _GAME_OPTIONS = ("wall", "dealer", "exchange_offset")
 _RESET_OPTIONS = (*_GAME_OPTIONS, "rules")
 
 
+_MASK_SHAPE = (ACTION_SPACE_SIZE,)
+
+
 class _ActionSpace(spaces.Discrete):
     """``Discrete(183)`` whose ``contains`` answers a plain ``int`` without numpy (wrappers such as PettingZoo's
     ``AssertOutOfBoundsWrapper`` ask it at every step); every other value takes ``Discrete.contains``."""
@@ -140,6 +143,16 @@ class _ActionSpace(spaces.Discrete):
             start = int(self.start)
             return start <= x < start + int(self.n)
         return super().contains(x)
+
+    def sample(self, mask: np.ndarray | None = None, probability: np.ndarray | None = None) -> Any:
+        """``Discrete.sample``; a legal mask (``int8`` 0/1 of shape ``(183,)``) takes a short path that draws what
+        ``Discrete.sample(mask)`` draws from the same generator (one ``integers(len(legal))``, as
+        ``Generator.choice`` of the legal ids)."""
+        if probability is None and type(mask) is np.ndarray and mask.dtype == np.int8 and mask.shape == _MASK_SHAPE:
+            ids = np.flatnonzero(mask)
+            if ids.size and (mask[ids] == 1).all():
+                return self.start + self.dtype.type(ids[self.np_random.integers(ids.size)])
+        return super().sample(mask, probability)
 
 
 def env(variant: str | RuleConfig = "hongzhong", render_mode: str | None = None, **options: Any) -> AECEnv:
