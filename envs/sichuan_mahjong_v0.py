@@ -149,16 +149,36 @@ class _ActionSpace(spaces.Discrete):
         ``Discrete.sample(mask)`` draws from the same generator (one ``integers(len(legal))``, as
         ``Generator.choice`` of the legal ids)."""
         if probability is None and type(mask) is np.ndarray and mask.dtype == np.int8 and mask.shape == _MASK_SHAPE:
-            ids = np.flatnonzero(mask)
-            if ids.size and (mask[ids] == 1).all():
+            ids = mask.nonzero()[0]
+            if ids.size and not mask.tobytes().translate(None, b"\x00\x01"):  # every entry 0 or 1
                 return self.start + self.dtype.type(ids[self.np_random.integers(ids.size)])
         return super().sample(mask, probability)
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` with the same checks on a short path for the calls of every step:
+    ``last`` and ``step`` reach the raw env directly instead of through the wrapper's attribute forwarding."""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:  # what the wrapper raises for agent_selection before reset
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:  # the wrapper's errors and warnings
+            super().step(action)
+
+    def __str__(self) -> str:
+        return str(self.env)
 
 
 def env(variant: str | RuleConfig = "hongzhong", render_mode: str | None = None, **options: Any) -> AECEnv:
     """The wrapped environment: :class:`raw_env` inside PettingZoo's ``OrderEnforcingWrapper`` (the raw env checks
     actions itself; see the module docstring)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(variant=variant, render_mode=render_mode, **options))
+    return _OrderEnforcing(raw_env(variant=variant, render_mode=render_mode, **options))
 
 
 class raw_env(AECEnv, EzPickle):
