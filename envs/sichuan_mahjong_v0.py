@@ -114,6 +114,8 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from envs.backend import ENGINES, HandLog, TableBackend, make_table
 from envs.core.actions import ACTION_SPACE_SIZE, action_name
@@ -155,9 +157,35 @@ class _ActionSpace(spaces.Discrete):
         return super().sample(mask, probability)
 
 
+class _Iterator(AECOrderEnforcingIterator):
+    """PettingZoo's order-enforcing ``agent_iter`` iterator reading the raw env's ``agents`` and ``agent_selection``
+    directly (the same checks)."""
+
+    def __next__(self) -> str:
+        env = self.env
+        raw = env.env  # type: ignore[attr-defined]
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"  # type: ignore[attr-defined]
+        env._has_updated = False  # type: ignore[attr-defined]
+        return raw.agent_selection
+
+
+class _Iterable(AECOrderEnforcingIterable):
+    def __iter__(self) -> _Iterator:
+        return _Iterator(self.env, self.max_iter)
+
+
 class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
     """PettingZoo's ``OrderEnforcingWrapper`` with the same checks on a short path for the calls of every step:
-    ``last`` and ``step`` reach the raw env directly instead of through the wrapper's attribute forwarding."""
+    ``agent_iter``, ``last`` and ``step`` reach the raw env directly instead of through the wrapper's attribute
+    forwarding."""
+
+    def agent_iter(self, max_iter: int = 2**63) -> _Iterable:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _Iterable(self, max_iter)
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:  # what the wrapper raises for agent_selection before reset
