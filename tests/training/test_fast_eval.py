@@ -83,3 +83,22 @@ def test_cli_reports_the_engine(tmp_path) -> None:
     b = json.loads((tmp_path / "auto" / "eval.json").read_text())
     assert (a.pop("engine"), b.pop("engine")) == ("python", "compiled")
     assert a == b
+
+
+def test_policy_act_batch_matches_act() -> None:
+    """PolicyAgent.act_batch plays, row by row, what act plays (deterministic and sampled)."""
+    import torch
+
+    from agents.policy import NetSpec, PolicyAgent, build_policy
+    from envs.vector_env import VectorEnv
+
+    torch.manual_seed(0)
+    net = NetSpec()
+    policy = build_policy(net)
+    venv = VectorEnv("hongzhong", num_envs=12, self_play=True, seed=1)
+    obs = venv.reset()
+    masks = venv.masks.copy()
+    for deterministic in (True, False):
+        one = PolicyAgent.from_policy(policy, net, deterministic=deterministic, seed=5)
+        many = PolicyAgent.from_policy(policy, net, deterministic=deterministic, seed=5)
+        assert many.act_batch(obs, masks) == [one.act(o, m) for o, m in zip(obs, masks)]
