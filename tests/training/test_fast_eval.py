@@ -34,7 +34,7 @@ def test_equal_to_python_evaluator_baselines() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("variant", ["hongzhong", "chengdu", "mahjongsoul"])
+@pytest.mark.parametrize("variant", ["hongzhong", "chengdu", "xueliu", "yibin", "chiyu", "two_player"])
 def test_equal_to_python_evaluator_value_vs_greedy(variant: str) -> None:
     _same(variant, [("value", "greedy")], walls=300, seed=0)
 
