@@ -476,6 +476,34 @@ class PolicyAgent(BaseAgent):
             return int(ids[int(np.argmax(logits))])
         return int(ids[int(self.rng.choice(ids.size, p=p))])
 
+    def act_batch(self, observations: np.ndarray, legal_masks: np.ndarray) -> list[int]:
+        """One decision per row of ``observations`` ``(B, C, 34)`` and ``legal_masks`` ``(B, 183)``, with one forward
+        pass (批量决策): row by row the choice :meth:`act` makes (a single legal id without a draw; the masked argmax
+        when deterministic, else a draw from the masked softmax with the agent's generator, in row order)."""
+        masks = np.asarray(legal_masks)
+        if masks.ndim != 2 or masks.shape[0] != np.shape(observations)[0]:
+            raise ValueError(
+                f"act_batch needs masks (B, {ACTION_SPACE_SIZE}) matching the observations' B, got {masks.shape}"
+            )
+        counts = np.count_nonzero(masks, axis=1)
+        if (counts == 0).any():
+            raise ValueError(f"row {int(np.argmin(counts))}: the legal-action mask is empty, there is no decision")
+        logits = self.logits(np.asarray(observations, dtype=np.float32), masks)
+        if self.deterministic:  # the first masked maximum in id order, as argmax over the legal ids
+            masked = np.where(masks.astype(bool), logits.astype(np.float64), -np.inf)
+            return [int(a) for a in np.argmax(masked, axis=1)]
+        out = []
+        for row, mask in zip(logits, masks):
+            ids = np.flatnonzero(mask)
+            if ids.size == 1:
+                out.append(int(ids[0]))
+                continue
+            values = row[ids].astype(np.float64)
+            p = np.exp(values - values.max())
+            p /= p.sum()
+            out.append(int(ids[int(self.rng.choice(ids.size, p=p))]))
+        return out
+
     def decision_info(self) -> dict[str, Any]:
         """The policy's probabilities over the legal actions of its last decision, by action name (for replay
         files: :func:`training.evaluation.evaluate.play_hand`)."""

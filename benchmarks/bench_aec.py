@@ -50,6 +50,33 @@ def play_random(env, decisions: int, rng: np.random.Generator) -> int:
     return hands
 
 
+def play_user_loop(env, decisions: int, seed: int) -> int:
+    """The README's loop as users write it, on one env reused across hands: ``reset(seed=...)``, then
+    ``agent_iter()`` / ``last()`` / a random legal action from the mask (``action_space(agent).sample(mask)``) /
+    ``step``, until ``decisions`` decisions are played (the hand in progress is finished); returns the decisions."""
+    done = hand = 0
+    while done < decisions:
+        env.reset(seed=seed + hand)
+        for agent in env.agent_iter():
+            obs, _reward, termination, truncation, _info = env.last()
+            if termination or truncation:
+                action = None
+            else:
+                action = env.action_space(agent).sample(obs["action_mask"])
+                done += 1
+            env.step(action)
+        hand += 1
+    return done
+
+
+def run_user_loop(env, decisions: int, seed: int) -> dict:
+    """:func:`play_user_loop` timed."""
+    start = time.perf_counter()
+    done = play_user_loop(env, decisions, seed)
+    elapsed = time.perf_counter() - start
+    return {"decisions": done, "seconds": round(elapsed, 3), "decisions_per_s": round(done / elapsed, 1)}
+
+
 def run_aec(env, decisions: int, seed: int) -> dict:
     """Random masked play for ``decisions`` decisions; returns throughput numbers."""
     env.reset(seed=seed)
@@ -116,11 +143,19 @@ def main(argv: list[str] | None = None) -> dict:
         except UnsupportedRule as exc:
             out["variants"][name] = {"skipped": str(exc)}
             continue
+        wrapped = sichuan_mahjong_v0.env(variant=name, engine=args.engine)
         out["variants"][name] = {
             "raw": run_aec(raw, args.decisions, args.seed),
-            "wrapped": run_aec(sichuan_mahjong_v0.env(variant=name, engine=args.engine), args.decisions, args.seed),
+            "wrapped": run_aec(wrapped, args.decisions, args.seed),
+            "user_loop": run_user_loop(wrapped, args.decisions, args.seed),
         }
-    out["rlcard_mahjong"] = bench_rlcard(args.decisions, args.seed)
+    rl = out["rlcard_mahjong"] = bench_rlcard(args.decisions, args.seed)
+    if "decisions_per_s" in rl:
+        out["user_loop_vs_rlcard"] = {
+            name: round(v["user_loop"]["decisions_per_s"] / rl["decisions_per_s"], 2)
+            for name, v in out["variants"].items()
+            if "user_loop" in v
+        }
     out["connect_four_v3"] = bench_connect_four(args.decisions, args.seed)
     print(json.dumps(out, indent=2))
     return out

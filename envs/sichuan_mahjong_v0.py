@@ -132,6 +132,8 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from envs.backend import ENGINES, HandLog, TableBackend, make_table
 from envs.core.actions import ACTION_SPACE_SIZE, action_name
@@ -151,6 +153,9 @@ _GAME_OPTIONS = ("wall", "dealer", "exchange_offset")
 _RESET_OPTIONS = (*_GAME_OPTIONS, "rules")
 
 
+_MASK_SHAPE = (ACTION_SPACE_SIZE,)
+
+
 class _ActionSpace(spaces.Discrete):
     """``Discrete(183)`` whose ``contains`` answers a plain ``int`` without numpy (wrappers such as PettingZoo's
     ``AssertOutOfBoundsWrapper`` ask it at every step); every other value takes ``Discrete.contains``."""
@@ -161,11 +166,67 @@ class _ActionSpace(spaces.Discrete):
             return start <= x < start + int(self.n)
         return super().contains(x)
 
+    def sample(self, mask: np.ndarray | None = None, probability: np.ndarray | None = None) -> Any:
+        """``Discrete.sample``; a legal mask (``int8`` 0/1 of shape ``(183,)``) takes a short path that draws what
+        ``Discrete.sample(mask)`` draws from the same generator (one ``integers(len(legal))``, as
+        ``Generator.choice`` of the legal ids)."""
+        if probability is None and type(mask) is np.ndarray and mask.dtype == np.int8 and mask.shape == _MASK_SHAPE:
+            ids = mask.nonzero()[0]
+            if ids.size and not mask.tobytes().translate(None, b"\x00\x01"):  # every entry 0 or 1
+                return self.start + self.dtype.type(ids[self.np_random.integers(ids.size)])
+        return super().sample(mask, probability)
+
+
+class _Iterator(AECOrderEnforcingIterator):
+    """PettingZoo's order-enforcing ``agent_iter`` iterator reading the raw env's ``agents`` and ``agent_selection``
+    directly (the same checks)."""
+
+    def __next__(self) -> str:
+        env = self.env
+        raw = env.env  # type: ignore[attr-defined]
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"  # type: ignore[attr-defined]
+        env._has_updated = False  # type: ignore[attr-defined]
+        return raw.agent_selection
+
+
+class _Iterable(AECOrderEnforcingIterable):
+    def __iter__(self) -> _Iterator:
+        return _Iterator(self.env, self.max_iter)
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` with the same checks on a short path for the calls of every step:
+    ``agent_iter``, ``last`` and ``step`` reach the raw env directly instead of through the wrapper's attribute
+    forwarding."""
+
+    def agent_iter(self, max_iter: int = 2**63) -> _Iterable:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _Iterable(self, max_iter)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:  # what the wrapper raises for agent_selection before reset
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:  # the wrapper's errors and warnings
+            super().step(action)
+
+    def __str__(self) -> str:
+        return str(self.env)
+
 
 def env(variant: str | RuleConfig = "hongzhong", render_mode: str | None = None, **options: Any) -> AECEnv:
     """The wrapped environment: :class:`raw_env` inside PettingZoo's ``OrderEnforcingWrapper`` (the raw env checks
     actions itself; see the module docstring)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(variant=variant, render_mode=render_mode, **options))
+    return _OrderEnforcing(raw_env(variant=variant, render_mode=render_mode, **options))
 
 
 class raw_env(AECEnv, EzPickle):

@@ -21,7 +21,7 @@ from tqdm.auto import tqdm
 from agents.learned.net_input import NetInput
 from agents.registry import make_agent
 from envs.core.actions import ACTION_SPACE_SIZE
-from envs.core.rule_config import RuleConfig
+from envs.core.rule_config import RuleConfig, load_variant
 from envs.engine.observation import OBS_SHAPE
 from envs.sichuan_mahjong_v0 import raw_env
 
@@ -66,15 +66,36 @@ def collect_decisions(
     progress: bool = False,
     hand_features: bool = False,
     advisor: str = "",
+    batched: bool | None = None,
+    slots: int = 128,
 ) -> Decisions:
     """Play teacher-only hands (seeds derived from ``seed``) until ``num_decisions`` decisions are recorded.
 
     ``hand_features`` / ``advisor``: record the network input of a policy with ``net.hand_features`` /
     ``net.advisor`` (:mod:`agents.learned.net_input`) instead of the bare observation.
+    ``batched``: play ``slots`` hands at once on the compiled engine with the teacher asked once per step for all
+    its seats (:func:`collect_batched`, the same decisions); ``None`` (default): whenever the compiled engine plays
+    the rules, else hand by hand on the AEC environment.
     """
     if num_decisions <= 0:
         raise ValueError(f"num_decisions must be positive, got {num_decisions}")
     options = dict(env_options or {})
+    if batched is None:
+        from envs.compiled.support import unsupported
+
+        batched = not unsupported(load_variant(cfg, **dict(options.get("rules") or {})))
+    if batched:
+        return collect_batched(
+            cfg,
+            teacher,
+            num_decisions,
+            seed,
+            env_options=options,
+            progress=progress,
+            hand_features=hand_features,
+            advisor=advisor,
+            slots=slots,
+        )
     env = raw_env(variant=cfg, **options)
     factor = env.reward_factor
     n = env.cfg.num_players
@@ -121,6 +142,116 @@ def collect_decisions(
         bar.update(count - start)
     bar.close()
     return Decisions(obs_buf, mask_buf, act_buf, ret_buf, hands)
+
+
+def collect_batched(
+    cfg: RuleConfig,
+    teacher: str,
+    num_decisions: int,
+    seed: int,
+    *,
+    env_options: dict[str, Any] | None = None,
+    progress: bool = False,
+    hand_features: bool = False,
+    advisor: str = "",
+    slots: int = 128,
+) -> Decisions:
+    """:func:`collect_decisions` on the compiled engine, ``slots`` hands at a time (批量采集): the same hands (seeds),
+    teachers (one per seat and hand, seeded as there, made by :func:`training.evaluation.fast.batch_agent`, the place
+    where compiled teachers answer a whole batch), observations, masks, actions and returns, in the same order — the
+    hands finish out of order and are put back in order, and the hands dealt past the one that completes
+    ``num_decisions`` are dropped.  ``env_options``: the AEC env's (``reward_scale``, ``normalize_reward`` and
+    ``rules`` matter here; the engine is the compiled one)."""
+    from envs.backend import make_batch
+    from training.evaluation.fast import batch_agent
+
+    if num_decisions <= 0:
+        raise ValueError(f"num_decisions must be positive, got {num_decisions}")
+    if isinstance(slots, bool) or not isinstance(slots, int) or slots < 1:
+        raise ValueError(f"slots must be a positive int, got {slots!r}")
+    options = dict(env_options or {})
+    rules = load_variant(cfg, **dict(options.get("rules") or {}))
+    factor = float(options.get("reward_scale", 1.0)) / (rules.base_unit if options.get("normalize_reward") else 1)
+    n = rules.num_players
+    features = NetInput(rules, hand_features=hand_features, advisor=advisor)
+    known_advice = features.advisor is not None and features.advisor.name == teacher
+    backend = make_batch("compiled", rules, slots)
+    player = batch_agent(teacher, rules)
+    seeds = np.random.SeedSequence([seed, 0xBC])
+    # per hand: recorded (input row, mask, action, seat, score then); filled while it plays, kept once it ended
+    playing: dict[int, list[tuple[np.ndarray, np.ndarray, int, int, int]]] = {}
+    finished: dict[int, tuple[list[tuple[np.ndarray, np.ndarray, int, int, int]], list[int]]] = {}
+    slot_hand = [-1] * slots
+    state = {"dealt": 0, "prefix": 0, "prefix_decisions": 0}  # hands dealt; finished hands in order and their rows
+    bar = tqdm(total=num_decisions, desc="BC data", unit="dec", disable=not progress, leave=False)
+
+    def advance_prefix() -> None:
+        while state["prefix"] in finished and state["prefix_decisions"] < num_decisions:
+            got = len(finished[state["prefix"]][0])
+            state["prefix_decisions"] += got
+            state["prefix"] += 1
+            bar.update(min(got, num_decisions - bar.n))
+
+    def deal(i: int) -> None:
+        while state["prefix_decisions"] < num_decisions:
+            h = state["dealt"]
+            state["dealt"] += 1
+            hand = int(seeds.spawn(1)[0].generate_state(1)[0])
+            backend.deal(i, hand)
+            for q in range(n):
+                player.new_hand(i, q, hand + q)
+            playing[h] = []
+            slot_hand[i] = h
+            if not backend.is_over(i):
+                return
+            finish(i)
+        slot_hand[i] = -1
+
+    def finish(i: int) -> None:
+        h = slot_hand[i]
+        finished[h] = (playing.pop(h), backend.scores(i))
+        slot_hand[i] = -1
+        advance_prefix()
+
+    obs = np.zeros((slots, *OBS_SHAPE), dtype=np.float32)
+    masks = np.zeros((slots, ACTION_SPACE_SIZE), dtype=np.int8)
+    seats = np.zeros(slots, dtype=np.int64)
+    for i in range(slots):
+        deal(i)
+    while True:
+        rows = np.asarray([i for i in range(slots) if slot_hand[i] >= 0], dtype=np.int64)
+        if not rows.size:
+            break
+        backend.observe_next(rows, seats, True, obs, masks)
+        actions = player.act(obs[rows], masks[rows], rows, seats[rows])
+        bad = backend.first_illegal(masks[rows], actions)
+        if bad >= 0:
+            raise ValueError(f"teacher {teacher!r} chose an illegal action {int(actions[bad])}")
+        for j, i in enumerate(rows.tolist()):
+            mask = masks[i]
+            if int(mask.sum()) > 1:
+                row = np.empty((features.rows, OBS_SHAPE[1]), dtype=np.float16)
+                features.build(obs[i], mask, out=row, advice=int(actions[j]) if known_advice else None)
+                q = int(seats[i])
+                playing[slot_hand[i]].append((row, mask.astype(bool), int(actions[j]), q, backend.scores(i)[q]))
+        backend.step(rows, seats[rows], actions)
+        for i in rows.tolist():
+            if backend.is_over(i):
+                finish(i)
+                deal(i)
+    bar.close()
+    obs_buf = np.zeros((num_decisions, features.rows, OBS_SHAPE[1]), dtype=np.float16)
+    mask_buf = np.zeros((num_decisions, ACTION_SPACE_SIZE), dtype=bool)
+    act_buf = np.zeros(num_decisions, dtype=np.int64)
+    ret_buf = np.zeros(num_decisions, dtype=np.float32)
+    count = 0
+    for h in range(state["prefix"]):
+        recs, final = finished[h]
+        for row, mask, action, q, then in recs[: num_decisions - count]:
+            obs_buf[count], mask_buf[count], act_buf[count] = row, mask, action
+            ret_buf[count] = (final[q] - then) * factor
+            count += 1
+    return Decisions(obs_buf, mask_buf, act_buf, ret_buf, state["prefix"])
 
 
 def _accuracy(policy: MaskableActorCriticPolicy, data: Decisions, idx: np.ndarray, batch: int) -> float:

@@ -860,8 +860,12 @@ def run_matchups(
     bot_log_dir: str | Path | None = None,
     replay_dir: str | Path | None = None,
     replay_sample: int | None = None,
+    engine: str = "python",
 ) -> list[MatchResult]:
     """One-vs-three for each ``(challenger, opponent)`` pair, all on the same walls, in one pool of workers.
+
+    ``engine``: ``"python"`` (hand by hand), ``"compiled"`` or ``"auto"`` (many walls at once on the compiled engine,
+    the same results: :func:`training.evaluation.fast.choose_engine` decides, the workers are not used).
 
     ``external``: options of every outside bot (:class:`agents.external.ExternalAgent`: ``timeout``, ``fallback``,
     ``max_timeouts``, ``on_dead`` ...).  ``bot_log_dir``: the folder their stderr is saved in
@@ -882,6 +886,12 @@ def run_matchups(
     _check_specs([x for pair in pairs for x in pair])
     if replay_sample is not None and (isinstance(replay_sample, bool) or replay_sample < 0):
         raise ValueError(f"replay_sample must be a non-negative number of walls, got {replay_sample!r}")
+    if engine != "python":
+        from training.evaluation import fast
+
+        specs = [x for pair in pairs for x in pair]
+        if fast.choose_engine(engine, cfg, specs, replays=replay_dir is not None) == "compiled":
+            return fast.run_matchups_batched(cfg, pairs, walls=walls, seed=seed, progress=progress)
     tasks = _tasks(cfg, pairs, walls, seed, external or {}, None if bot_log_dir is None else str(bot_log_dir))
     if replay_dir is not None:
         Path(replay_dir).mkdir(parents=True, exist_ok=True)
@@ -959,6 +969,7 @@ def round_robin(
     bot_log_dir: str | Path | None = None,
     replay_dir: str | Path | None = None,
     replay_sample: int | None = None,
+    engine: str = "python",
 ) -> RoundRobinResult:
     """One-vs-three for every ordered pair of distinct ``agents`` on the same walls, plus Bradley-Terry ratings
     (the outside-bot options and exceptions are those of :func:`run_matchups`)."""
@@ -981,6 +992,7 @@ def round_robin(
         bot_log_dir=bot_log_dir,
         replay_dir=replay_dir,
         replay_sample=replay_sample,
+        engine=engine,
     )
     wins: dict[tuple[str, str], float] = {}
     for res in matches:
@@ -1191,6 +1203,14 @@ def register_cli(subparsers: argparse._SubParsersAction) -> argparse.ArgumentPar
         default=None,
         help="with --save-replays: only the first N walls of each matchup (every seat)",
     )
+    p.add_argument(
+        "--engine",
+        choices=("auto", "compiled", "python"),
+        default="auto",
+        help="compiled: many walls at once on the compiled engine, batched agents, one process (the same numbers; "
+        "training/evaluation/fast.py); python: hand by hand; auto (default): compiled when every agent is batchable "
+        "and the rules are compiled",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     from training.evaluation.matches import add_match_arguments
 
@@ -1282,7 +1302,9 @@ def run_cli(args: argparse.Namespace) -> int:
     if args.replay_sample is not None and args.save_replays is None:
         raise ValueError("--replay-sample needs --save-replays DIR")
     out = prepare_out(args.out) if args.out else None
+    engine = _resolve_engine(args, cfg)
     common = {
+        "engine": engine,
         "walls": args.walls,
         "seed": args.seed,
         "workers": args.workers,
@@ -1339,7 +1361,15 @@ def run_cli(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 143 if received else 130
-    payload.update({"variant": cfg.name, "walls": args.walls, "seed": args.seed, "protocol": "one-vs-three duplicate"})
+    payload.update(
+        {
+            "variant": cfg.name,
+            "walls": args.walls,
+            "seed": args.seed,
+            "protocol": "one-vs-three duplicate",
+            "engine": engine,
+        }
+    )
     table = to_markdown(matches, variant=cfg.name, ratings=ratings)
     print(table)
     if out is not None:
@@ -1350,6 +1380,18 @@ def run_cli(args: argparse.Namespace) -> int:
             print("  " + message.replace("\n", "\n  "), file=sys.stderr)
         return 1
     return 0
+
+
+def _resolve_engine(args: argparse.Namespace, cfg: RuleConfig) -> str:
+    """The engine ``--engine`` picks for this run (:func:`training.evaluation.fast.choose_engine`)."""
+    engine = getattr(args, "engine", "python")
+    if engine == "python":
+        return engine
+    from training.evaluation.fast import choose_engine
+
+    specs = list(args.round_robin or [x for pair in (args.matchup or []) for x in pair])
+    specs += [s for s in (args.challenger, args.opponent) if s]
+    return choose_engine(engine, cfg, specs, replays=args.save_replays is not None)
 
 
 def _finite(x: Any) -> Any:

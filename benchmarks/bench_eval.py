@@ -1,0 +1,64 @@
+"""Benchmark: duplicate evaluation, hand by hand on the Python engine vs batched on the compiled engine.
+
+Runs ``chuanma eval --variant V --challenger C --opponent O --walls N`` both ways in one process — the Python evaluator
+(:func:`training.evaluation.evaluate.run_matchups`, ``--workers 1``) and the batched one
+(:func:`training.evaluation.fast.run_matchups_batched`) — checks that the two results are equal and prints walls/s of
+each and their ratio as one JSON object.  The numba engine is compiled (and the batched path warmed on a few walls)
+before the clock starts.  Agents without ``act_batch`` (the Python baselines) are asked one decision at a time on the
+batched path too, so with them the ratio measures the engine and the batching, not compiled agents.
+
+Usage: ``python benchmarks/bench_eval.py [--variant hongzhong] [--challenger value] [--opponent greedy]
+[--walls 100] [--seed 0] [--slots 256]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from training.evaluation import evaluate, fast
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", default="hongzhong")
+    parser.add_argument("--challenger", default="value")
+    parser.add_argument("--opponent", default="greedy")
+    parser.add_argument("--walls", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--slots", type=int, default=256, help="hands played at once on the batched path")
+    args = parser.parse_args(argv)
+    pairs = [(args.challenger, args.opponent)]
+    fast.run_matchups_batched(args.variant, pairs, walls=2, seed=args.seed + 1, slots=args.slots)  # compile, warm
+    start = time.perf_counter()
+    old = evaluate.run_matchups(args.variant, pairs, walls=args.walls, seed=args.seed, engine="python")
+    t_old = time.perf_counter() - start
+    start = time.perf_counter()
+    new = fast.run_matchups_batched(args.variant, pairs, walls=args.walls, seed=args.seed, slots=args.slots)
+    t_new = time.perf_counter() - start
+    out = {
+        "benchmark": "bench_eval",
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "variant": args.variant,
+        "challenger": args.challenger,
+        "opponent": args.opponent,
+        "walls": args.walls,
+        "python_engine": {"seconds": round(t_old, 3), "walls_per_s": round(args.walls / t_old, 2)},
+        "batched_compiled": {"seconds": round(t_new, 3), "walls_per_s": round(args.walls / t_new, 2)},
+        "ratio": round(t_old / t_new, 2),
+        "equal_results": [m.to_dict() for m in old] == [m.to_dict() for m in new],
+        "points": old[0].points,
+    }
+    print(json.dumps(out, indent=2))
+    return out
+
+
+if __name__ == "__main__":
+    main()
