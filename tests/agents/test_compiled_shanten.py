@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from agents.compiled.shanten import SUIT_TABLE
 from agents.compiled.shanten import shanten_dead as compiled_shanten
 from agents.handeval import shanten_dead, suit_mask
 
@@ -34,5 +35,6 @@ def test_compiled_shanten_equals_handeval() -> None:
             dead,
             allowed,
             np.frombuffer(melded or bytes(34), dtype=np.uint8).astype(np.int8),
+            SUIT_TABLE,
         )
         assert got == expected, (counts, wilds, dead, allowed, list(melded))
