@@ -13,13 +13,16 @@ from numba import njit
 
 from agents.compiled.decode import decode_batch, in_play_mask
 from agents.compiled.shanten import SUIT_TABLE, shanten_caps, shanten_dead
-from agents.learned.hand_features import HAND_FEATURE_PLANES
 from envs.core.rule_config import RuleConfig, load_variant
 from envs.core.tiles import NUM_KINDS, NUM_SUITED
 from envs.engine.observation import PHASES
 from envs.engine.view import Phase
 
-__all__ = ["BatchHandFeatures"]
+__all__ = ["HAND_FEATURE_PLANES", "BatchHandFeatures"]
+
+HAND_FEATURE_PLANES = 6
+"""Rows written, the layout of :data:`agents.learned.hand_features.HAND_FEATURE_PLANES` (this package does not import
+:mod:`agents.learned`, which imports it; a test checks the two are equal)."""
 
 _NEAR = np.array(
     [sum(1 << j for j in range(k - 2, k + 3) if 0 <= j < NUM_SUITED and j // 9 == k // 9) for k in range(NUM_SUITED)],
