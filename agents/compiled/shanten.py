@@ -161,9 +161,23 @@ def _group(counts, caps, lo, hi, n, out):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _merge(a, b, n):  # pragma: no cover - compiled
-    """(min, +) product of two (sets, pair) profiles."""
-    out = np.full((n + 1, 2), _INF, dtype=np.int64)
+def _honor(c, cap, n, out):  # pragma: no cover - compiled
+    """``out[s, p]`` of one honor kind: nothing, a pair or a triplet (no runs)."""
+    out[:] = _INF
+    for t in range(2):
+        if t > n:
+            break
+        for q in range(2):
+            tk = 3 * t + 2 * q
+            if tk > cap:
+                continue
+            out[t, q] = tk - c if tk > c else 0
+
+
+@njit(cache=True)
+def _merge(a, b, n, out, tmp):  # pragma: no cover - compiled
+    """(min, +) product of two (sets, pair) profiles into ``a`` (``tmp`` is scratch)."""
+    tmp[:] = _INF
     for s1 in range(n + 1):
         for p1 in range(2):
             x = a[s1, p1]
@@ -172,9 +186,9 @@ def _merge(a, b, n):  # pragma: no cover - compiled
             for s2 in range(n + 1 - s1):
                 for p2 in range(2 - p1):
                     y = b[s2, p2]
-                    if y < _INF and x + y < out[s1 + s2, p1 + p2]:
-                        out[s1 + s2, p1 + p2] = x + y
-    return out
+                    if y < _INF and x + y < tmp[s1 + s2, p1 + p2]:
+                        tmp[s1 + s2, p1 + p2] = x + y
+    a[:] = tmp
 
 
 @njit(cache=True)
@@ -187,6 +201,7 @@ def _by_groups(counts, wilds, allowed, caps, n, table):  # pragma: no cover - co
     po[0, 0] = 0
     prof = np.empty((n + 1, 2), dtype=np.int64)
     full_prof = np.empty((5, 2), dtype=np.int64)
+    tmp = np.empty((n + 1, 2), dtype=np.int64)
     for g in range(10):
         lo = 9 * g if g < 3 else 24 + g
         hi = lo + 9 if g < 3 else lo + 1
@@ -219,12 +234,14 @@ def _by_groups(counts, wilds, allowed, caps, n, table):  # pragma: no cover - co
                 for p in range(2):
                     v = table[code, s, p]
                     prof[s, p] = _INF if v == _FAR else v
+        elif g >= 3:
+            _honor(counts[lo], caps[lo], n, prof)
         else:
             _group(counts, caps, lo, hi, n, prof)
         if bits == full:
-            pa = _merge(pa, prof, n)
+            _merge(pa, prof, n, pa, tmp)
         else:
-            po = _merge(po, prof, n)
+            _merge(po, prof, n, po, tmp)
     best = _INF
     for s in range(n + 1):
         for p in range(2):
