@@ -202,7 +202,19 @@ def _by_groups(counts, wilds, allowed, caps, n, table):  # pragma: no cover - co
     prof = np.empty((n + 1, 2), dtype=np.int64)
     full_prof = np.empty((5, 2), dtype=np.int64)
     tmp = np.empty((n + 1, 2), dtype=np.int64)
-    for g in range(10):
+    groups = 10
+    if (allowed >> 27) & 0x7F == 0:
+        empty = True
+        for k in range(27, 34):
+            if counts[k] != 0 or caps[k] != 4:
+                empty = False
+        if empty:  # seven empty, uncapped honor kinds not allowed: s triplets and p pairs from scratch, one product
+            for s in range(n + 1):
+                for p in range(2):
+                    prof[s, p] = 3 * s + 2 * p if s + p <= 7 else _INF
+            _merge(po, prof, n, po, tmp)
+            groups = 3
+    for g in range(groups):
         lo = 9 * g if g < 3 else 24 + g
         hi = lo + 9 if g < 3 else lo + 1
         bits = (allowed >> lo) & ((1 << (hi - lo)) - 1)
