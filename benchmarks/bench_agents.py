@@ -4,6 +4,10 @@
 
 For every variant the positions (observation, mask) of a few greedy self-play hands are recorded, then each agent
 answers all of them; ``cold`` starts from empty hand-evaluation caches, ``warm`` repeats the same positions.
+``hand_features`` compares, on the same positions and in the same run, the Python hand-feature planes
+(:class:`agents.learned.hand_features.HandFeatures`, one position a call) with the compiled batch
+(:class:`agents.compiled.hand_features.BatchHandFeatures`, all positions in one call; ``cold`` also empties its suit
+memo; the first call of a process that compiles is excluded).
 """
 
 from __future__ import annotations
@@ -12,7 +16,12 @@ import argparse
 import json
 import time
 
+import numpy as np
+
+from agents.compiled.hand_features import BatchHandFeatures
+from agents.compiled.shanten import SUIT_TABLE
 from agents.handeval import clear_caches
+from agents.learned.hand_features import HandFeatures
 from agents.registry import make_agent
 from envs.core.rule_config import load_variant
 from envs.engine.observation import ObservationEncoder
@@ -55,7 +64,35 @@ def bench(variant: str, hands: int, agents: list[str]) -> dict:
             "cold_decisions_per_s": round(len(positions) / cold, 1),
             "warm_decisions_per_s": round(len(positions) / warm, 1),
         }
+    out["hand_features"] = _bench_hand_features(cfg, positions)
     return out
+
+
+def _bench_hand_features(cfg, positions: list) -> dict:
+    obs = np.stack([o for o, _ in positions])
+    py = HandFeatures(cfg)
+    batch = BatchHandFeatures(cfg)
+    batch.planes(obs[:1])  # compile (or load the cache) outside the timing
+    result = {}
+    for label in ("cold", "warm"):
+        if label == "cold":
+            clear_caches()
+            SUIT_TABLE[:] = -2  # agents.compiled.shanten._UNSET
+        t = time.perf_counter()
+        for o in obs:
+            py.planes(o)
+        t_py = time.perf_counter() - t
+        if label == "cold":
+            clear_caches()
+        t = time.perf_counter()
+        batch.planes(obs)
+        t_c = time.perf_counter() - t
+        result[label] = {
+            "python_positions_per_s": round(len(obs) / t_py, 1),
+            "compiled_positions_per_s": round(len(obs) / t_c, 1),
+            "ratio": round(t_py / t_c, 1),
+        }
+    return result
 
 
 def main() -> None:

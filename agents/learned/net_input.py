@@ -22,6 +22,7 @@ import numpy as np
 from sb3_contrib.common.maskable.utils import get_action_masks
 from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
 
+from agents.compiled.hand_features import BatchHandFeatures
 from agents.learned.advice import Advisor, encode
 from agents.learned.extractor import input_rows
 from agents.learned.hand_features import HAND_FEATURE_PLANES, HandFeatures
@@ -51,6 +52,7 @@ class NetInput:
     def __init__(self, variant: str | RuleConfig, *, hand_features: bool = False, advisor: str = "") -> None:
         self.cfg = load_variant(variant)
         self.hand = HandFeatures(self.cfg) if hand_features else None
+        self.batch_hand = BatchHandFeatures(self.cfg) if hand_features else None
         self.advisor = Advisor(self.cfg, advisor) if advisor else None
         self.rows = input_rows(hand_features, bool(advisor))[0]
 
@@ -98,12 +100,25 @@ class NetInput:
         return out
 
     def build_batch(self, observations: np.ndarray, masks: np.ndarray | None = None) -> np.ndarray:
-        """:meth:`build` of every observation of a batch ``(B, C, 34)`` (``masks`` ``(B, 183)``)."""
+        """:meth:`build` of every observation of a batch ``(B, C, 34)`` (``masks`` ``(B, 183)``, required with an
+        advisor).  The hand-feature planes of the whole batch come from one compiled call
+        (:class:`agents.compiled.hand_features.BatchHandFeatures`, the same values as :meth:`build`)."""
         observations = np.asarray(observations)
-        out = np.empty((observations.shape[0], self.rows, NUM_KINDS), dtype=np.float32)
-        rows = zip(observations, masks) if masks is not None else ((o, None) for o in observations)
-        for i, (o, m) in enumerate(rows):
-            self.build(o, m, out=out[i])
+        n = observations.shape[0]
+        out = np.empty((n, self.rows, NUM_KINDS), dtype=np.float32)
+        base = OBS_SHAPE[0]
+        out[:, :base] = observations
+        if self.batch_hand is not None:
+            out[:, base : base + HAND_FEATURE_PLANES] = self.batch_hand.planes(observations)
+            base += HAND_FEATURE_PLANES
+        if self.advisor is not None:
+            if masks is None:
+                raise ValueError(
+                    f"the network input with advisor {self.advisor.name!r} needs the legal-action masks of the "
+                    "observations (pass masks)"
+                )
+            for i in range(n):
+                self.advisor.planes(observations[i], masks[i], out=out[i, base:])
         return out
 
 
