@@ -396,6 +396,16 @@ def _play_wall(task: _Task) -> list[dict[str, Any]]:
     return out
 
 
+def _play_wall_on_ray(task: _Task) -> list[dict[str, Any]]:
+    """:func:`_play_wall` in a Ray worker, whose outside bots are closed after the wall (a Ray worker process
+    outlives the evaluation)."""
+    try:
+        return _play_wall(task)
+    finally:
+        _close_worker_agents(spec=task.challenger)
+        _close_worker_agents(spec=task.opponent)
+
+
 def _run_tasks(
     tasks: list[_Task],
     workers: int,
@@ -403,6 +413,7 @@ def _run_tasks(
     desc: str,
     records: list[dict[str, Any]],
     skip_for: dict[str, list[int]],
+    ray_address: str | None = None,
 ) -> None:
     """Play ``tasks``, appending every wall's records to ``records`` as it finishes (so that an interrupted run
     keeps the walls already played).  A failure record of a bot marks every matchup in ``skip_for[bot]``
@@ -425,7 +436,20 @@ def _run_tasks(
             bar.update(1)
 
     try:
-        if workers <= 1:
+        if ray_address is not None:  # Ray tasks (training/evaluation/distributed.py)
+            from training.evaluation.distributed import run_on_ray
+
+            flags = bytearray(matchups)
+            run_on_ray(
+                _play_wall_on_ray,
+                tasks,
+                lambda recs: collect(recs, flags),
+                address=ray_address,
+                skipped=lambda t: (
+                    [{"matchup": t.matchup, "wall": t.wall, "skipped": True}] if flags[t.matchup] else None
+                ),
+            )
+        elif workers <= 1:
             _SKIP = bytearray(matchups)
             clean = False
             try:
@@ -830,6 +854,7 @@ def one_vs_three(
     bot_log_dir: str | Path | None = None,
     replay_dir: str | Path | None = None,
     replay_sample: int | None = None,
+    ray_address: str | None = None,
 ) -> MatchResult:
     """Duplicate one-vs-three (one-vs-one with two players) of ``challenger`` against copies of ``opponent``."""
     return run_matchups(
@@ -844,6 +869,7 @@ def one_vs_three(
         bot_log_dir=bot_log_dir,
         replay_dir=replay_dir,
         replay_sample=replay_sample,
+        ray_address=ray_address,
     )[0]
 
 
@@ -860,6 +886,7 @@ def run_matchups(
     bot_log_dir: str | Path | None = None,
     replay_dir: str | Path | None = None,
     replay_sample: int | None = None,
+    ray_address: str | None = None,
 ) -> list[MatchResult]:
     """One-vs-three for each ``(challenger, opponent)`` pair, all on the same walls, in one pool of workers.
 
@@ -870,7 +897,9 @@ def run_matchups(
     bot could not start, was declared dead, or its fallback played more than ``max_fallback`` (a share, 0-1) of
     its decisions in a matchup; the other matchups are played to the end all the same.  Raises
     :class:`EvaluationInterrupted` on Ctrl-C, after
-    stopping the workers and the bots, with the walls finished so far.
+    stopping the workers and the bots, with the walls finished so far.  ``ray_address``: play the walls as Ray tasks
+    on that cluster instead of ``workers`` processes (``"local"``, ``"auto"``, ``"HOST:PORT"``;
+    :mod:`training.evaluation.distributed`): the same results.
     """
     cfg = load_variant(variant)
     _check_run(walls, workers, seed)
@@ -893,7 +922,7 @@ def run_matchups(
         return [summarize([r for r in records if r["matchup"] == m], a, b) for m, (a, b) in enumerate(pairs)]
 
     try:
-        _run_tasks(tasks, workers, progress, "matchups", records, skip_for)
+        _run_tasks(tasks, workers, progress, "matchups", records, skip_for, ray_address)
     except KeyboardInterrupt:
         done = len({(r["matchup"], r["wall"]) for r in records if "seats" in r})
         raise EvaluationInterrupted(results(), done, len(tasks)) from None
@@ -959,6 +988,7 @@ def round_robin(
     bot_log_dir: str | Path | None = None,
     replay_dir: str | Path | None = None,
     replay_sample: int | None = None,
+    ray_address: str | None = None,
 ) -> RoundRobinResult:
     """One-vs-three for every ordered pair of distinct ``agents`` on the same walls, plus Bradley-Terry ratings
     (the outside-bot options and exceptions are those of :func:`run_matchups`)."""
@@ -981,6 +1011,7 @@ def round_robin(
         bot_log_dir=bot_log_dir,
         replay_dir=replay_dir,
         replay_sample=replay_sample,
+        ray_address=ray_address,
     )
     wins: dict[tuple[str, str], float] = {}
     for res in matches:
@@ -1148,6 +1179,15 @@ def register_cli(subparsers: argparse._SubParsersAction) -> argparse.ArgumentPar
     p.add_argument("--seed", type=int, default=0, help="evaluation seed (walls and agent seeds derive from it)")
     p.add_argument("--workers", type=int, default=1, help="worker processes (results do not depend on it)")
     p.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        default=None,
+        metavar="ADDRESS",
+        help="play the walls as Ray tasks: alone, on a Ray instance started here; 'auto', the cluster of "
+        "'ray start'; or HOST:PORT (the same numbers as without --ray)",
+    )
+    p.add_argument(
         "--out",
         default=None,
         help="folder for eval.json, eval.md, eval.png and bots/ (outside bots' stderr); checked before playing",
@@ -1285,6 +1325,7 @@ def run_cli(args: argparse.Namespace) -> int:
         "bot_log_dir": None if out is None else out / "bots",
         "replay_dir": args.save_replays,
         "replay_sample": args.replay_sample,
+        "ray_address": args.ray,
     }
     ratings = None
     failure: EvaluationFailed | None = None
