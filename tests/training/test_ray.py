@@ -62,3 +62,47 @@ def test_skipped_tasks_are_collected_without_playing(ray_local):
     got: list[int] = []
     run_on_ray(lambda x: x, [1, 2, 3], got.append, skipped=lambda x: -x if x == 2 else None)
     assert sorted(got) == [-2, 1, 3]
+
+
+def _ray_config(tmp_path):
+    from tests.training.test_training import tiny_config
+
+    return tiny_config(
+        tmp_path,
+        ppo={"n_steps": 16, "batch_size": 32, "n_epochs": 1},
+        distributed={"backend": "ray", "workers": 2, "tables_per_worker": 2, "cpus_per_worker": 0.5},
+    )
+
+
+def test_distributed_training_survives_a_killed_worker_and_resumes(ray_local, tmp_path):
+    from training.distributed import DistributedMaskablePPO, RayVecEnv
+    from training.trainer import Trainer, latest_checkpoint
+
+    cfg = _ray_config(tmp_path)
+    assert cfg.rollout_steps == 16 * 2 * 2
+    run = tmp_path / "run"
+    trainer = Trainer.create(cfg, run, progress=False)
+    env = trainer.model.env
+    assert isinstance(env, RayVecEnv) and isinstance(trainer.model, DistributedMaskablePPO)
+    assert env.num_envs == 4
+    try:
+        trainer.train(max_segments=1, progress=False)
+        assert trainer.state.num_timesteps == 128
+        ray.kill(env.actors[0])  # a rollout worker dies in the middle of the run
+        trainer.train(progress=False)
+        assert env.replaced == 1
+        assert trainer.state.num_timesteps == cfg.total_steps == 256
+        assert len(trainer.pool) == 2  # the snapshots of steps 0 and 128 (the last segment adds none)
+        assert any(r.get("train/policy_gradient_loss") is not None for r in trainer.state.history)
+    finally:
+        trainer.close()
+    assert latest_checkpoint(run).name == f"step_{256:012d}"
+
+    resumed = Trainer.resume(run, total_steps=384)
+    try:
+        assert isinstance(resumed.model.env, RayVecEnv)
+        resumed.train(progress=False)
+        assert resumed.state.num_timesteps == 384
+        assert resumed.model.env.replaced == 0
+    finally:
+        resumed.close()
