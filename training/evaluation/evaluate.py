@@ -44,7 +44,8 @@ Command line
 ------------
 ``chuanma eval --variant hongzhong --challenger value --opponent greedy --walls 400 --workers 2 --out runs/eval``
 writes ``eval.json``, ``eval.md`` and ``eval.png`` into ``--out``; ``--round-robin random greedy value defensive``
-plays a round robin instead.  ``--seat-baseline`` also plays every opponent against itself on the same walls and
+plays a round robin instead; ``--ray [ADDRESS]`` plays the walls as Ray tasks (:mod:`training.evaluation.distributed`)
+with the same results.  ``--seat-baseline`` also plays every opponent against itself on the same walls and
 reports each challenger seat for seat against the opponent's own play (:func:`seat_for_seat`).  Outside bots
 (``external:COMMAND``) are judged as well as scored: ``--bot-timeout``, ``--bot-fallback``, ``--bot-max-timeouts``
 (timeouts in a row that declare a bot dead), ``--bot-on-dead fail|fallback`` and ``--bot-max-fallback`` (the largest
