@@ -106,3 +106,30 @@ def test_distributed_training_survives_a_killed_worker_and_resumes(ray_local, tm
         assert resumed.model.env.replaced == 0
     finally:
         resumed.close()
+
+
+def test_chuanma_eval_with_ray_prints_the_numbers_of_the_local_command(ray_local, capsys):
+    from training.cli import main
+
+    argv = ["eval", "--challenger", "greedy", "--opponent", "random", "--walls", "2", "--seed", "3", "--no-progress"]
+    assert main(argv) == 0
+    local = capsys.readouterr().out
+    assert main([*argv, "--ray"]) == 0
+    assert capsys.readouterr().out == local
+    assert "| greedy | random | 2 |" in local
+
+
+def test_the_distributed_section_sets_the_rollout_size_and_is_validated(tmp_path):
+    from training.cli import build_parser
+    from training.train_config import TrainConfigError
+
+    cfg = _ray_config(tmp_path)
+    assert cfg.tables == 4 and cfg.replace(**{"distributed.backend": "local"}).tables == cfg.env.num_envs
+    with pytest.raises(TrainConfigError, match="distributed.workers"):
+        cfg.replace(**{"distributed.workers": 0})
+    with pytest.raises(TrainConfigError, match="distributed.backend"):
+        cfg.replace(**{"distributed.backend": "mpi"})
+    args = build_parser().parse_args(["train", "--config", "hongzhong", "--ray"])
+    assert args.ray == "local"
+    args = build_parser().parse_args(["train", "--config", "hongzhong", "--ray", "auto"])
+    assert args.ray == "auto"
