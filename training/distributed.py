@@ -43,6 +43,7 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import VecEnv
 
+from training.evaluation.distributed import local_init_options
 from training.rollout_worker import RolloutWorker
 from training.train_config import TrainConfig
 
@@ -71,7 +72,7 @@ class RayVecEnv(VecEnv):
         if self.owns_ray:
             try:
                 if d.address == "local":
-                    ray.init(address="local", include_dashboard=False, log_to_driver=False)
+                    ray.init(**local_init_options())
                 else:
                     ray.init(address=d.address, log_to_driver=False)
             except ConnectionError as exc:

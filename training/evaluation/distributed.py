@@ -17,10 +17,25 @@ and outside-bot commands named by the agents must exist at the same path on ever
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 DEFAULT_ADDRESS = "local"
+PROJECT_ROOT = Path(__file__).resolve().parents[2]  # the folder holding the envs, agents and training packages
+
+
+def local_init_options() -> dict[str, Any]:
+    """``ray.init`` options of a Ray instance started on this machine: no dashboard, and workers that import this
+    copy of chuanma (its folder first on their ``PYTHONPATH``, as for this process)."""
+    path = os.pathsep.join(p for p in (str(PROJECT_ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    return {
+        "address": "local",
+        "include_dashboard": False,
+        "log_to_driver": False,
+        "runtime_env": {"env_vars": {"PYTHONPATH": path}},
+    }
 
 
 def _ray() -> Any:
@@ -42,7 +57,7 @@ def connect(address: str | None = DEFAULT_ADDRESS) -> Iterator[Any]:
     address = address or DEFAULT_ADDRESS
     try:
         if address == "local":
-            ray.init(address="local", include_dashboard=False, log_to_driver=False)
+            ray.init(**local_init_options())
         else:
             ray.init(address=address, log_to_driver=False)
     except ConnectionError as exc:
