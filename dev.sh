@@ -67,7 +67,8 @@ case "${1:-}" in
         .venv/bin/mypy
         wait "$compiling" || { cat .venv/compile.log >&2; exit 1; }
         cat .venv/compile.log
-        .venv/bin/python -m pytest -n 2 -q --durations=30 "$@"
+        # --dist loadgroup: the tests of one xdist_group (the Ray tests) share a worker, and so one Ray instance
+        .venv/bin/python -m pytest -n 2 --dist loadgroup -q --durations=30 "$@"
         ;;
     *)
         echo "usage: bash dev.sh {main|test|setup} [extra args]" >&2

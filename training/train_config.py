@@ -1,7 +1,8 @@
 """Training configuration (训练配置): one YAML per variant in ``configs/train/``, loaded into :class:`TrainConfig`.
 
 Every hyperparameter of a run lives in the YAML files; nothing is read from elsewhere.  The file has the sections
-``env``, ``ppo``, ``net``, ``pool``, ``bc``, ``schedule``, ``eval`` and ``logging`` plus a few top-level keys
+``env``, ``ppo``, ``net``, ``pool``, ``bc``, ``schedule``, ``eval``, ``logging`` and ``distributed`` plus a few
+top-level keys
 (see ``configs/train/defaults.yaml`` for every key with a comment).  A file may start from another with
 ``extends: <file>`` (relative to its folder): the presets extend ``defaults.yaml`` and set only what differs (the
 variant, its reward scale ...).  Unknown keys, wrong types and out-of-range values raise :class:`TrainConfigError`
@@ -167,6 +168,18 @@ class EvalConfig:
 
 
 @dataclass(frozen=True)
+class DistributedConfig:
+    """Where the self-play rollouts run (:mod:`training.distributed`): in this process (``local``: ``env.num_envs``
+    hands) or in Ray actors (``ray``: ``workers`` actors of ``tables_per_worker`` hands each)."""
+
+    backend: Literal["local", "ray"] = "local"
+    address: str = "local"  # the Ray cluster: local (started for the run), auto (of `ray start`), HOST:PORT
+    workers: int = 2  # rollout workers (Ray actors)
+    tables_per_worker: int = 8  # hands each worker plays at once (its batched environment)
+    cpus_per_worker: float = 1.0  # CPUs Ray reserves for each worker
+
+
+@dataclass(frozen=True)
 class LoggingConfig:
     tensorboard: bool = True
     progress_bar: bool = True
@@ -195,11 +208,18 @@ class TrainConfig:
     schedule: ScheduleConfig = field(default_factory=ScheduleConfig)
     eval: EvalConfig = field(default_factory=EvalConfig)
     logging: LoggingConfig = field(default_factory=LoggingConfig)
+    distributed: DistributedConfig = field(default_factory=DistributedConfig)
+
+    @property
+    def tables(self) -> int:
+        """Hands played at once: ``env.num_envs``, or ``workers * tables_per_worker`` with the Ray backend."""
+        d = self.distributed
+        return d.workers * d.tables_per_worker if d.backend == "ray" else self.env.num_envs
 
     @property
     def rollout_steps(self) -> int:
-        """Learner steps per PPO rollout (``n_steps * num_envs``)."""
-        return self.ppo.n_steps * self.env.num_envs
+        """Learner steps per PPO rollout (``n_steps`` times :attr:`tables`)."""
+        return self.ppo.n_steps * self.tables
 
     def to_dict(self) -> dict[str, Any]:
         """Plain nested mapping (YAML/JSON-serialisable; tuples become lists)."""
@@ -330,6 +350,11 @@ def _validate(cfg: TrainConfig, source: str) -> None:
         raise TrainConfigError(f"{source}: key 'variant' / 'env.rules': {exc}") from None
     if cfg.env.match or cfg.env.room:
         _validate_match(cfg, source)
+    if cfg.trainer == "batched" and cfg.distributed.backend == "ray":
+        raise TrainConfigError(
+            f"{source}: key 'trainer' = 'batched' runs its tables in the learner's process; "
+            "'distributed.backend: ray' needs 'trainer: sb3'"
+        )
     if cfg.env.engine == "compiled":
         from envs.compiled.support import unsupported
 
@@ -359,6 +384,9 @@ def _validate(cfg: TrainConfig, source: str) -> None:
         ("bc.epochs", cfg.bc.epochs),
         ("bc.batch_size", cfg.bc.batch_size),
         ("bc.learning_rate", cfg.bc.learning_rate),
+        ("distributed.workers", cfg.distributed.workers),
+        ("distributed.tables_per_worker", cfg.distributed.tables_per_worker),
+        ("distributed.cpus_per_worker", cfg.distributed.cpus_per_worker),
     ):
         _positive(source, key, value)
     for key, value in (
@@ -382,12 +410,14 @@ def _validate(cfg: TrainConfig, source: str) -> None:
     if cfg.ppo.batch_size > cfg.rollout_steps:
         raise TrainConfigError(
             f"{source}: key 'ppo.batch_size' = {cfg.ppo.batch_size} exceeds the rollout size "
-            f"ppo.n_steps * env.num_envs = {cfg.rollout_steps}"
+            f"ppo.n_steps * tables = {cfg.rollout_steps} (tables: env.num_envs, or distributed.workers * "
+            f"distributed.tables_per_worker with the Ray backend)"
         )
     if cfg.schedule.segment_steps % cfg.rollout_steps:
         raise TrainConfigError(
             f"{source}: key 'schedule.segment_steps' = {cfg.schedule.segment_steps} must be a multiple of "
-            f"ppo.n_steps * env.num_envs = {cfg.rollout_steps}"
+            f"ppo.n_steps * tables = {cfg.rollout_steps} (tables: env.num_envs, or distributed.workers * "
+            f"distributed.tables_per_worker with the Ray backend)"
         )
     for key, names in (
         ("pool.baselines", cfg.pool.baselines),

@@ -201,9 +201,9 @@ class Trainer:
         (run_dir / "config.yaml").write_text(dump_train_config(cfg), encoding="utf-8")
         rules = load_variant(cfg.variant, **cfg.env.rules)
         (run_dir / "run.json").write_text(json.dumps(run_metadata(cfg, rules), indent=2, ensure_ascii=False) + "\n")
-        vec_env = _model_env(cfg)
+        vec_env, algorithm = _env_and_algorithm(cfg)
         p = cfg.ppo
-        model = MaskablePPO(
+        model = algorithm(
             MaskableActorCriticPolicy,
             vec_env,
             learning_rate=p.learning_rate,
@@ -237,8 +237,9 @@ class Trainer:
         return trainer
 
     @classmethod
-    def resume(cls, run_dir: str | Path, *, total_steps: int | None = None) -> Trainer:
-        """Continue the run in ``run_dir`` from its newest checkpoint (``total_steps`` may extend the budget)."""
+    def resume(cls, run_dir: str | Path, *, total_steps: int | None = None, ray_address: str | None = None) -> Trainer:
+        """Continue the run in ``run_dir`` from its newest checkpoint (``total_steps`` may extend the budget;
+        ``ray_address``: play the rollouts on that Ray cluster, :mod:`training.distributed`)."""
         run_dir = Path(run_dir)
         ckpt = latest_checkpoint(run_dir)
         if ckpt is None:
@@ -247,12 +248,15 @@ class Trainer:
         if total_steps is not None:
             cfg = cfg.replace(total_steps=total_steps)
             (run_dir / "config.yaml").write_text(dump_train_config(cfg), encoding="utf-8")
+        if ray_address is not None:
+            cfg = cfg.replace(**{"distributed.backend": "ray", "distributed.address": ray_address})
+            (run_dir / "config.yaml").write_text(dump_train_config(cfg), encoding="utf-8")
         torch.set_num_threads(cfg.torch_threads)
         state = RunState.from_dict(json.loads((ckpt / STATE_FILE).read_text()))
         pool = SnapshotPool.load(run_dir / "pool", ckpt / "pool.json")
         pool.max_size = cfg.pool.max_size
-        vec_env = _model_env(cfg)
-        model = MaskablePPO.load(ckpt / MODEL_FILE, env=vec_env, device=learner_device(cfg.device))
+        vec_env, algorithm = _env_and_algorithm(cfg)
+        model = algorithm.load(ckpt / MODEL_FILE, env=vec_env, device=learner_device(cfg.device))
         if model.num_timesteps != state.num_timesteps:
             raise ValueError(
                 f"checkpoint {str(ckpt)!r} is inconsistent: model step {model.num_timesteps}, state step "
@@ -522,6 +526,10 @@ class Trainer:
             for row in self.state.evals:
                 f.write(json.dumps(row, default=_json_default) + "\n")
 
+    def close(self) -> None:
+        """Close the environments (stops the Ray rollout workers of a distributed run)."""
+        self.model.env.close()
+
     # ---- the end ---------------------------------------------------------------------------------------------
     def finish(
         self,
@@ -588,6 +596,15 @@ def _model_env(cfg: TrainConfig) -> Any:
     venv = VectorEnv(rules, 1)
     net_input = cfg.net.net_input(rules)
     return venv if net_input.bare else NetInputVecEnv(venv, net_input)
+
+
+def _env_and_algorithm(cfg: TrainConfig) -> tuple[Any, type[MaskablePPO]]:
+    """The environments and the PPO class of a run: local, or Ray rollout workers (``distributed.backend``)."""
+    if cfg.distributed.backend == "ray":
+        from training.distributed import DistributedMaskablePPO, make_ray_vec_env
+
+        return make_ray_vec_env(cfg), DistributedMaskablePPO
+    return _model_env(cfg), MaskablePPO
 
 
 def latest_checkpoint(run_dir: str | Path) -> Path | None:

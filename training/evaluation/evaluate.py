@@ -44,7 +44,8 @@ Command line
 ------------
 ``chuanma eval --variant hongzhong --challenger value --opponent greedy --walls 400 --workers 2 --out runs/eval``
 writes ``eval.json``, ``eval.md`` and ``eval.png`` into ``--out``; ``--round-robin random greedy value defensive``
-plays a round robin instead.  ``--seat-baseline`` also plays every opponent against itself on the same walls and
+plays a round robin instead; ``--ray [ADDRESS]`` plays the walls as Ray tasks (:mod:`training.evaluation.distributed`)
+with the same results.  ``--seat-baseline`` also plays every opponent against itself on the same walls and
 reports each challenger seat for seat against the opponent's own play (:func:`seat_for_seat`).  Outside bots
 (``external:COMMAND``) are judged as well as scored: ``--bot-timeout``, ``--bot-fallback``, ``--bot-max-timeouts``
 (timeouts in a row that declare a bot dead), ``--bot-on-dead fail|fallback`` and ``--bot-max-fallback`` (the largest
@@ -396,6 +397,16 @@ def _play_wall(task: _Task) -> list[dict[str, Any]]:
     return out
 
 
+def _play_wall_on_ray(task: _Task) -> list[dict[str, Any]]:
+    """:func:`_play_wall` in a Ray worker, whose outside bots are closed after the wall (a Ray worker process
+    outlives the evaluation)."""
+    try:
+        return _play_wall(task)
+    finally:
+        _close_worker_agents(spec=task.challenger)
+        _close_worker_agents(spec=task.opponent)
+
+
 def _run_tasks(
     tasks: list[_Task],
     workers: int,
@@ -403,6 +414,7 @@ def _run_tasks(
     desc: str,
     records: list[dict[str, Any]],
     skip_for: dict[str, list[int]],
+    ray_address: str | None = None,
 ) -> None:
     """Play ``tasks``, appending every wall's records to ``records`` as it finishes (so that an interrupted run
     keeps the walls already played).  A failure record of a bot marks every matchup in ``skip_for[bot]``
@@ -425,7 +437,20 @@ def _run_tasks(
             bar.update(1)
 
     try:
-        if workers <= 1:
+        if ray_address is not None:  # Ray tasks (training/evaluation/distributed.py)
+            from training.evaluation.distributed import run_on_ray
+
+            flags = bytearray(matchups)
+            run_on_ray(
+                _play_wall_on_ray,
+                tasks,
+                lambda recs: collect(recs, flags),
+                address=ray_address,
+                skipped=lambda t: (
+                    [{"matchup": t.matchup, "wall": t.wall, "skipped": True}] if flags[t.matchup] else None
+                ),
+            )
+        elif workers <= 1:
             _SKIP = bytearray(matchups)
             clean = False
             try:
@@ -830,6 +855,7 @@ def one_vs_three(
     bot_log_dir: str | Path | None = None,
     replay_dir: str | Path | None = None,
     replay_sample: int | None = None,
+    ray_address: str | None = None,
 ) -> MatchResult:
     """Duplicate one-vs-three (one-vs-one with two players) of ``challenger`` against copies of ``opponent``."""
     return run_matchups(
@@ -844,6 +870,7 @@ def one_vs_three(
         bot_log_dir=bot_log_dir,
         replay_dir=replay_dir,
         replay_sample=replay_sample,
+        ray_address=ray_address,
     )[0]
 
 
@@ -861,6 +888,7 @@ def run_matchups(
     replay_dir: str | Path | None = None,
     replay_sample: int | None = None,
     engine: str = "python",
+    ray_address: str | None = None,
 ) -> list[MatchResult]:
     """One-vs-three for each ``(challenger, opponent)`` pair, all on the same walls, in one pool of workers.
 
@@ -874,7 +902,9 @@ def run_matchups(
     bot could not start, was declared dead, or its fallback played more than ``max_fallback`` (a share, 0-1) of
     its decisions in a matchup; the other matchups are played to the end all the same.  Raises
     :class:`EvaluationInterrupted` on Ctrl-C, after
-    stopping the workers and the bots, with the walls finished so far.
+    stopping the workers and the bots, with the walls finished so far.  ``ray_address``: play the walls as Ray tasks
+    on that cluster instead of ``workers`` processes (``"local"``, ``"auto"``, ``"HOST:PORT"``;
+    :mod:`training.evaluation.distributed`): the same results.
     """
     cfg = load_variant(variant)
     _check_run(walls, workers, seed)
@@ -890,7 +920,10 @@ def run_matchups(
         from training.evaluation import fast
 
         specs = [x for pair in pairs for x in pair]
-        if fast.choose_engine(engine, cfg, specs, replays=replay_dir is not None) == "compiled":
+        chosen = fast.choose_engine(
+            engine, cfg, specs, replays=replay_dir is not None, workers=workers, ray=ray_address is not None
+        )
+        if chosen == "compiled":
             return fast.run_matchups_batched(cfg, pairs, walls=walls, seed=seed, progress=progress)
     tasks = _tasks(cfg, pairs, walls, seed, external or {}, None if bot_log_dir is None else str(bot_log_dir))
     if replay_dir is not None:
@@ -903,7 +936,7 @@ def run_matchups(
         return [summarize([r for r in records if r["matchup"] == m], a, b) for m, (a, b) in enumerate(pairs)]
 
     try:
-        _run_tasks(tasks, workers, progress, "matchups", records, skip_for)
+        _run_tasks(tasks, workers, progress, "matchups", records, skip_for, ray_address)
     except KeyboardInterrupt:
         done = len({(r["matchup"], r["wall"]) for r in records if "seats" in r})
         raise EvaluationInterrupted(results(), done, len(tasks)) from None
@@ -970,6 +1003,7 @@ def round_robin(
     replay_dir: str | Path | None = None,
     replay_sample: int | None = None,
     engine: str = "python",
+    ray_address: str | None = None,
 ) -> RoundRobinResult:
     """One-vs-three for every ordered pair of distinct ``agents`` on the same walls, plus Bradley-Terry ratings
     (the outside-bot options and exceptions are those of :func:`run_matchups`)."""
@@ -993,6 +1027,7 @@ def round_robin(
         replay_dir=replay_dir,
         replay_sample=replay_sample,
         engine=engine,
+        ray_address=ray_address,
     )
     wins: dict[tuple[str, str], float] = {}
     for res in matches:
@@ -1160,6 +1195,15 @@ def register_cli(subparsers: argparse._SubParsersAction) -> argparse.ArgumentPar
     p.add_argument("--seed", type=int, default=0, help="evaluation seed (walls and agent seeds derive from it)")
     p.add_argument("--workers", type=int, default=1, help="worker processes (results do not depend on it)")
     p.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        default=None,
+        metavar="ADDRESS",
+        help="play the walls as Ray tasks: alone, on a Ray instance started here; 'auto', the cluster of "
+        "'ray start'; or HOST:PORT (the same numbers as without --ray)",
+    )
+    p.add_argument(
         "--out",
         default=None,
         help="folder for eval.json, eval.md, eval.png and bots/ (outside bots' stderr); checked before playing",
@@ -1208,8 +1252,8 @@ def register_cli(subparsers: argparse._SubParsersAction) -> argparse.ArgumentPar
         choices=("auto", "compiled", "python"),
         default="auto",
         help="compiled: many walls at once on the compiled engine, batched agents, one process (the same numbers; "
-        "training/evaluation/fast.py); python: hand by hand; auto (default): compiled when every agent is batchable "
-        "and the rules are compiled",
+        "training/evaluation/fast.py); python: hand by hand; auto (default): compiled when every agent is batchable, "
+        "the rules are compiled and neither --workers > 1 nor --ray is given",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     from training.evaluation.matches import add_match_arguments
@@ -1314,6 +1358,7 @@ def run_cli(args: argparse.Namespace) -> int:
         "bot_log_dir": None if out is None else out / "bots",
         "replay_dir": args.save_replays,
         "replay_sample": args.replay_sample,
+        "ray_address": args.ray,
     }
     ratings = None
     failure: EvaluationFailed | None = None
@@ -1391,7 +1436,14 @@ def _resolve_engine(args: argparse.Namespace, cfg: RuleConfig) -> str:
 
     specs = list(args.round_robin or [x for pair in (args.matchup or []) for x in pair])
     specs += [s for s in (args.challenger, args.opponent) if s]
-    return choose_engine(engine, cfg, specs, replays=args.save_replays is not None)
+    return choose_engine(
+        engine,
+        cfg,
+        specs,
+        replays=args.save_replays is not None,
+        workers=args.workers,
+        ray=getattr(args, "ray", None) is not None,
+    )
 
 
 def _finite(x: Any) -> Any:

@@ -179,9 +179,18 @@ def compiled_refusal(cfg: RuleConfig) -> str | None:
     return None
 
 
-def choose_engine(engine: str, cfg: RuleConfig, specs: Sequence[str], *, replays: bool = False) -> str:
+def choose_engine(
+    engine: str,
+    cfg: RuleConfig,
+    specs: Sequence[str],
+    *,
+    replays: bool = False,
+    workers: int = 1,
+    ray: bool = False,
+) -> str:
     """``"compiled"`` or ``"python"`` for ``--engine`` ``engine``: ``auto`` is compiled when every agent is batchable,
-    no replay files are asked for and the rules are played by the batched evaluator; ``compiled`` refuses
+    no replay files are asked for, the rules are played by the batched evaluator and the walls are not spread over
+    worker processes (``workers > 1``) or Ray tasks (``ray``), which play hand by hand; ``compiled`` refuses
     (``ValueError`` naming the reason) where ``auto`` would fall back."""
     if engine not in EVAL_ENGINES:
         raise ValueError(f"engine must be one of {list(EVAL_ENGINES)}, got {engine!r}")
@@ -193,6 +202,10 @@ def choose_engine(engine: str, cfg: RuleConfig, specs: Sequence[str], *, replays
         reasons.append(f"outside bots are not batchable ({', '.join(bots)})")
     if replays:
         reasons.append("replay files are written by the Python evaluator")
+    if workers > 1:
+        reasons.append(f"--workers {workers} spreads the walls over processes that play hand by hand")
+    if ray:
+        reasons.append("--ray plays the walls as Ray tasks, hand by hand")
     refusal = compiled_refusal(cfg)
     if refusal:
         reasons.append(refusal)
