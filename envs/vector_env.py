@@ -161,7 +161,14 @@ class VectorEnv(_VecEnvBase):
         reward_scale: float = 1.0,
         normalize_reward: bool = False,
         engine: str = "python",
+        match: bool = False,
+        room: str | None = None,
     ) -> None:
+        if match or room is not None:
+            raise ValueError(
+                "VectorEnv plays single hands; match mode (match=True) and rooms (room=...) are played by "
+                "sichuan_mahjong_v0.env and SingleAgentEnv (envs.engine.match)"
+            )
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
         if reward_mode not in REWARD_MODES:

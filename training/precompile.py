@@ -52,7 +52,9 @@ def engine_cached() -> bool:
 def compile_engine(presets: tuple[str, ...] = tuple(PRESETS), decisions: int = 64) -> CompileReport:
     """Compile (or load) the compiled engine's entry points by playing ``decisions`` random legal decisions of every
     preset in ``presets`` in the AEC environment and in a two-table batched environment (self-play mode, and the
-    learner mode with random opponents), both on the compiled engine."""
+    learner mode with random opponents), both on the compiled engine, and the compiled hand-feature planes of the
+    agents (:class:`agents.compiled.hand_features.BatchHandFeatures`) on the positions of the self-play tables."""
+    from agents.compiled.hand_features import BatchHandFeatures
     from envs import sichuan_mahjong_v0
     from envs.vector_env import make_vec_env
 
@@ -76,10 +78,12 @@ def compile_engine(presets: tuple[str, ...] = tuple(PRESETS), decisions: int = 6
         env.close()
         for self_play in (False, True):
             venv = make_vec_env(name, 2, engine="compiled", seed=0, self_play=self_play)
-            venv.reset()
+            obs = venv.reset()
             for _ in range(decisions):
                 masks = venv.action_masks()
-                venv.step(np.array([int(rng.choice(np.flatnonzero(m))) for m in masks]))
+                obs, *_ = venv.step(np.array([int(rng.choice(np.flatnonzero(m))) for m in masks]))
+            if self_play:
+                BatchHandFeatures(name).planes(obs)
             venv.close()
     return CompileReport(time.perf_counter() - start, was_cached, tuple(presets))
 

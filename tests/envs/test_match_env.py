@@ -85,6 +85,12 @@ def test_match_options_are_checked():
         sichuan_mahjong_v0.raw_env("hongzhong", room="vip")
     with pytest.raises(ValueError, match=r"must be in 2000..100000 chips, got 100"):
         sichuan_mahjong_v0.raw_env("hongzhong", room="初级场", stacks=100)
+    from envs.vector_env import VectorEnv
+
+    with pytest.raises(ValueError, match="VectorEnv plays single hands"):
+        VectorEnv("chiyu", 2, match=True)
+    with pytest.raises(ValueError, match="VectorEnv plays single hands"):
+        VectorEnv("hongzhong", 2, room="初级场")
     plain = sichuan_mahjong_v0.raw_env("chiyu")
     assert plain.match_rules is None and plain.observation_space("player_0")["observation"].shape == OBS_SHAPE
 
