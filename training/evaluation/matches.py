@@ -3,11 +3,11 @@
 
 Protocol: match ``m`` is dealt from the match seed :func:`envs.core.wall.hand_seed` ``(seed, m)`` — its walls, first
 dealer and 换三张 dice — and played once per rotation: the challenger at seat ``r`` (``r = 0 .. n-1``), copies of the
-opponent at the other seats.  Hands follow each other as :class:`envs.engine.match.TableMatch` deals them (dealer
-rule, carried points or chips, bankruptcy or busts end the match), on the engine ``--engine`` names when the command
-has that option (default the Python engine).  Agents see the ``chuanma-v1`` observation of each hand (the baseline
-agents' layout); they are built for every match from a seed of ``(seed, match, rotation, seat)`` and reset for
-their seat at every hand.
+opponent at the other seats. Hands follow each other as :class:`envs.engine.match.TableMatch` deals them (dealer rule,
+carried points or chips, bankruptcy or busts end the match), on the engine ``--engine`` names (``python`` or
+``compiled``; ``auto``, the default, is the Python engine here). Agents see the ``chuanma-v1`` observation of each hand
+(the baseline agents' layout); they are built for every match from a seed of ``(seed, match, rotation, seat)`` and reset
+for their seat at every hand.
 
 Reported for the challenger, each with a 95 % t-interval whose samples are the per-match means over the rotations
 (luck of the deal cancels inside a match), clipped to the values the quantity can take:
@@ -198,6 +198,8 @@ def run_match_cli(args: argparse.Namespace, cfg: RuleConfig) -> int:
     assert rules is not None
     count = args.matches if args.matches is not None else args.walls
     engine = getattr(args, "engine", None) or "python"
+    if engine == "auto":  # the batched evaluator plays single hands; matches run table by table on the Python engine
+        engine = "python"
     report, rows = evaluate_matches(
         cfg, rules, args.challenger, args.opponent, matches=count, seed=args.seed, workers=args.workers, engine=engine
     )
