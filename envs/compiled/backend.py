@@ -183,6 +183,7 @@ class CompiledBatch:
     """:class:`envs.backend.BatchBackend` on one kernel row per slot (see the module docstring)."""
 
     engine = "compiled"
+    ledger_type: type[Ledger] = Ledger  # the ledger each dealt hand settles with (a subclass may record more)
 
     def __init__(self, cfg: RuleConfig, num_envs: int) -> None:
         check_supported(cfg)
@@ -194,7 +195,7 @@ class CompiledBatch:
         self.table = win_table()
         self.state = np.zeros((num_envs, STATE_SIZE), dtype=np.int32)
         self._events, self._num_events = K.empty_events(num_envs)
-        self._ledgers = [Ledger(cfg, self.table) for _ in range(num_envs)]
+        self._ledgers = [self.ledger_type(cfg, self.table) for _ in range(num_envs)]
         self._wall = np.zeros(WALL_LEN, dtype=np.int32)
         self._tiles = np.asarray(tile_multiset(cfg), dtype=np.int32)
         self._base_unit = float(cfg.base_unit)
@@ -206,7 +207,7 @@ class CompiledBatch:
         count[0] = 0
         row, wall = self.state[i], self._wall[: cfg.num_tiles]
         K.deal(row, wall, dealer, offset, self.rules, self.table, self._events[i], count)
-        ledger = self._ledgers[i] = Ledger(cfg, self.table)
+        ledger = self._ledgers[i] = self.ledger_type(cfg, self.table)
         if not count[0]:
             return False
         ledger.settle(row, self._events[i], count, self.rules)  # without 换三张 and 定缺, four 红中 can win

@@ -46,7 +46,6 @@ import numpy as np
 
 from envs.compiled import kernel as K
 from envs.compiled.backend import CompiledBatch
-from envs.compiled.dealing import seeded_start
 from envs.compiled.ledger import Ledger
 from envs.compiled.support import unsupported
 from envs.core.actions import ACTION_SPACE_SIZE, action_name
@@ -248,19 +247,7 @@ class _StatsLedger(Ledger):
 class _StatsBatch(CompiledBatch):
     """:class:`CompiledBatch` whose hands keep a :class:`_StatsLedger`."""
 
-    def deal(self, i: int, seed: Any) -> bool:
-        """:meth:`CompiledBatch.deal` with a :class:`_StatsLedger` (which records a win at the deal too)."""
-        cfg = self.cfg
-        dealer, offset = seeded_start(cfg, seed, self._tiles, self._wall)
-        count = self._num_events[i : i + 1]
-        count[0] = 0
-        row, wall = self.state[i], self._wall[: cfg.num_tiles]
-        K.deal(row, wall, dealer, offset, self.rules, self.table, self._events[i], count)
-        ledger = self._ledgers[i] = _StatsLedger(cfg, self.table)
-        if not count[0]:
-            return False
-        ledger.settle(row, self._events[i], count, self.rules)
-        return True
+    ledger_type = _StatsLedger  # records a win at the deal too
 
     def hand_stats(self, i: int) -> list[HandStats]:
         """Every seat's :class:`HandStats` of slot ``i``'s finished hand (``evaluate.seat_stats``)."""
