@@ -86,6 +86,7 @@ import numpy as np
 from agents.base import BaseAgent, legal_ids
 from envs.core.actions import ACTION_LAYOUT_VERSION, action_name
 from envs.core.rule_config import RuleConfig
+from envs.core.tiles import NUM_KINDS
 from envs.engine.observation import OBS_VERSION, PLANES, decode
 
 __all__ = [
@@ -96,6 +97,7 @@ __all__ = [
     "PROTOCOL",
     "BotError",
     "ExternalAgent",
+    "observation_from_message",
     "observation_message",
 ]
 
@@ -136,6 +138,20 @@ def observation_message(observation: np.ndarray) -> dict[str, Any]:
         whole = np.isfinite(view).all() and (view == np.round(view)).all()
         out[name] = view.astype(np.int64).tolist() if whole else _compact(view.tolist())
     return out
+
+
+def observation_from_message(fields: dict[str, Any]) -> np.ndarray:
+    """The observation array ``(C, 34)`` float32 of a ``decide`` message's ``observation`` field (the inverse of
+    :func:`observation_message`); ``ValueError`` names a missing or misshapen plane group."""
+    rows = []
+    for group in PLANES:
+        if group.name not in fields:
+            raise ValueError(f"observation message lacks the plane group {group.name!r}")
+        block = np.asarray(fields[group.name], dtype=np.float32).reshape(-1, NUM_KINDS)
+        if block.shape[0] != group.rows:
+            raise ValueError(f"plane group {group.name!r} has {block.shape[0]} rows, expected {group.rows}")
+        rows.append(block)
+    return np.concatenate(rows)
 
 
 def _compact(values: Any) -> Any:

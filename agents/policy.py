@@ -430,6 +430,32 @@ class PolicyAgent(BaseAgent):
             policy, net, meta, deterministic=deterministic, seed=seed, name=name or f"policy@{meta.step}"
         )
 
+    @classmethod
+    def pretrained(
+        cls, name: str, *, deterministic: bool = True, seed: int | None = 0, variant: str | RuleConfig | None = None
+    ) -> PolicyAgent:
+        """The policy of preset ``name`` shipped with the package (预训练策略, :mod:`agents.pretrained`; its model
+        card is ``agents/pretrained/<name>.md``).  ``variant`` (default: the preset ``name``) must be the rules it
+        was trained for.  A shipped checkpoint that no longer matches this package's observation, action layout or
+        rules is refused with a :class:`CheckpointError` that says how to retrain it."""
+        from agents.pretrained import checkpoint_path
+
+        path = checkpoint_path(name)
+        try:
+            return cls.load(
+                path,
+                variant=name if variant is None else variant,
+                deterministic=deterministic,
+                seed=seed,
+                name=f"pretrained:{name}",
+            )
+        except CheckpointError as exc:
+            raise CheckpointError(
+                f"the pretrained policy {name!r} does not fit this package: {exc}. Retrain and publish it: "
+                f"`chuanma train --config configs/train/{name}.yaml`, then `chuanma publish runs/{name}` "
+                "(training/publish.py writes the checkpoint and its model card into agents/pretrained/)"
+            ) from None
+
     def reset(self, seat: int, variant: RuleConfig) -> None:
         if self.meta is not None and variant is not None:
             check_variant(self.meta, variant, f"of {self.name}")

@@ -9,6 +9,8 @@ Grammar (:data:`GRAMMAR`, shown by ``chuanma eval --help``)::
                                                    agents.external (COMMAND is split like a shell line)
     policy:PATH                                    a policy of chuanma train: its final.zip, a checkpoint or
                                                    the run directory (agents.policy.PolicyAgent.load)
+    pretrained:NAME                                the policy of preset NAME shipped with the package
+                                                   (agents.policy.PolicyAgent.pretrained, agents/pretrained/)
     sb3:PATH                                       one's own sb3-contrib MaskablePPO zip trained on the chuanma
                                                    observations (agents.sb3_agent.SB3Agent)
 
@@ -41,13 +43,15 @@ GRAMMAR = """agent specifications:
                                         e.g. "external:python agents/examples/random_bot.py"
   policy:PATH                           a policy of chuanma train: a run directory, its final.zip or a
                                         checkpoint's model.zip
+  pretrained:NAME                       the policy of preset NAME shipped with the package, e.g.
+                                        pretrained:hongzhong (agents/pretrained/NAME.md is its model card)
   sb3:PATH                              one's own sb3-contrib MaskablePPO zip trained on the chuanma
                                         observations (e.g. on envs.vector_env.make_vec_env)"""
 
 
 class AgentSpec:
-    """A parsed agent specification: ``kind`` (a baseline name, ``external``, ``policy`` or ``sb3``) and its
-    options."""
+    """A parsed agent specification: ``kind`` (a baseline name, ``external``, ``policy``, ``pretrained`` or ``sb3``)
+    and its options."""
 
     __slots__ = ("argument", "kind", "options", "text")
 
@@ -80,14 +84,15 @@ def parse_spec(text: str) -> AgentSpec:
     text = text.strip()
     name, _, rest = text.partition(":")
     name = name.strip()
-    if name in ("external", "policy", "sb3"):
+    if name in ("external", "policy", "pretrained", "sb3"):
         if not rest.strip():
-            raise ValueError(f"agent specification {text!r} needs a {'command' if name == 'external' else 'path'}")
+            what = {"external": "command", "pretrained": "preset name"}.get(name, "path")
+            raise ValueError(f"agent specification {text!r} needs a {what}")
         return AgentSpec(text, name, {}, rest.strip())
     if name not in BASELINES:
         raise ValueError(
-            f"unknown agent {name!r} in {text!r}; expected one of {sorted(BASELINES)}, 'external:CMD', 'policy:PATH' "
-            "or 'sb3:PATH'"
+            f"unknown agent {name!r} in {text!r}; expected one of {sorted(BASELINES)}, 'external:CMD', 'policy:PATH', "
+            "'pretrained:NAME' or 'sb3:PATH'"
         )
     options: dict[str, Any] = {}
     if rest.strip():
@@ -127,6 +132,9 @@ def make_agent(spec: str | AgentSpec, seed: int = 0, *, variant: Any = None, **e
     if spec.kind == "policy":
         policy = importlib.import_module("agents.policy")
         return policy.PolicyAgent.load(spec.argument, variant=variant)
+    if spec.kind == "pretrained":
+        policy = importlib.import_module("agents.policy")
+        return policy.PolicyAgent.pretrained(spec.argument, variant=variant)
     if spec.kind == "sb3":
         from agents.sb3_agent import SB3Agent
 

@@ -10,6 +10,8 @@ Subcommands (each module registers its own parser; heavy imports happen only whe
 * ``chuanma train --config configs/train/<variant>.yaml`` — self-play training (see :mod:`training.train`).
 * ``chuanma play --variant V --opponents SPEC`` — play one seat against agents in the browser (see
   :mod:`training.play`).
+* ``chuanma publish RUN_DIR`` — evaluate a finished run and ship its policy with a model card (see
+  :mod:`training.publish`).
 * ``chuanma main`` — the README's main job: train briefly on the default variant, evaluate against the baselines.
 """
 
@@ -28,6 +30,7 @@ _SUBCOMMAND_MODULES: tuple[str, ...] = (
     "training.evaluation.evaluate",
     "training.train",
     "training.main_job",
+    "training.publish",
     "training.precompile",
     "training.play.command",
 )

@@ -57,6 +57,7 @@ from envs.core.actions import ACTION_LAYOUT_VERSION
 from envs.core.rule_config import RuleConfig, load_variant
 from envs.engine.observation import OBS_VERSION
 from training.evaluation.evaluate_policy import evaluate_agent, evaluate_checkpoint, result_row
+from training.publish import git_commit
 from training.selfplay import SnapshotPool, env_options, make_training_vec_env
 from training.train_config import TrainConfig, dump_train_config, load_train_config
 
@@ -634,6 +635,8 @@ def run_metadata(cfg: TrainConfig, rules: RuleConfig) -> dict[str, Any]:
         "stable_baselines3": stable_baselines3.__version__,
         "sb3_contrib": sb3_contrib.__version__,
         "torch_threads": cfg.torch_threads,
+        "device": cfg.device,
+        "commit": git_commit(),
     }
 
 

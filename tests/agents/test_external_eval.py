@@ -226,3 +226,14 @@ def test_an_interrupt_stops_workers_and_bots_and_keeps_the_finished_walls(tmp_pa
     while not all(_gone(pid) for pid in started) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert all(_gone(pid) for pid in started), [p for p in started if not _gone(p)]
+
+
+def test_the_agent_bot_example_plays_a_chuanma_agent_through_the_protocol():
+    """agents/examples/agent_bot.py serving `greedy` against three greedy seats makes greedy's decisions: every seat
+    rotation of a wall is the same game, so the challenger's duplicate result is exactly zero and no decision falls
+    back."""
+    script = ROOT / "agents" / "examples" / "agent_bot.py"
+    spec = f"external:{sys.executable} {script} greedy"
+    (res,) = run_matchups("chengdu", [(spec, "greedy")], walls=2, seed=3, external={"timeout": 30.0})
+    assert res.points == 0.0 and res.ci_low == 0.0 and res.ci_high == 0.0
+    assert res.faults[spec]["decisions"] > 50 and res.fallback_share(spec) == 0.0

@@ -308,7 +308,7 @@ def _agent_for(
     from agents.registry import make_agent, parse_spec
 
     parsed = parse_spec(spec)
-    if parsed.kind in ("external", "policy", "sb3"):  # processes and networks are kept for the whole run (one per seat)
+    if parsed.kind in ("external", "policy", "pretrained", "sb3"):  # processes and networks: kept for the run
         key = (spec, seat, tuple(sorted(external.items())))
         agent = _WORKER_AGENTS.get(key)
         if agent is None:

@@ -159,7 +159,7 @@ def batch_agent(spec: str | Any, cfg: RuleConfig) -> BatchSeats:
     if parsed.kind == "compiled":  # compiled baselines answer a whole batch (agents.compiled)
         maker = importlib.import_module("agents.compiled").make_batch_agent
         return _Shared(maker(parsed.argument, cfg, **parsed.options), cfg)
-    if parsed.kind in ("policy", "sb3"):  # networks are kept for the run, as the Python evaluator keeps them
+    if parsed.kind in ("policy", "pretrained", "sb3"):  # networks: kept for the run, as in evaluate.py
         network = make_agent(parsed, 0, variant=cfg)
         if hasattr(network, "act_batch"):  # PolicyAgent: deterministic, one forward pass for all its seats
             return _Shared(network, cfg)

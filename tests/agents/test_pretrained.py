@@ -1,0 +1,126 @@
+"""Pretrained policies (预训练策略): shipped checkpoints load by name and play, bad names and stale checkpoints are
+refused with what to do, and ``chuanma publish`` writes a checkpoint and a model card that load the same way."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+
+import numpy as np
+import pytest
+import torch
+
+import agents.pretrained as pretrained
+from agents.policy import META_NAME, CheckpointError, CheckpointMeta, NetSpec, PolicyAgent, build_policy, save_policy
+from agents.registry import make_agent, parse_spec
+from envs.core.rule_config import load_variant
+from training.evaluation.evaluate import play_hand
+
+TINY = {
+    "features_dim": 16,
+    "channels": 4,
+    "honor_channels": 2,
+    "broadcast_dim": 8,
+    "pi_layers": (16,),
+    "vf_layers": (16,),
+}
+
+
+def _tiny_checkpoint(path, variant: str, **meta_changes):
+    torch.manual_seed(0)
+    net = NetSpec(**TINY)
+    meta = CheckpointMeta.for_variant(load_variant(variant), net, seed=0, step=7)
+    save_policy(path, build_policy(net), meta)
+    if meta_changes:
+        with zipfile.ZipFile(path) as zf:
+            members = {n: zf.read(n) for n in zf.namelist()}
+        data = json.loads(members[META_NAME])
+        data.update(meta_changes)
+        members[META_NAME] = json.dumps(data).encode()
+        with zipfile.ZipFile(path, "w") as zf:
+            for n, b in members.items():
+                zf.writestr(n, b)
+    return path
+
+
+@pytest.mark.parametrize("name", pretrained.available())
+def test_every_shipped_policy_loads_by_name_and_plays_a_hand_of_its_variant(name):
+    cfg = load_variant(name)
+    agent = PolicyAgent.pretrained(name)
+    assert agent.name == f"pretrained:{name}"
+    assert pretrained.card_path(name).read_text(encoding="utf-8").startswith(f"# Pretrained policy `{name}`")
+    same = make_agent(f"pretrained:{name}", variant=cfg)
+    game = play_hand(cfg, 5, [agent] + [same] * (cfg.num_players - 1))
+    assert game.is_over
+
+
+def test_the_shipped_policies_cover_the_documented_presets():
+    """The README's pretrained table lists exactly the shipped policies."""
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    for name in pretrained.available():
+        assert f"pretrained:{name}" in readme
+
+
+def test_an_unknown_or_malformed_name_is_refused_with_the_shipped_names():
+    with pytest.raises(ValueError, match="no pretrained policy 'nonexistent'.*shipped"):
+        PolicyAgent.pretrained("nonexistent")
+    with pytest.raises(ValueError, match="named by its variant preset"):
+        PolicyAgent.pretrained("../hongzhong")
+    with pytest.raises(ValueError, match="needs a preset name"):
+        parse_spec("pretrained:")
+    assert parse_spec("pretrained:chengdu").kind == "pretrained"
+
+
+def test_a_stale_shipped_checkpoint_is_refused_with_how_to_retrain(tmp_path, monkeypatch):
+    monkeypatch.setattr(pretrained, "PRETRAINED_DIR", tmp_path)
+    _tiny_checkpoint(tmp_path / "chengdu.zip", "chengdu", obs_version="chuanma-v0")
+    with pytest.raises(
+        CheckpointError,
+        match=r"observation version 'chuanma-v0'.*chuanma train --config "
+        r"configs/train/chengdu\.yaml.*chuanma publish",
+    ):
+        PolicyAgent.pretrained("chengdu")
+    _tiny_checkpoint(tmp_path / "yibin.zip", "chengdu")  # a checkpoint of other rules under a preset's name
+    with pytest.raises(CheckpointError, match="trained for variant 'chengdu', expected 'yibin'.*Retrain"):
+        PolicyAgent.pretrained("yibin")
+
+
+def test_a_pretrained_policy_refuses_another_variant(tmp_path, monkeypatch):
+    monkeypatch.setattr(pretrained, "PRETRAINED_DIR", tmp_path)
+    _tiny_checkpoint(tmp_path / "chengdu.zip", "chengdu")
+    assert PolicyAgent.pretrained("chengdu").meta.step == 7
+    with pytest.raises(CheckpointError, match="expected 'hongzhong'"):
+        make_agent("pretrained:chengdu", variant=load_variant("hongzhong"))
+
+
+def test_publish_writes_a_checkpoint_and_a_model_card_that_load_by_name(tmp_path, monkeypatch):
+    from training.publish import publish
+
+    run = tmp_path / "run"
+    run.mkdir()
+    _tiny_checkpoint(run / "final.zip", "chengdu")
+    (run / "config.yaml").write_text("name: tiny\nvariant: chengdu\n", encoding="utf-8")
+    (run / "run.json").write_text(
+        json.dumps({"variant": "chengdu", "obs_version": "chuanma-v1", "action_layout_version": "x", "commit": "abc"})
+    )
+    (run / "report.json").write_text(
+        json.dumps({"variant": "chengdu", "steps": 4096, "trainer": "batched", "wall_time_s": 120.0})
+    )
+    out = tmp_path / "shipped"
+    checkpoint, card = publish(run, walls=2, seed=11, out_dir=out, engine="python", opponents=("random", "greedy"))
+    text = card.read_text(encoding="utf-8")
+    assert "| pretrained:chengdu | random | 2 |" in text and "| pretrained:chengdu | greedy | 2 |" in text
+    assert "commit: `abc`" in text and "4,096 self-play learner decisions" in text and "name: tiny" in text
+    assert "--seed 11" in text
+    monkeypatch.setattr(pretrained, "PRETRAINED_DIR", out)
+    assert pretrained.available() == ("chengdu",)
+    agent = PolicyAgent.pretrained("chengdu")
+    obs = np.zeros((1, *build_policy(NetSpec(**TINY)).observation_space.shape), dtype=np.float32)
+    assert agent.logits(obs).shape == (1, 183)
+    assert checkpoint.read_bytes() == (run / "final.zip").read_bytes()
+    with pytest.raises(ValueError, match="named by its variant"):
+        publish(run, name="hongzhong", walls=2, out_dir=out)
+    with pytest.raises(FileNotFoundError, match="report.json"):
+        publish(tmp_path, walls=2, out_dir=out)

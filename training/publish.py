@@ -1,0 +1,216 @@
+"""Publishing a trained policy into the package (发布预训练策略): ``chuanma publish RUN_DIR``.
+
+A finished run of ``chuanma train`` (its ``final.zip``, ``config.yaml``, ``run.json`` and ``report.json``) becomes
+the shipped policy of its variant (:mod:`agents.pretrained`):
+
+1. the policy is loaded as :meth:`agents.policy.PolicyAgent.load` loads it (a checkpoint that does not fit this
+   package is refused there);
+2. it is evaluated one-vs-three, duplicate style, against every baseline of :data:`CARD_OPPONENTS` on held-out walls
+   (:data:`PUBLISH_SEED`: walls used neither by the baselines' tuning, seeds 1 and 2026 of training/BASELINES.md, nor
+   by any training run's periodic and final evaluations, seeds ``eval.seed`` and ``eval.seed + 1``);
+3. ``agents/pretrained/<variant>.zip`` (the checkpoint) and ``agents/pretrained/<variant>.md`` (the model card: the
+   configuration, the command, the commit, the hardware, wall time and decisions seen, and the evaluation table with
+   95 % intervals) are written.
+
+``chuanma eval --variant V --challenger pretrained:V --opponent value --walls N --seed PUBLISH_SEED`` reproduces a
+row of the card.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+__all__ = ["CARD_OPPONENTS", "PUBLISH_SEED", "PUBLISH_WALLS", "git_commit", "publish", "register_cli"]
+
+CARD_OPPONENTS: tuple[str, ...] = ("random", "greedy", "value", "defensive")
+PUBLISH_SEED = 314159  # the held-out walls of every model card
+PUBLISH_WALLS = 500
+
+
+def git_commit(folder: Path | None = None) -> str:
+    """The git commit of ``folder``'s checkout (default: this package's), or ``"unknown"`` outside a git checkout."""
+    folder = folder or Path(__file__).resolve().parent
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(folder), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10, check=False
+        )
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return out.stdout.strip() if out.returncode == 0 and out.stdout.strip() else "unknown"
+
+
+def _hardware(device: str) -> str:
+    cpu = platform.processor() or platform.machine()
+    return f"{os.cpu_count()} CPU cores ({cpu}), learner device {device}, {platform.system()} {platform.release()}"
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    if not path.is_file():
+        raise FileNotFoundError(f"{path} does not exist: publish needs a finished run of chuanma train")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict):
+        raise ValueError(f"{path} does not hold a JSON object")
+    return data
+
+
+def model_card(
+    name: str,
+    run: dict[str, Any],
+    report: dict[str, Any],
+    config_text: str,
+    table: str,
+    *,
+    walls: int,
+    seed: int,
+    command: str,
+    commit: str,
+    hardware: str,
+) -> str:
+    """The markdown model card of a published policy."""
+    bc = report.get("bc") or {}
+    bc_line = (
+        f"behaviour-cloning warm start from `{bc['teacher']}` on {bc['decisions']:,} decisions, then "
+        if bc.get("teacher")
+        else ""
+    )
+    decisions = int(report.get("table_decisions") or 0)
+    lines = [
+        f"# Pretrained policy `{name}`",
+        "",
+        f"Loads with `PolicyAgent.pretrained({name!r})` or the agent specification `pretrained:{name}`.",
+        "",
+        "## Training",
+        "",
+        f"* variant `{report.get('variant', name)}`, observation `{run.get('obs_version')}`, action layout "
+        f"`{run.get('action_layout_version')}`, package {run.get('package_version')}",
+        f"* {bc_line}{int(report.get('steps', 0)):,} self-play learner decisions (trainer `{report.get('trainer')}`)"
+        + (f"; {decisions:,} decisions of every seat played" if decisions else ""),
+        f"* wall time {float(report.get('wall_time_s', 0.0)) / 60:.1f} min on {hardware}",
+        f"* command: `{command}`",
+        f"* commit: `{commit}`",
+        "",
+        "## Evaluation",
+        "",
+        f"One-vs-three duplicate evaluation on {walls} held-out walls (seed {seed}), every wall played from every seat "
+        f"rotation; points per hand, 95 % intervals. Reproduce a row with `chuanma eval --variant {name} "
+        f"--challenger pretrained:{name} --opponent OPPONENT --walls {walls} --seed {seed}`.",
+        "",
+        table.strip(),
+        "",
+        "## Configuration",
+        "",
+        "```yaml",
+        config_text.strip(),
+        "```",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def publish(
+    run_dir: str | Path,
+    *,
+    name: str | None = None,
+    walls: int = PUBLISH_WALLS,
+    seed: int = PUBLISH_SEED,
+    workers: int = 1,
+    engine: str = "auto",
+    out_dir: str | Path | None = None,
+    command: str | None = None,
+    opponents: Sequence[str] = CARD_OPPONENTS,
+    progress: bool = False,
+) -> tuple[Path, Path]:
+    """Evaluate the final policy of ``run_dir`` and write ``<name>.zip`` and ``<name>.md`` into ``out_dir`` (default:
+    the package's ``agents/pretrained``); returns both paths.  ``name`` defaults to the run's variant."""
+    from agents.policy import FINAL_POLICY, PolicyAgent
+    from agents.pretrained import PRETRAINED_DIR
+    from training.evaluation.evaluate import run_matchups, to_markdown
+
+    run_dir = Path(run_dir)
+    report = _read_json(run_dir / "report.json")
+    run = _read_json(run_dir / "run.json")
+    config_path = run_dir / "config.yaml"
+    if not config_path.is_file():
+        raise FileNotFoundError(f"{config_path} does not exist: publish needs a finished run of chuanma train")
+    variant = str(report.get("variant") or run.get("variant"))
+    name = name or variant
+    if name != variant:
+        raise ValueError(f"a pretrained policy is named by its variant: run {str(run_dir)!r} trained {variant!r}")
+    final = run_dir / FINAL_POLICY
+    PolicyAgent.load(final, variant=variant)  # refuses a checkpoint that does not fit this package
+    spec = f"policy:{final}"
+    start = time.perf_counter()
+    results = run_matchups(
+        variant,
+        [(spec, opponent) for opponent in opponents],
+        walls=walls,
+        seed=seed,
+        workers=workers,
+        engine=engine,
+        progress=progress,
+    )
+    for result in results:
+        result.challenger = f"pretrained:{name}"
+    table = to_markdown(results, variant=variant)
+    eval_s = time.perf_counter() - start
+    out = Path(out_dir) if out_dir is not None else PRETRAINED_DIR
+    out.mkdir(parents=True, exist_ok=True)
+    checkpoint = out / f"{name}.zip"
+    shutil.copyfile(final, checkpoint)
+    device = str(run.get("device") or "cpu")
+    card = model_card(
+        name,
+        run,
+        report,
+        config_path.read_text(encoding="utf-8"),
+        table + f"\n\n(evaluation {eval_s:.0f} s)",
+        walls=walls,
+        seed=seed,
+        command=command or f"chuanma train --config {config_path}",
+        commit=str(run.get("commit") or git_commit()),
+        hardware=_hardware(device),
+    )
+    card_file = out / f"{name}.md"
+    card_file.write_text(card, encoding="utf-8")
+    return checkpoint, card_file
+
+
+def _cmd_publish(args: argparse.Namespace) -> int:
+    checkpoint, card = publish(
+        args.run_dir,
+        walls=args.walls,
+        seed=args.seed,
+        workers=args.workers,
+        engine=args.engine,
+        out_dir=args.out,
+        command=args.command_text,
+        progress=not args.quiet,
+    )
+    print(card.read_text(encoding="utf-8"))
+    print(f"wrote {checkpoint} and {card}")
+    return 0
+
+
+def register_cli(sub: Any) -> None:
+    p = sub.add_parser(
+        "publish",
+        help="evaluate a finished training run and ship its policy as agents/pretrained/<variant>.zip + model card",
+    )
+    p.add_argument("run_dir", help="a finished run directory of chuanma train (final.zip, report.json, config.yaml)")
+    p.add_argument("--walls", type=int, default=PUBLISH_WALLS, help=f"held-out walls per opponent ({PUBLISH_WALLS})")
+    p.add_argument("--seed", type=int, default=PUBLISH_SEED, help=f"seed of the held-out walls ({PUBLISH_SEED})")
+    p.add_argument("--workers", type=int, default=1, help="evaluation worker processes (Python engine)")
+    p.add_argument("--engine", default="auto", choices=("auto", "compiled", "python"), help="evaluation engine")
+    p.add_argument("--out", default=None, help="output folder (default: the package's agents/pretrained)")
+    p.add_argument("--command", dest="command_text", default=None, help="the training command to print on the card")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_cmd_publish)
