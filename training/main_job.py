@@ -4,9 +4,10 @@ Trains a self-play policy on the default variant (红中 hongzhong) from ``confi
 budget that finishes in about ten minutes on two CPU cores — behaviour-cloning warm start from the YAML's teacher
 (the value baseline), then self-play PPO on the batched path (``trainer: batched``: :mod:`training.rollout` tables,
 :mod:`training.ppo` updates; the compiled engine when numba's cache holds it, else the Python engine, so that a fresh
-clone does not spend its budget compiling) — evaluates it against ``random`` and ``greedy`` by duplicate one-vs-three
-evaluation, prints the markdown table, how many decisions PPO trained on, and where the learning curve and the
-checkpoint went.
+clone does not spend its budget compiling) — evaluates it against ``random``, ``greedy`` and, when the package ships
+one, the policy of its variant (``pretrained:hongzhong``) by duplicate one-vs-three evaluation, prints the markdown
+table, how the policy compares with the shipped one, how many decisions PPO trained on, and where the learning curve
+and the checkpoint went.
 
 Budget
 ------
@@ -85,6 +86,11 @@ def main_config(
     """``configs/train/hongzhong.yaml`` scaled to ``budget`` on the batched trainer (constant learning rate,
     evaluation only at the end); ``engine`` None: compiled when numba's cache holds it, else python."""
     cfg = load_train_config(base)
+    from agents.pretrained import available
+
+    opponents = tuple(cfg.eval.opponents)
+    if cfg.variant in available():  # how the run compares with the policy shipped for its variant
+        opponents = (*opponents, f"pretrained:{cfg.variant}")
     if engine is None:
         from training.precompile import engine_cached
 
@@ -107,6 +113,7 @@ def main_config(
             "schedule.checkpoint_every": 8,
             "eval.every": 0,
             "eval.final_deals": budget.eval_walls,
+            "eval.opponents": opponents,
         },
     )
 
@@ -152,11 +159,28 @@ def run_main(
     print(f"Learning curve: {report['learning_curve']}")
     print(f"Checkpoint:     {report['checkpoint']}  (agents.policy.PolicyAgent.load)")
     print(f"Report:         {Path(run_dir) / 'report.md'}")
+    for row in report["final_eval"]:
+        if str(row.get("opponent", "")).startswith("pretrained:"):
+            print(pretrained_line(row, cfg.variant))
     print(
         f"Total wall time {elapsed / 60:.1f} min; PPO ({cfg.trainer}) trained on {report['steps']} learner decisions "
         f"({report['table_decisions']} decisions played by the self-play tables)."
     )
     return report
+
+
+def pretrained_line(row: dict[str, Any], variant: str) -> str:
+    """The report line comparing the trained policy with the shipped policy of ``variant`` (a final-eval row)."""
+    low, high = row.get("ci_low"), row.get("ci_high")
+    if low is None or high is None:
+        interval, verdict = "no interval", "not decided"
+    else:
+        interval = f"[{low:+.2f}, {high:+.2f}]"
+        verdict = "ahead" if low > 0 else "behind" if high < 0 else "not decided"
+    return (
+        f"Against the shipped {row['opponent']} (agents/pretrained/{variant}.md): {row['points']:+.2f} points/hand "
+        f"{interval} over {row['walls']} walls ({verdict})"
+    )
 
 
 def register_cli(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:

@@ -30,7 +30,11 @@ class LoopedBaseline:
             reset(0, cfg)
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """One action per row of ``observations`` ``(B, C, 34)`` / ``masks`` ``(B, 183)``."""
+        """One action per row of ``observations`` ``(B, C, 34)`` / ``masks`` ``(B, 183)`` (a policy, e.g.
+        ``pretrained:NAME``, answers the batch in one forward pass)."""
+        batched = getattr(self.agent, "act_batch", None)
+        if batched is not None:
+            return np.asarray(batched(observations, masks), dtype=np.int64)
         act = self.agent.act
         return np.fromiter((act(o, m) for o, m in zip(observations, masks)), dtype=np.int64, count=len(masks))
 

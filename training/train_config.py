@@ -295,16 +295,22 @@ def _share(source: str, key: str, value: float) -> None:
 
 
 def _check_baseline(source: str, key: str, text: str) -> None:
-    """A rule-based baseline specification of :mod:`agents.registry` (``greedy``, ``value:opt=1`` ...)."""
+    """A fixed opponent: a rule-based baseline specification of :mod:`agents.registry` (``greedy``, ``value:opt=1``
+    ...) or a policy shipped with the package (``pretrained:NAME``)."""
+    from agents.pretrained import checkpoint_path
     from agents.registry import BASELINES, parse_spec
 
     try:
         spec = parse_spec(text)
+        if spec.kind == "pretrained":
+            checkpoint_path(spec.argument)
+            return
     except ValueError as exc:
         raise TrainConfigError(f"{source}: key {key!r}: {exc}") from None
     if spec.kind not in BASELINES:
         raise TrainConfigError(
-            f"{source}: key {key!r} = {text!r} must name a rule-based baseline ({sorted(BASELINES)}), not {spec.kind!r}"
+            f"{source}: key {key!r} = {text!r} must name a rule-based baseline ({sorted(BASELINES)}) or a shipped "
+            f"policy (pretrained:NAME), not {spec.kind!r}"
         )
 
 

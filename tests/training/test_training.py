@@ -581,6 +581,23 @@ def test_main_budget_scales(tmp_path):
         budget_for(-1.0, None, small=False)
 
 
+def test_the_main_job_compares_with_the_shipped_policy_of_its_variant(monkeypatch, tmp_path):
+    import agents.pretrained as pretrained
+    from training.main_job import budget_for, main_config, pretrained_line
+
+    monkeypatch.setattr(pretrained, "PRETRAINED_DIR", tmp_path)  # nothing shipped: random and greedy only
+    assert main_config(budget_for(None, 4096, small=False), seed=0).eval.opponents == ("random", "greedy")
+    (tmp_path / "hongzhong.zip").write_bytes(b"")
+    opponents = main_config(budget_for(None, 4096, small=False), seed=0).eval.opponents
+    assert opponents == ("random", "greedy", "pretrained:hongzhong")
+    row = {"opponent": "pretrained:hongzhong", "points": 1.5, "ci_low": 0.25, "ci_high": 2.75, "walls": 96}
+    assert pretrained_line(row, "hongzhong").endswith("+1.50 points/hand [+0.25, +2.75] over 96 walls (ahead)")
+    assert pretrained_line({**row, "ci_low": -1.0}, "hongzhong").endswith("(not decided)")
+    assert pretrained_line({**row, "ci_low": None, "ci_high": None}, "hongzhong").endswith(
+        "no interval over 96 walls (not decided)"
+    )
+
+
 @pytest.mark.slow
 def test_subprocess_environments_train_like_the_others(tmp_path):
     from training.trainer import Trainer
