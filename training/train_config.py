@@ -303,7 +303,7 @@ def _check_baseline(source: str, key: str, text: str) -> None:
     try:
         spec = parse_spec(text)
         if spec.kind == "pretrained":
-            checkpoint_path(spec.argument)
+            checkpoint_path(spec.argument or "")
             return
     except ValueError as exc:
         raise TrainConfigError(f"{source}: key {key!r}: {exc}") from None
