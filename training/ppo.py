@@ -23,7 +23,27 @@ from torch.nn import functional as F
 from training.rollout import Batch
 from training.train_config import PPOConfig
 
-__all__ = ["ppo_update"]
+__all__ = ["evaluate_actions", "ppo_update"]
+
+
+def evaluate_actions(
+    policy: Any, inputs: torch.Tensor, actions: torch.Tensor, masks: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Values, log-probabilities of ``actions`` and entropies under the legal ``masks``: what sb3-contrib's
+    ``MaskableActorCriticPolicy.evaluate_actions`` computes (illegal logits set to -1e8, their entropy terms 0),
+    without building a ``torch.distributions`` object per minibatch."""
+    features = policy.extract_features(inputs)
+    if policy.share_features_extractor:
+        latent_pi, latent_vf = policy.mlp_extractor(features)
+    else:
+        latent_pi = policy.mlp_extractor.forward_actor(features[0])
+        latent_vf = policy.mlp_extractor.forward_critic(features[1])
+    logits = policy.action_net(latent_pi)
+    logits = torch.where(masks, logits, torch.tensor(-1e8, dtype=logits.dtype, device=logits.device))
+    log_p = torch.log_softmax(logits, dim=-1)
+    chosen = log_p.gather(1, actions.long().reshape(-1, 1)).squeeze(1)
+    entropy = -torch.where(masks, log_p * log_p.exp(), torch.zeros((), dtype=log_p.dtype, device=log_p.device)).sum(-1)
+    return policy.value_net(latent_vf), chosen, entropy
 
 
 def ppo_update(
@@ -35,7 +55,7 @@ def ppo_update(
         group["lr"] = learning_rate
     policy.set_training_mode(True)
     inputs = torch.as_tensor(batch.inputs, device=device)
-    masks = torch.as_tensor(batch.masks, device=device)
+    masks = torch.as_tensor(batch.masks, device=device, dtype=torch.bool)
     actions = torch.as_tensor(batch.actions, device=device)
     old_logp = torch.as_tensor(batch.log_probs, device=device)
     old_values = torch.as_tensor(batch.values, device=device)
@@ -48,7 +68,7 @@ def ppo_update(
         order = torch.as_tensor(rng.permutation(K), device=device)
         for start in range(0, K, p.batch_size):
             mb = order[start : start + p.batch_size]
-            values, logp, entropy = policy.evaluate_actions(inputs[mb], actions[mb], action_masks=masks[mb])
+            values, logp, entropy = evaluate_actions(policy, inputs[mb], actions[mb], masks[mb])
             values = values.flatten()
             adv = advantages[mb]
             if p.normalize_advantage and len(mb) > 1:
@@ -58,7 +78,7 @@ def ppo_update(
             if p.clip_range_vf is not None:
                 values = old_values[mb] + torch.clamp(values - old_values[mb], -p.clip_range_vf, p.clip_range_vf)
             vf_loss = F.mse_loss(returns[mb], values)
-            ent_loss = -torch.mean(entropy) if entropy is not None else -torch.mean(-logp)
+            ent_loss = -torch.mean(entropy)
             loss = pg_loss + p.ent_coef * ent_loss + p.vf_coef * vf_loss
             with torch.no_grad():
                 log_ratio = logp - old_logp[mb]
