@@ -8,9 +8,10 @@ the shipped policy of its variant (:mod:`agents.pretrained`):
 2. it is evaluated one-vs-three, duplicate style, against every baseline of :data:`CARD_OPPONENTS` on held-out walls
    (:data:`PUBLISH_SEED`: walls used neither by the baselines' tuning, seeds 1 and 2026 of training/BASELINES.md, nor
    by any training run's periodic and final evaluations, seeds ``eval.seed`` and ``eval.seed + 1``);
-3. ``agents/pretrained/<variant>.zip`` (the checkpoint) and ``agents/pretrained/<variant>.md`` (the model card: the
+3. ``agents/pretrained/<variant>.zip`` (the checkpoint), ``agents/pretrained/<variant>.md`` (the model card: the
    configuration, the command, the commit, the hardware, wall time and decisions seen, and the evaluation table with
-   95 % intervals) are written.
+   95 % intervals) and ``agents/pretrained/<variant>.json`` (the evaluation rows, read by
+   :func:`agents.pretrained.evaluation`) are written.
 
 ``chuanma eval --variant V --challenger pretrained:V --opponent value --walls N --seed PUBLISH_SEED`` reproduces a
 row of the card.
@@ -29,7 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["CARD_OPPONENTS", "PUBLISH_SEED", "PUBLISH_WALLS", "git_commit", "publish", "register_cli"]
+__all__ = ["CARD_OPPONENTS", "PUBLISH_SEED", "PUBLISH_WALLS", "git_commit", "publish", "readme_table", "register_cli"]
 
 CARD_OPPONENTS: tuple[str, ...] = ("random", "greedy", "value", "defensive")
 PUBLISH_SEED = 314159  # the held-out walls of every model card
@@ -181,7 +182,44 @@ def publish(
     )
     card_file = out / f"{name}.md"
     card_file.write_text(card, encoding="utf-8")
+    rows = [
+        {
+            "opponent": r.opponent,
+            "walls": r.walls,
+            "hands": r.hands,
+            "points": round(r.points, 4),
+            "ci_low": round(r.ci_low, 4),
+            "ci_high": round(r.ci_high, 4),
+        }
+        for r in results
+    ]
+    summary = {"name": name, "variant": variant, "seed": seed, "walls": walls, "rows": rows}
+    (out / f"{name}.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     return checkpoint, card_file
+
+
+def readme_table() -> str:
+    """The README's table of the shipped policies: one row per preset, points per hand and 95 % interval against each
+    of :data:`CARD_OPPONENTS` (``*``: the interval excludes zero), from their published evaluations."""
+    from agents.pretrained import available, evaluation
+
+    lines = [
+        "| policy | walls (seed) | " + " | ".join(f"vs {o}" for o in CARD_OPPONENTS) + " |",
+        "|---|---|" + "---|" * len(CARD_OPPONENTS),
+    ]
+    for name in available():
+        data = evaluation(name)
+        by = {r["opponent"]: r for r in data["rows"]}
+        cells = []
+        for opponent in CARD_OPPONENTS:
+            r = by.get(opponent)
+            if r is None:
+                cells.append("–")
+                continue
+            mark = "*" if r["ci_low"] > 0 or r["ci_high"] < 0 else ""
+            cells.append(f"{r['points']:+.2f} [{r['ci_low']:+.2f}, {r['ci_high']:+.2f}]{mark}")
+        lines.append(f"| `pretrained:{name}` | {data['walls']} ({data['seed']}) | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 def _cmd_publish(args: argparse.Namespace) -> int:

@@ -5,7 +5,8 @@ Files, next to this module:
 * ``<variant>.zip`` — a policy-only checkpoint (:func:`agents.policy.save_policy`) of the final policy of the run the
   card documents;
 * ``<variant>.md`` — its model card: the training configuration, the command, the commit, the hardware, wall time and
-  decisions seen, and the duplicate evaluation table against the baselines with 95 % intervals.
+  decisions seen, and the duplicate evaluation table against the baselines with 95 % intervals;
+* ``<variant>.json`` — the rows of that table (:func:`evaluation`).
 
 They load by name without network access and without a ``runs/`` directory:
 :meth:`agents.policy.PolicyAgent.pretrained` (``PolicyAgent.pretrained("hongzhong")``) and the agent specification
@@ -15,9 +16,11 @@ finished run and writes both files here.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
-__all__ = ["PRETRAINED_DIR", "available", "card_path", "checkpoint_path"]
+__all__ = ["PRETRAINED_DIR", "available", "card_path", "checkpoint_path", "evaluation"]
 
 PRETRAINED_DIR = Path(__file__).resolve().parent
 
@@ -41,3 +44,11 @@ def checkpoint_path(name: str) -> Path:
 def card_path(name: str) -> Path:
     """The model card (markdown) of the shipped policy ``name``."""
     return checkpoint_path(name).with_suffix(".md")
+
+
+def evaluation(name: str) -> dict[str, Any]:
+    """The published evaluation of the shipped policy ``name``: ``seed`` and ``walls`` of the held-out walls and one
+    row per opponent (``opponent``, ``walls``, ``hands``, ``points`` per hand, ``ci_low`` / ``ci_high`` of its 95 %
+    interval)."""
+    data: dict[str, Any] = json.loads(checkpoint_path(name).with_suffix(".json").read_text(encoding="utf-8"))
+    return data

@@ -54,13 +54,17 @@ def test_every_shipped_policy_loads_by_name_and_plays_a_hand_of_its_variant(name
     assert game.is_over
 
 
-def test_the_shipped_policies_cover_the_documented_presets():
-    """The README's pretrained table lists exactly the shipped policies."""
+def test_the_readme_table_shows_the_published_evaluation_of_every_shipped_policy():
+    """The README's pretrained table is training.publish.readme_table(): the published rows, none left out."""
     from pathlib import Path
 
+    from training.publish import readme_table
+
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    table = readme_table()
+    assert table in readme
     for name in pretrained.available():
-        assert f"pretrained:{name}" in readme
+        assert f"| `pretrained:{name}` |" in table
 
 
 def test_an_unknown_or_malformed_name_is_refused_with_the_shipped_names():
@@ -114,8 +118,12 @@ def test_publish_writes_a_checkpoint_and_a_model_card_that_load_by_name(tmp_path
     assert "| pretrained:chengdu | random | 2 |" in text and "| pretrained:chengdu | greedy | 2 |" in text
     assert "commit: `abc`" in text and "4,096 self-play learner decisions" in text and "name: tiny" in text
     assert "--seed 11" in text
+    summary = json.loads(checkpoint.with_suffix(".json").read_text())
+    assert summary["seed"] == 11 and [r["opponent"] for r in summary["rows"]] == ["random", "greedy"]
+    assert all(r["walls"] == 2 and r["hands"] == 8 for r in summary["rows"])
     monkeypatch.setattr(pretrained, "PRETRAINED_DIR", out)
     assert pretrained.available() == ("chengdu",)
+    assert pretrained.evaluation("chengdu") == summary
     agent = PolicyAgent.pretrained("chengdu")
     obs = np.zeros((1, *build_policy(NetSpec(**TINY)).observation_space.shape), dtype=np.float32)
     assert agent.logits(obs).shape == (1, 183)
