@@ -68,5 +68,5 @@ def compare(variant: str, agent: Any, obs: np.ndarray, masks: np.ndarray) -> tup
 def test_decisions_equal(variant: str, name: str) -> None:
     obs, masks = record(variant, hands=2, seed=11)
     n, bad = compare(variant, AGENTS[name](), obs, masks)
-    assert n > 50
+    assert n > 30
     assert not bad, "\n".join(bad[:10])
