@@ -1,0 +1,178 @@
+"""Compiled value baseline (编译版价值智能体): :class:`agents.value.ValueAgent`'s decisions for a whole batch.
+
+:class:`BatchValueAgent` answers ``act_batch(observations, masks)`` with one numba call for every own-turn, claim
+and 抢杠 row (:mod:`agents.compiled.value_play`: kongs, void tiles, the value estimate of every discard, the pong /
+飞 / 吃 value test, wins and the 红中 policy).  The rows the value agent plays exactly as the greedy agent does
+and that occur a few times per hand — 换三张, 定缺, the 报胡 question and the own-turn variant actions (提, 红中杠,
+赖子杠, 请胡, the dealer's 报胡), asked only when such an action is legal — are answered by the readable Python
+agent built with the same options, so every row gets the Python agent's decision
+(``tests/agents/test_compiled_value.py``).
+
+Options are the Python agent's (:class:`agents.value.ValueAgent`, :class:`agents.defensive.DefensiveAgent`): the
+Python constructor checks them, and every one of them is read by the compiled code (:class:`~agents.compiled.
+value_play.ValueOptions`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from agents.compiled.value_plans import ValueKit
+from agents.compiled.value_play import (
+    OI_POLICY,
+    OI_VARIANT_ACTIONS,
+    POLICY_KEEP_ALL,
+    ValueSetup,
+    claim,
+    own_turn,
+    wild_discard_kind,
+)
+from agents.value import ValueAgent
+from envs.core.actions import (
+    ACTION_SPACE_SIZE,
+    BAOHU_ID,
+    HU_ID,
+    KONG_BASE,
+    LAIZI_KONG_ID,
+    QINGHU_BASE,
+    RED_KONG_ID,
+    TI_BASE,
+)
+from envs.core.rule_config import RuleConfig, load_variant
+from envs.core.tiles import NUM_KINDS
+from envs.engine.observation import OBS_SHAPE, PHASES
+from envs.engine.view import Phase
+
+__all__ = ["BatchValueAgent"]
+
+FALLBACK = -2
+"""A row the compiled loop leaves to the Python agent."""
+_PHASES = np.array([PHASES.index(p) for p in (Phase.SELF, Phase.CLAIM, Phase.ROB)], dtype=np.int64)
+_VARIANT = np.zeros(ACTION_SPACE_SIZE, dtype=np.bool_)
+_VARIANT[TI_BASE : TI_BASE + NUM_KINDS] = True
+_VARIANT[QINGHU_BASE : QINGHU_BASE + NUM_KINDS] = True
+_VARIANT[[RED_KONG_ID, LAIZI_KONG_ID, BAOHU_ID]] = True
+_IDS = np.array([HU_ID, KONG_BASE], dtype=np.int64)
+
+
+@njit(cache=True)
+def _act_rows(masks, phase, counts, wilds, melded, n_melds, visible, wall, hand, wild, opened, chis, n_chis, row_i,
+              row_k, row_f, n_opp, opp, disc, opp_melded, revealed, claim_tile, won, phases, variant, ids, setup,
+              out):  # fmt: skip  # pragma: no cover - compiled
+    """``ValueAgent.act`` / ``DefensiveAgent.act`` of every row the compiled play covers; ``FALLBACK`` elsewhere."""
+    oi = setup[6]
+    hu, kong_base = ids[0], ids[1]
+    legal = np.empty(34, dtype=np.int64)
+    for b in range(masks.shape[0]):
+        mask = masks[b]
+        n_ids = 0
+        first = -1
+        for a in range(mask.shape[0]):
+            if mask[a]:
+                n_ids += 1
+                if first < 0:
+                    first = a
+        if n_ids == 1:
+            out[b] = first
+            continue
+        ph = phase[b]
+        if ph != phases[0] and ph != phases[1] and ph != phases[2]:
+            out[b] = FALLBACK
+            continue
+        pos = (counts[b].astype(np.int64), wilds[b], melded[b].astype(np.int64), n_melds[b],
+               visible[b].astype(np.int64), wall[b], hand[b].astype(np.int64), wild[b].astype(np.int64), opened[b],
+               chis[b], n_chis[b], row_i[b], row_k[b], row_f[b], n_opp[b], opp[b], disc[b], opp_melded[b],
+               revealed[b], claim_tile[b], won[b])  # fmt: skip
+        if mask[hu]:
+            out[b] = hu
+            if ph == phases[0] and oi[OI_POLICY] != POLICY_KEEP_ALL:  # the soft win the 红中 policy declines
+                n = 0
+                for k in range(34):
+                    if mask[k]:
+                        legal[n] = k
+                        n += 1
+                red = wild_discard_kind(legal, n, pos, setup)
+                if red >= 0:
+                    out[b] = red
+            continue
+        if ph == phases[0]:
+            frozen_kong = -1
+            if won[b]:  # a frozen 血流 hand: the engine only offers kongs that keep the waits
+                for k in range(34):
+                    if mask[kong_base + k]:
+                        frozen_kong = kong_base + k
+                        break
+            if frozen_kong >= 0:
+                out[b] = frozen_kong
+                continue
+            if oi[OI_VARIANT_ACTIONS]:  # a legal variant action goes to the greedy rules (Python)
+                special = False
+                for a in range(mask.shape[0]):
+                    if mask[a] and variant[a]:
+                        special = True
+                        break
+                if special:
+                    out[b] = FALLBACK
+                    continue
+            r = own_turn(mask, pos, setup)
+        else:
+            r = claim(mask, pos, setup)
+        out[b] = first if r < 0 else r
+
+
+class BatchValueAgent:
+    """The value baseline (or, ``kind="defensive"``, the defensive one) for a batch of decision rows of one rule
+    set: ``act_batch(observations, masks)``, ``act(observation, mask)`` and ``reset(seat, variant)``."""
+
+    python_class: type[ValueAgent] = ValueAgent
+
+    def __init__(self, cfg: str | RuleConfig, **options: Any) -> None:
+        self.options = dict(options)
+        self.python = self.python_class(**options)  # checks every option (ValueError names the bad one)
+        self.name = self.python.name
+        self.cfg: RuleConfig | None = None
+        self._configure(load_variant(cfg))
+
+    def _configure(self, cfg: RuleConfig) -> None:
+        self.cfg = cfg
+        self.python.reset(0, cfg)
+        self.kit = ValueKit(cfg, max_off_suit=self.python.max_off_suit, exhaustion_weight=self.python.exhaustion_weight,
+                            exit_weight=self.python.exit_weight)  # fmt: skip
+        self.setup = ValueSetup.of_agent(self.python, cfg).args()
+
+    def reset(self, seat: int, variant: str | RuleConfig) -> None:
+        """Configure for ``variant`` (the agent keeps no per-hand state)."""
+        cfg = load_variant(variant)
+        if cfg != self.cfg:
+            self._configure(cfg)
+
+    def act(self, observation: np.ndarray, legal_mask: np.ndarray) -> int:
+        """One decision (a batch of one row)."""
+        return int(self.act_batch(observation[None], np.asarray(legal_mask)[None])[0])
+
+    def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """One action per row of ``observations`` ``(B, C, 34)`` and legal ``masks`` ``(B, 183)``."""
+        obs = np.asarray(observations)
+        if obs.ndim != 3 or obs.shape[1:] != OBS_SHAPE:
+            raise ValueError(f"observations must have shape (B, {OBS_SHAPE[0]}, {OBS_SHAPE[1]}), got {obs.shape}")
+        m = np.asarray(masks)
+        if m.shape != (obs.shape[0], ACTION_SPACE_SIZE):
+            raise ValueError(f"masks must have shape ({obs.shape[0]}, {ACTION_SPACE_SIZE}), got {m.shape}")
+        if not m.any(axis=1).all():
+            raise ValueError("a legal-action mask is empty: there is no decision to make")
+        rows = self.kit.rows(obs)
+        d = rows.decoded
+        out = np.empty(obs.shape[0], dtype=np.int64)
+        _act_rows(m.astype(np.bool_), d.phase, d.counts, d.wilds, d.melded, d.n_melds, d.visible, d.wall, d.hand,
+                  d.wild, d.opened, rows.chis, rows.n_chis, rows.row_i, rows.row_k, rows.row_f, rows.n_opp, rows.opp,
+                  rows.disc, rows.opp_melded, rows.revealed, d.claim_tile, d.won, _PHASES, _VARIANT, _IDS,
+                  self.setup, out)  # fmt: skip
+        for b in np.flatnonzero(out == FALLBACK):
+            out[b] = self.python.act(obs[b], m[b])
+        return out
+
+    def __repr__(self) -> str:
+        return f"BatchValueAgent({self.name!r}, {self.options!r})"

@@ -1,0 +1,43 @@
+"""Positions for the compiled-agent differential tests: every decision of seeded hands where value, defensive,
+greedy and random seats play together (so that value-seeking hands, ready hands and late walls all occur)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from agents.defensive import DefensiveAgent
+from agents.greedy import GreedyAgent
+from agents.random_agent import RandomAgent
+from agents.value import ValueAgent
+from envs import sichuan_mahjong_v0
+from envs.core.rule_config import load_variant
+
+
+@lru_cache(maxsize=16)
+def record(variant: str, hands: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Observations and masks of every decision of ``hands`` seeded hands (read-only arrays, cached)."""
+    cfg = load_variant(variant)
+    env = sichuan_mahjong_v0.env(variant=variant)
+    obs_out, mask_out = [], []
+    for h in range(hands):
+        env.reset(seed=seed + h)
+        kinds = (ValueAgent, DefensiveAgent, GreedyAgent, ValueAgent)
+        agents = {}
+        for i, a in enumerate(env.possible_agents):
+            j = (i + h) % 4
+            agents[a] = RandomAgent(seed=seed + 10 * h + i) if j == 2 and h % 3 == 2 else kinds[j]()
+            agents[a].reset(i, cfg)
+        for a in env.agent_iter():
+            o, _r, term, trunc, _info = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            obs_out.append(o["observation"])
+            mask_out.append(o["action_mask"])
+            env.step(agents[a].act(o["observation"], o["action_mask"]))
+    obs, masks = np.stack(obs_out), np.stack(mask_out)
+    obs.setflags(write=False)
+    masks.setflags(write=False)
+    return obs, masks

@@ -1,0 +1,128 @@
+"""The compiled hand values (agents/compiled/valuation.py, value_plans.py) equal agents.valuation and
+ValueAgent.hand_value bit for bit on positions recorded from seeded hands of every preset."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from agents.compiled import valuation as cv
+from agents.compiled import value_plans as vp
+from agents.compiled.shanten import SUIT_TABLE
+from agents.features import read
+from agents.handeval import pairs_shanten, triplets_shanten
+from agents.valuation import VariantValues, completion_probability, win_value
+from agents.value import ValueAgent
+from envs.core.rule_config import PRESETS, load_variant
+from envs.core.tiles import NUM_KINDS, NUM_SUITED
+from envs.engine.view import Phase
+from tests.agents.compiled_positions import record
+
+
+def test_completion_probability_equal() -> None:
+    plans = ("standard", "flush", "pairs", "triplets")
+    for s, u, unseen, draws, plan, seats, every, extra, hazard in itertools.product(
+        (-1, 0, 1, 3, 6), (0, 3, 11.0), (1, 40, 90), (0.0, 2.5, 7.0, 20.0), range(4), (0, 1, 3), (False, True),
+        (0, 3), (0.0, 0.07, 0.5),
+    ):  # fmt: skip
+        want = completion_probability(
+            s, u, unseen, draws, plan=plans[plan], claim_seats=seats, claims_every_step=every, extra=extra,
+            hazard=hazard,
+        )  # fmt: skip
+        assert cv.completion_probability(s, u, unseen, draws, plan, seats, every, extra, hazard) == want
+
+
+@pytest.mark.parametrize("variant", PRESETS)
+def test_payment_and_win_value_equal(variant: str) -> None:
+    cfg = load_variant(variant)
+    values = VariantValues.of(cfg)
+    v = cv.values_vector(cfg)
+    for d in range(-2, 12):
+        assert cv.payment(v, float(d)) == values.payment(d)
+        for plan, name in ((0, "base"), (1, "pairs"), (2, "triplets"), (3, "flush")):
+            for flush, roots, wild in itertools.product((False, True), (0, 2), (False, True)):
+                want = values.plan_doublings(name, flush=flush, roots=roots, wild=wild)
+                assert cv.plan_doublings(v, plan, flush, roots, wild) == want
+        for payers, pinghu in itertools.product(range(4), (False, True)):
+            pay = values.payment(d)
+            assert cv.win_value(v, pay, payers, pinghu) == win_value(values, pay, payers, pinghu=pinghu)
+
+
+def test_plan_shanten_equal() -> None:
+    rng = np.random.default_rng(5)
+    for _ in range(3000):
+        counts = [0] * NUM_KINDS
+        for k in rng.choice(NUM_SUITED * 4, size=int(rng.integers(10, 15)), replace=False):
+            counts[int(k) // 4] += 1
+        live = [int(x) for x in rng.integers(0, 5, NUM_KINDS)]
+        wilds = int(rng.integers(0, 3))
+        dead = 0x1FF << (9 * int(rng.integers(0, 3))) if rng.random() < 0.7 else 0
+        c = np.array(counts, dtype=np.int64)
+        lv = np.array(live, dtype=np.int64)
+        assert vp.pairs_shanten(c, wilds, dead, lv) == pairs_shanten(counts, wilds, dead, live)
+        n_sets = (sum(counts) + wilds - 1) // 3
+        for kinds in (range(NUM_SUITED), [*range(NUM_SUITED), 27, 28, 29, 30, 32, 33]):
+            mask = sum(1 << k for k in kinds)
+            want = triplets_shanten(counts, wilds, n_sets, dead, live, kinds)
+            assert vp.triplets_shanten(c, wilds, n_sets, dead, lv, mask) == want
+
+
+def _agent(variant: str) -> ValueAgent:
+    agent = ValueAgent()
+    agent.reset(0, load_variant(variant))
+    return agent
+
+
+@pytest.mark.parametrize("variant", PRESETS)
+def test_hand_value_equal(variant: str) -> None:
+    """Every candidate discard of every own turn and the pong hands of every claim: the same (value, live useful
+    tiles, plan) as ``ValueAgent.hand_value``."""
+    cfg = load_variant(variant)
+    obs, _masks = record(variant, hands=2, seed=11)
+    kit = vp.ValueKit(cfg)
+    rows = kit.rows(obs)
+    agent = _agent(variant)
+    buf = np.zeros(64, dtype=np.int64)
+    checked = 0
+    for b in range(obs.shape[0]):
+        seen = read(obs[b], in_play=tuple(cfg.kinds))
+        if seen.phase not in (Phase.SELF, Phase.CLAIM):
+            continue
+        if agent._wuhan:
+            agent._read_chis(obs[b])
+        counts = np.array(seen.counts, dtype=np.int64)
+        melded = np.array(list(seen.melded or bytes(NUM_KINDS)), dtype=np.int64)
+        hands: list[tuple[list[int], int, bytes, int]] = []
+        if (sum(seen.counts) + seen.wilds) % 3 == 2:
+            for k in range(NUM_KINDS):
+                if seen.counts[k]:
+                    c = list(seen.counts)
+                    c[k] -= 1
+                    hands.append((c, seen.wilds, seen.melded, seen.n_melds))
+            if seen.wilds:
+                hands.append((list(seen.counts), seen.wilds - 1, seen.melded, seen.n_melds))
+        else:
+            hands.append((list(seen.counts), seen.wilds, seen.melded, seen.n_melds))
+            k = seen.claim_tile
+            if k is not None and seen.counts[k] >= 2:
+                c = list(seen.counts)
+                c[k] -= 2
+                m = agent._meld_added(seen.melded, k, 3)
+                for d in range(NUM_KINDS):
+                    if c[d] and d not in seen.wild_kinds:
+                        c2 = list(c)
+                        c2[d] -= 1
+                        hands.append((c2, seen.wilds, m, seen.n_melds + 1))
+        for c, wilds, m, n_melds in hands:
+            want = agent.hand_value(seen, c, wilds, m, n_melds)
+            counts = np.array(c, dtype=np.int64)
+            melded = np.array(list(m or bytes(NUM_KINDS)), dtype=np.int64)
+            got = vp.hand_value(
+                counts, wilds, melded, n_melds, rows.chis[b], rows.n_chis[b], rows.row_i[b], rows.row_k[b],
+                rows.row_f[b], kit.values, kit.ci, kit.cf, kit.scorer, SUIT_TABLE, buf,
+            )  # fmt: skip
+            assert (got[0], got[1], vp.PLAN_NAMES[got[2]]) == want, f"row {b}: {c} wilds {wilds}"
+            checked += 1
+    assert checked > 100
