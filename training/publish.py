@@ -190,6 +190,7 @@ def publish(
             "points": round(r.points, 4),
             "ci_low": round(r.ci_low, 4),
             "ci_high": round(r.ci_high, 4),
+            "wall_means": [round(float(x), 6) for x in r.wall_means],
         }
         for r in results
     ]

@@ -67,6 +67,18 @@ def test_the_readme_table_shows_the_published_evaluation_of_every_shipped_policy
         assert f"| `pretrained:{name}` |" in table
 
 
+@pytest.mark.parametrize("name", pretrained.available())
+def test_the_published_evaluation_replays_wall_for_wall(name):
+    """The first walls of the card's greedy row come out the same when played again by name (the policy and greedy
+    are deterministic, so each wall's mean depends on the wall alone)."""
+    from training.evaluation.evaluate import run_matchups
+
+    data = pretrained.evaluation(name)
+    row = next(r for r in data["rows"] if r["opponent"] == "greedy")
+    (again,) = run_matchups(name, [(f"pretrained:{name}", "greedy")], walls=2, seed=data["seed"], engine="auto")
+    np.testing.assert_allclose(again.wall_means, row["wall_means"][:2], atol=1e-5)
+
+
 def test_an_unknown_or_malformed_name_is_refused_with_the_shipped_names():
     with pytest.raises(ValueError, match="no pretrained policy 'nonexistent'.*shipped"):
         PolicyAgent.pretrained("nonexistent")
