@@ -11,6 +11,9 @@ Grammar (:data:`GRAMMAR`, shown by ``chuanma eval --help``)::
                                                    the run directory (agents.policy.PolicyAgent.load)
     pretrained:NAME                                the policy of preset NAME shipped with the package
                                                    (agents.policy.PolicyAgent.pretrained, agents/pretrained/)
+    compiled:NAME[:key=value,...]                  the compiled (numba) greedy, value or defensive baseline with
+                                                   options (agents.compiled.make_batch_agent): the same
+                                                   decisions, a whole batch per call
     sb3:PATH                                       one's own sb3-contrib MaskablePPO zip trained on the chuanma
                                                    observations (agents.sb3_agent.SB3Agent)
 
@@ -27,7 +30,7 @@ from typing import Any
 
 from agents.base import Agent
 
-__all__ = ["BASELINES", "GRAMMAR", "AgentSpec", "make_agent", "parse_spec"]
+__all__ = ["BASELINES", "GRAMMAR", "AgentSpec", "constructor_options", "make_agent", "parse_spec"]
 
 BASELINES: dict[str, tuple[str, str]] = {
     "random": ("agents.random_agent", "RandomAgent"),
@@ -45,13 +48,15 @@ GRAMMAR = """agent specifications:
                                         checkpoint's model.zip
   pretrained:NAME                       the policy of preset NAME shipped with the package, e.g.
                                         pretrained:hongzhong (agents/pretrained/NAME.md is its model card)
+  compiled:NAME[:key=value,...]         the compiled greedy / value / defensive baseline (same decisions,
+                                        batched), e.g. compiled:value or compiled:greedy:variant_actions=false
   sb3:PATH                              one's own sb3-contrib MaskablePPO zip trained on the chuanma
                                         observations (e.g. on envs.vector_env.make_vec_env)"""
 
 
 class AgentSpec:
-    """A parsed agent specification: ``kind`` (a baseline name, ``external``, ``policy``, ``pretrained`` or ``sb3``)
-    and its options."""
+    """A parsed agent specification: ``kind`` (a baseline name, ``external``, ``policy``, ``pretrained``, ``sb3`` or
+    ``compiled``, whose ``argument`` is the baseline name) and its options."""
 
     __slots__ = ("argument", "kind", "options", "text")
 
@@ -77,6 +82,17 @@ def _value(text: str) -> Any:
     return text
 
 
+def _parse_options(rest: str, text: str) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    if rest.strip():
+        for item in rest.split(","):
+            key, eq, value = item.partition("=")
+            if not eq or not key.strip():
+                raise ValueError(f"agent option {item!r} in {text!r} must look like key=value")
+            options[key.strip()] = _value(value.strip())
+    return options
+
+
 def parse_spec(text: str) -> AgentSpec:
     """Parse one specification (see the module docstring); ``ValueError`` names what is wrong."""
     if not isinstance(text, str) or not text.strip():
@@ -89,22 +105,21 @@ def parse_spec(text: str) -> AgentSpec:
             what = {"external": "command", "pretrained": "preset name"}.get(name, "path")
             raise ValueError(f"agent specification {text!r} needs a {what}")
         return AgentSpec(text, name, {}, rest.strip())
+    if name == "compiled":
+        base, _, opts = rest.partition(":")
+        if not base.strip():
+            raise ValueError(f"agent specification {text!r} needs a baseline name, e.g. 'compiled:greedy'")
+        return AgentSpec(text, "compiled", _parse_options(opts, text), base.strip())
     if name not in BASELINES:
         raise ValueError(
             f"unknown agent {name!r} in {text!r}; expected one of {sorted(BASELINES)}, 'external:CMD', 'policy:PATH', "
-            "'pretrained:NAME' or 'sb3:PATH'"
+            "'pretrained:NAME', 'compiled:NAME' or 'sb3:PATH'"
         )
-    options: dict[str, Any] = {}
-    if rest.strip():
-        for item in rest.split(","):
-            key, eq, value = item.partition("=")
-            if not eq or not key.strip():
-                raise ValueError(f"agent option {item!r} in {text!r} must look like key=value")
-            options[key.strip()] = _value(value.strip())
+    options = _parse_options(rest, text)
     return AgentSpec(text, name, options, None)
 
 
-def _options_of(cls: type) -> set[str]:
+def constructor_options(cls: type) -> set[str]:
     """Named constructor options of ``cls``, including those its ``**options`` pass on to its base classes."""
     names: set[str] = set()
     for klass in cls.__mro__:
@@ -135,13 +150,18 @@ def make_agent(spec: str | AgentSpec, seed: int = 0, *, variant: Any = None, **e
     if spec.kind == "pretrained":
         policy = importlib.import_module("agents.policy")
         return policy.PolicyAgent.pretrained(spec.argument, variant=variant)
+    if spec.kind == "compiled":
+        compiled = importlib.import_module("agents.compiled")
+        if variant is None:
+            raise ValueError(f"{spec.text!r}: a compiled baseline needs the variant it plays")
+        return compiled.make_batch_agent(spec.argument, variant, **spec.options)
     if spec.kind == "sb3":
         from agents.sb3_agent import SB3Agent
 
         return SB3Agent.load(spec.argument)
     module_name, class_name = BASELINES[spec.kind]
     cls = getattr(importlib.import_module(module_name), class_name)
-    params = _options_of(cls)
+    params = constructor_options(cls)
     options = dict(spec.options)
     unknown = sorted(k for k in options if k not in params or k == "rng")
     if unknown:

@@ -2,8 +2,10 @@
 
 :func:`batch_baseline` returns a player with ``act_batch(observations, masks) -> actions`` (the protocol
 :meth:`envs.vector_env.VectorEnv._ask` uses): one call answers a batch of decisions, each row from its own seat's
-observation.  Here it wraps the readable Python agent of :mod:`agents.registry` and asks it row by row; a compiled
-implementation of the same protocol can replace it in this function alone.
+observation.  ``greedy``, ``value`` and ``defensive`` (with any options) and ``compiled:NAME`` are the compiled
+baselines of :mod:`agents.compiled` (the Python agents' decisions, one numba call per batch); a policy
+(``pretrained:NAME``, ``policy:PATH``) answers in one forward pass; any other agent (``random``) is the readable
+Python agent of :mod:`agents.registry` asked row by row (:class:`LoopedBaseline`).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.registry import make_agent
+from agents.registry import make_agent, parse_spec
 from envs.core.rule_config import RuleConfig, load_variant
 
 __all__ = ["LoopedBaseline", "batch_baseline"]
@@ -43,6 +45,14 @@ class LoopedBaseline:
 
 
 def batch_baseline(spec: str, cfg: str | RuleConfig, seed: int) -> Any:
-    """The batch player of baseline ``spec`` (a registry name with options, e.g. ``"value"``) for rules ``cfg``;
+    """The batch player of baseline ``spec`` (a registry specification, e.g. ``"value"``) for rules ``cfg``;
     ``seed`` seeds its random draws (the ``random`` baseline)."""
-    return LoopedBaseline(spec, load_variant(cfg), seed)
+    rules = load_variant(cfg)
+    parsed = parse_spec(spec)
+    from agents.compiled import COMPILED_BASELINES, make_batch_agent
+
+    if parsed.kind == "compiled":
+        return make_batch_agent(parsed.argument or "", rules, **parsed.options)
+    if parsed.kind in COMPILED_BASELINES:
+        return make_batch_agent(parsed.kind, rules, **parsed.options)
+    return LoopedBaseline(spec, rules, seed)

@@ -295,8 +295,8 @@ def _share(source: str, key: str, value: float) -> None:
 
 
 def _check_baseline(source: str, key: str, text: str) -> None:
-    """A fixed opponent: a rule-based baseline specification of :mod:`agents.registry` (``greedy``, ``value:opt=1``
-    ...) or a policy shipped with the package (``pretrained:NAME``)."""
+    """A fixed opponent: a rule-based baseline specification of :mod:`agents.registry` (``greedy``, ``value:opt=1``,
+    ``compiled:defensive`` ...) or a policy shipped with the package (``pretrained:NAME``)."""
     from agents.pretrained import checkpoint_path
     from agents.registry import BASELINES, parse_spec
 
@@ -304,6 +304,13 @@ def _check_baseline(source: str, key: str, text: str) -> None:
         spec = parse_spec(text)
         if spec.kind == "pretrained":
             checkpoint_path(spec.argument or "")
+            return
+        if spec.kind == "compiled":
+            from agents.compiled import COMPILED_BASELINES
+
+            if spec.argument not in COMPILED_BASELINES:
+                names = sorted(COMPILED_BASELINES)
+                raise ValueError(f"no compiled baseline {spec.argument!r}; expected one of {names}")
             return
     except ValueError as exc:
         raise TrainConfigError(f"{source}: key {key!r}: {exc}") from None

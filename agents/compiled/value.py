@@ -43,6 +43,7 @@ from envs.core.actions import (
 )
 from envs.core.rule_config import RuleConfig, load_variant
 from envs.core.tiles import NUM_KINDS
+from envs.engine.match_observation import MATCH_OBS_SHAPE
 from envs.engine.observation import OBS_SHAPE, PHASES
 from envs.engine.view import Phase
 
@@ -156,6 +157,8 @@ class BatchValueAgent:
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """One action per row of ``observations`` ``(B, C, 34)`` and legal ``masks`` ``(B, 183)``."""
         obs = np.asarray(observations)
+        if obs.ndim == 3 and obs.shape[1:] == MATCH_OBS_SHAPE:  # a match observation: its chuanma-v1 rows
+            obs = obs[:, : OBS_SHAPE[0]]
         if obs.ndim != 3 or obs.shape[1:] != OBS_SHAPE:
             raise ValueError(f"observations must have shape (B, {OBS_SHAPE[0]}, {OBS_SHAPE[1]}), got {obs.shape}")
         m = np.asarray(masks)

@@ -76,8 +76,9 @@ ACTIONS = np.array([HU_ID, PASS_ID, KONG_BASE, PONG_ID, FEI_ID, CHI_BASE], dtype
     OI_LIVE_SLACK,
     OI_INITIAL_WALL,
     OI_N_FOLD_RISK,
-) = range(14)
-NUM_OI = 14
+    OI_GREEDY,
+) = range(15)
+NUM_OI = 15
 # float options (fold_risk thresholds from OF_FOLD_RISK on)
 OF_PONG_KEEP, OF_DANGER_WEIGHT, OF_FOLD_WALL_FRACTION, OF_FOLD_THREAT, OF_FOLD_RATIO, OF_FOLD_RISK = range(6)
 POLICY_KEEP_ALL, POLICY_WHEN_STABLE, POLICY_BY_VALUE = 0, 1, 2
@@ -126,6 +127,19 @@ class ValueOptions:
             risk = tuple(a.fold_risk)
         oi[OI_N_FOLD_RISK] = len(risk)
         return cls(oi=oi, of=np.array([*of, *risk], dtype=np.float64))
+
+    @classmethod
+    def of_greedy(cls, agent: Any, cfg: RuleConfig) -> ValueOptions:
+        """The options of a :class:`agents.greedy.GreedyAgent` (``OI_GREEDY``: the greedy agent's discard order,
+        its 将 rule, no kong slack and no value test on claims)."""
+        oi = np.zeros(NUM_OI, dtype=np.int64)
+        oi[OI_POLICY] = _POLICIES[agent.hongzhong_policy]
+        oi[OI_SHAGUI_MIN_LIVE] = agent.shagui_min_live
+        oi[OI_VARIANT_ACTIONS] = agent.variant_actions
+        oi[OI_INITIAL_WALL] = cfg.num_tiles - cfg.num_players * cfg.hand_size - 1
+        oi[OI_GREEDY] = 1
+        oi[OI_N_FOLD_RISK] = 1
+        return cls(oi=oi, of=np.array([0.0, 0.0, 0.0, 0.0, 0.0, math.inf], dtype=np.float64))
 
 
 class ValueSetup:
@@ -205,7 +219,7 @@ def jiang_wait(counts, wilds, t, melded, pos, setup):  # pragma: no cover - comp
     counts[t] -= 1
     if ok:
         return True
-    if not ci[CI_WUHAN]:
+    if not ci[CI_WUHAN] or setup[6][OI_GREEDY]:  # the greedy agent counts a 2-5-8 pair only
         return False
     chis, n_chis = pos[9], pos[10]
     hand = np.zeros(34, dtype=np.int32)
@@ -510,8 +524,8 @@ def folding(best_shanten, pos, setup):  # pragma: no cover - compiled
 
 @njit(cache=True)
 def choose_discard(legal, n_legal, pos, setup):  # pragma: no cover - compiled
-    """``ValueAgent._choose_discard`` or (``OI_DEFENSIVE``) ``DefensiveAgent._choose_discard`` over the legal
-    discard kinds ``legal[:n_legal]``."""
+    """``ValueAgent._choose_discard``, (``OI_DEFENSIVE``) ``DefensiveAgent._choose_discard`` or (``OI_GREEDY``)
+    ``GreedyAgent._choose_discard`` over the legal discard kinds ``legal[:n_legal]``."""
     oi = setup[6]
     of = setup[7]
     wild, visible = pos[7], pos[4]
@@ -529,6 +543,15 @@ def choose_discard(legal, n_legal, pos, setup):  # pragma: no cover - compiled
         for i in range(n_legal):
             cands[n] = legal[i]
             n += 1
+    if oi[OI_GREEDY]:  # GreedyAgent._choose_discard: the least (shanten, -live useful, pref, -visible, kind)
+        g_s = np.empty(34, dtype=np.int64)
+        g_u = np.empty(34, dtype=np.int64)
+        discard_keys(pos[0], pos[1], pos[2], cands, n, pos, setup, g_s, g_u)
+        b = 0
+        for i in range(1, n):
+            if _key_less(g_s[i], g_u[i], cands[i], g_s[b], g_u[b], cands[b], visible):
+                b = i
+        return cands[b]
     if oi[OI_POLICY] == POLICY_BY_VALUE and pos[1] == 1:
         for i in range(n_legal):
             k = legal[i]
@@ -749,9 +772,12 @@ def own_turn(mask, pos, setup):  # pragma: no cover - compiled
 
 @njit(cache=True)
 def _claim_keeps_value(counts, wilds, melded, chi_low, pos, setup):  # pragma: no cover - compiled
-    """``ValueAgent._claim_keeps_value`` of the claimed 3k+2 hand ``counts`` (``chi_low`` >= 0: the 吃 run made)."""
+    """``ValueAgent._claim_keeps_value`` of the claimed 3k+2 hand ``counts`` (``chi_low`` >= 0: the 吃 run made);
+    always true for the greedy agent."""
     ci = setup[1]
     of = setup[7]
+    if setup[6][OI_GREEDY]:
+        return True
     if ci[CI_WUHAN] and not pos[8]:
         return True
     c0 = pos[0].copy()

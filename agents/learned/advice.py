@@ -26,6 +26,8 @@ version of :mod:`agents`.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from agents.registry import make_agent
@@ -154,6 +156,7 @@ class Advisor:
         self.name = name
         self.agent = make_agent(name)
         self.agent.reset(0, self.cfg)  # the baselines read everything else from the observation
+        self._batch: Any = None  # the compiled baseline of planes_batch, made when first used
 
     def planes(self, observation: np.ndarray, legal_mask: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
         """The ``(ADVICE_PLANES, 34)`` float32 planes of the advisor's action (zero when nothing is legal)."""
@@ -163,3 +166,18 @@ class Advisor:
             out[:] = 0.0
             return out
         return encode(int(self.agent.act(observation, legal_mask)), out)
+
+    def planes_batch(self, observations: np.ndarray, masks: np.ndarray, out: np.ndarray) -> np.ndarray:
+        """:meth:`planes` of every row of a batch into ``out`` ``(B, ADVICE_PLANES, 34)``: the advisor's actions of
+        the whole batch come from one call of its compiled baseline (:mod:`agents.compiled`, the same decisions)."""
+        if self._batch is None:
+            from agents.compiled import make_batch_agent
+
+            self._batch = make_batch_agent(self.name, self.cfg)
+        out[:] = 0.0
+        rows = np.flatnonzero(np.asarray(masks).any(axis=1))
+        if rows.size:
+            actions = self._batch.act_batch(np.asarray(observations)[rows], np.asarray(masks)[rows])
+            for i, a in zip(rows, actions):
+                encode(int(a), out[i])
+        return out

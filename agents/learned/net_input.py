@@ -102,7 +102,8 @@ class NetInput:
     def build_batch(self, observations: np.ndarray, masks: np.ndarray | None = None) -> np.ndarray:
         """:meth:`build` of every observation of a batch ``(B, C, 34)`` (``masks`` ``(B, 183)``, required with an
         advisor).  The hand-feature planes of the whole batch come from one compiled call
-        (:class:`agents.compiled.hand_features.BatchHandFeatures`, the same values as :meth:`build`)."""
+        (:class:`agents.compiled.hand_features.BatchHandFeatures`, the same values as :meth:`build`), and so do the
+        advisor's actions (:meth:`agents.learned.advice.Advisor.planes_batch`)."""
         observations = np.asarray(observations)
         n = observations.shape[0]
         out = np.empty((n, self.rows, NUM_KINDS), dtype=np.float32)
@@ -117,8 +118,7 @@ class NetInput:
                     f"the network input with advisor {self.advisor.name!r} needs the legal-action masks of the "
                     "observations (pass masks)"
                 )
-            for i in range(n):
-                self.advisor.planes(observations[i], masks[i], out=out[i, base:])
+            self.advisor.planes_batch(observations, masks, out[:, base:])
         return out
 
 

@@ -16,10 +16,12 @@ Batch agents
 
 * a policy checkpoint (``policy:PATH``; deterministic): one :class:`agents.policy.PolicyAgent` per run, as the Python
   evaluator keeps, asked through its ``act_batch`` (one forward pass for all its seats);
-* an object with ``act_batch(observations, masks)`` (e.g. a compiled baseline): asked once per step;
-* any other registry agent (``greedy``, ``value``, ``random`` ...): one fresh agent per seat and hand made with the
-  Python evaluator's seed and ``reset(seat, cfg)``, each asked through ``act`` in a loop — every random stream and
-  per-hand state exactly as the Python evaluator has them.
+* ``greedy``, ``value``, ``defensive`` (any options) and ``compiled:NAME``: the compiled baseline of
+  :mod:`agents.compiled`, asked once per step for all its seats (the Python agent's decisions, tested row by row);
+* an object with ``act_batch(observations, masks)``: asked once per step;
+* any other registry agent (``random`` ...): one fresh agent per seat and hand made with the Python evaluator's seed
+  and ``reset(seat, cfg)``, each asked through ``act`` in a loop — every random stream and per-hand state exactly as
+  the Python evaluator has them.
 
 Outside bots (``external:``) are not batchable (they read the event stream): :func:`choose_engine` keeps them, and
 replay files, on the Python evaluator.
@@ -156,9 +158,11 @@ def batch_agent(spec: str | Any, cfg: RuleConfig) -> BatchSeats:
         raise ValueError(
             f"{spec!r}: outside bots are not batchable (they read the event stream); use the Python engine"
         )
+    compiled = importlib.import_module("agents.compiled")
     if parsed.kind == "compiled":  # compiled baselines answer a whole batch (agents.compiled)
-        maker = importlib.import_module("agents.compiled").make_batch_agent
-        return _Shared(maker(parsed.argument, cfg, **parsed.options), cfg)
+        return _Shared(compiled.make_batch_agent(parsed.argument, cfg, **parsed.options), cfg)
+    if parsed.kind in compiled.COMPILED_BASELINES:  # the same decisions as the Python agent (tested row by row)
+        return _Shared(compiled.make_batch_agent(parsed.kind, cfg, **parsed.options), cfg)
     if parsed.kind in ("policy", "pretrained", "sb3"):  # networks: kept for the run, as in evaluate.py
         network = make_agent(parsed, 0, variant=cfg)
         if hasattr(network, "act_batch"):  # PolicyAgent: deterministic, one forward pass for all its seats
