@@ -741,7 +741,7 @@ def shanten(
                 prof = _PROFILES[_conv(_TRIPLE_IDS[row], _honor_profile(honors, None, _HONOR_BITS))]
             n = (total - 1) // 3
             cost = prof[2 * n + 1]
-            if seven_pairs and n == 4 and cost > 1:
+            if seven_pairs and n == 4 and cost > 0:  # a ready standard shape may be complete seven pairs
                 cost = _natural_seven_pairs(b, cost)
             return cost - 1
     if not _READY:
@@ -769,7 +769,7 @@ def _natural_shanten(b: bytes, n: int, seven_pairs: bool) -> int:
         _honor_info(honors)  # memoised for the fast path
         prof = _PROFILES[_conv(_TRIPLE_IDS[row], _honor_profile(honors, None, _HONOR_BITS))]
     cost = prof[2 * n + 1]
-    if seven_pairs and n == 4 and cost > 1:
+    if seven_pairs and n == 4 and cost > 0:  # a ready standard shape may be complete seven pairs
         cost = _natural_seven_pairs(b, cost)
     return cost - 1
 

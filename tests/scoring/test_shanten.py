@@ -387,6 +387,11 @@ def test_shanten_cases():
     assert shanten(P("1122m 3344p 5566s 7s")) == 0
     assert shanten(P("1122m 3344p 5566s 7s"), seven_pairs=False) == 2
     assert shanten(P("1111m 2222p 3333s 4s")) == 0  # seven pairs with quads, waiting on 4s
+    # complete as seven pairs (a quad counts as two pairs) while the standard shape is only ready: every path says -1
+    hand = P("667788m 11s 2222s 44s")
+    assert shanten(P("6678m 78m 11s 222s 44s")) == 0
+    assert shanten(hand) == shanten(tuple(hand)) == shanten(hand, meld_counts=[0] * 34) == -1
+    assert shanten(P("112233m 44p 5566s 77s")) == -1
     assert shanten([0] * 34, 2) == -1
     assert shanten([0] * 34, 1) == 0
     assert shanten(P("1m")) == 0
