@@ -4,8 +4,8 @@ Runs ``chuanma eval --variant V --challenger C --opponent O --walls N`` both way
 (:func:`training.evaluation.evaluate.run_matchups`, ``--workers 1``) and the batched one
 (:func:`training.evaluation.fast.run_matchups_batched`) — checks that the two results are equal and prints walls/s of
 each and their ratio as one JSON object.  The numba engine is compiled (and the batched path warmed on a few walls)
-before the clock starts.  Agents without ``act_batch`` (the Python baselines) are asked one decision at a time on the
-batched path too, so with them the ratio measures the engine and the batching, not compiled agents.
+before the clock starts.  On the batched path the baselines are the compiled ones (:mod:`agents.compiled`, the same
+decisions), so the ratio measures the engine, the batching and the compiled agents together.
 
 Usage: ``python benchmarks/bench_eval.py [--variant hongzhong] [--challenger value] [--opponent greedy]
 [--walls 100] [--seed 0] [--slots 256]``

@@ -4,7 +4,7 @@
 (``OI_GREEDY``, :meth:`agents.compiled.value_play.ValueOptions.of_greedy`): the discard that minimises the shanten,
 then maximises the live effective tiles (then terminals first, then the most visible kind), the greedy 将 rule of
 武汉 (a 2-5-8 pair only), kongs that keep the shanten, and pong / 飞 / 吃 claims by the greedy tests alone.  As for
-the value agent, the rows that occur a few times per hand — 换三张, 定缺, the 报胡 question and the own-turn variant
+the value agent, the rows that occur a few times per hand — the 报胡 question and the own-turn variant
 actions — are answered by the readable Python agent built with the same options, so every row gets the Python
 agent's decision (``tests/agents/test_compiled_greedy.py``).
 """

@@ -3,10 +3,10 @@
 :class:`BatchValueAgent` answers ``act_batch(observations, masks)`` with one numba call for every own-turn, claim
 and 抢杠 row (:mod:`agents.compiled.value_play`: kongs, void tiles, the value estimate of every discard, the pong /
 飞 / 吃 value test, wins and the 红中 policy).  The rows the value agent plays exactly as the greedy agent does
-and that occur a few times per hand — 换三张, 定缺, the 报胡 question and the own-turn variant actions (提, 红中杠,
-赖子杠, 请胡, the dealer's 报胡), asked only when such an action is legal — are answered by the readable Python
-agent built with the same options, so every row gets the Python agent's decision
-(``tests/agents/test_compiled_value.py``).
+and that occur a few times per hand — the 报胡 question and the own-turn variant actions (提, 红中杠, 赖子杠, 请胡, the
+dealer's 报胡), asked only when such an action is legal — are answered by the readable Python agent built with the same
+options (换三张 and 定缺 are compiled too: :mod:`agents.compiled.setup_play`), so every row gets the Python agent's
+decision (``tests/agents/test_compiled_value.py``).
 
 Options are the Python agent's (:class:`agents.value.ValueAgent`, :class:`agents.defensive.DefensiveAgent`): the
 Python constructor checks them, and every one of them is read by the compiled code (:class:`~agents.compiled.
@@ -20,7 +20,9 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from agents.compiled.value_plans import ValueKit
+from agents.compiled.setup_play import setup_rows
+from agents.compiled.shanten import SUIT_TABLE
+from agents.compiled.value_plans import CI_SUITED, ValueKit
 from agents.compiled.value_play import (
     OI_POLICY,
     OI_VARIANT_ACTIONS,
@@ -34,6 +36,8 @@ from agents.value import ValueAgent
 from envs.core.actions import (
     ACTION_SPACE_SIZE,
     BAOHU_ID,
+    DINGQUE_BASE,
+    EXCHANGE_BASE,
     HU_ID,
     KONG_BASE,
     LAIZI_KONG_ID,
@@ -57,6 +61,8 @@ _VARIANT[TI_BASE : TI_BASE + NUM_KINDS] = True
 _VARIANT[QINGHU_BASE : QINGHU_BASE + NUM_KINDS] = True
 _VARIANT[[RED_KONG_ID, LAIZI_KONG_ID, BAOHU_ID]] = True
 _IDS = np.array([HU_ID, KONG_BASE], dtype=np.int64)
+_SETUP_PHASES = np.array([PHASES.index(p) for p in (Phase.EXCHANGE, Phase.DINGQUE)], dtype=np.int64)
+_SETUP_BASES = np.array([EXCHANGE_BASE, DINGQUE_BASE], dtype=np.int64)
 
 
 @njit(cache=True)
@@ -169,10 +175,15 @@ class BatchValueAgent:
         rows = self.kit.rows(obs)
         d = rows.decoded
         out = np.empty(obs.shape[0], dtype=np.int64)
-        _act_rows(m.astype(np.bool_), d.phase, d.counts, d.wilds, d.melded, d.n_melds, d.visible, d.wall, d.hand,
+        mb = m.astype(np.bool_)
+        _act_rows(mb, d.phase, d.counts, d.wilds, d.melded, d.n_melds, d.visible, d.wall, d.hand,
                   d.wild, d.opened, rows.chis, rows.n_chis, rows.row_i, rows.row_k, rows.row_f, rows.n_opp, rows.opp,
                   rows.disc, rows.opp_melded, rows.revealed, d.claim_tile, d.won, _PHASES, _VARIANT, _IDS,
                   self.setup, out)  # fmt: skip
+        fall = np.flatnonzero(out == FALLBACK)
+        if fall.size:  # 换三张 and 定缺 in numba too (agents.compiled.setup_play)
+            setup_rows(fall, mb, d.phase, d.counts, d.wilds, d.melded, d.exchange_picked, self.setup[1][CI_SUITED],
+                       _SETUP_PHASES, _SETUP_BASES, SUIT_TABLE, out)  # fmt: skip
         for b in np.flatnonzero(out == FALLBACK):
             out[b] = self.python.act(obs[b], m[b])
         return out
