@@ -33,7 +33,7 @@ from numba import njit
 
 from agents.compiled.danger import danger_from, deal_in_by_kind, expected_wilds, ready_estimate
 from agents.compiled.hand_features import _DUMMIES, _JIANG, _has_jiang
-from agents.compiled.shanten import SUIT_TABLE, shanten_dead
+from agents.compiled.shanten_memo import MEMO, shanten_cached
 from agents.compiled.valuation import WaitScorer, values_vector, wait_payment
 from agents.compiled.value_plans import (
     CI_HZ_CLAIMABLE,
@@ -154,8 +154,8 @@ class ValueSetup:
         )
 
     def args(self) -> tuple:
-        """``(values, cfg_i, cfg_f, scorer, table, actions, options_i, options_f)``."""
-        return (self.values, self.ci, self.cf, self.scorer, SUIT_TABLE, ACTIONS, self.options.oi, self.options.of)
+        """``(values, cfg_i, cfg_f, scorer, shanten memo, actions, options_i, options_f)``."""
+        return (self.values, self.ci, self.cf, self.scorer, MEMO, ACTIONS, self.options.oi, self.options.of)
 
 
 def position(rows: ValueRows, b: int) -> tuple:
@@ -189,7 +189,7 @@ def position(rows: ValueRows, b: int) -> tuple:
 # ---- speed helpers (the greedy agent's, with the value agent's 将 rule) -----------------------------------------
 @njit(cache=True)
 def _shanten(counts, wilds, dead, suited, melded, table):  # pragma: no cover - compiled
-    return shanten_dead(counts, wilds, dead, suited, melded, table)
+    return shanten_cached(counts, wilds, dead, suited, melded, table)
 
 
 @njit(cache=True)
@@ -201,7 +201,7 @@ def jiang_wait(counts, wilds, t, melded, pos, setup):  # pragma: no cover - comp
     table = setup[4]
     row_i = pos[11]
     counts[t] += 1
-    ok = _has_jiang(counts, wilds, ci[CI_SUITED], melded, _DUMMIES, _JIANG, table)
+    ok = _has_jiang(counts, wilds, ci[CI_SUITED], melded, _DUMMIES, _JIANG, table[0])
     counts[t] -= 1
     if ok:
         return True
@@ -451,7 +451,7 @@ def _danger(pos, setup, rows, danger):  # pragma: no cover - compiled
     table = setup[4]
     row_k = pos[12]
     deal_in_by_kind(pos[14], pos[15], pos[16], pos[17], pos[18], pos[6], pos[7], row_k[0], pos[4],
-                    ci[CI_HZ_CLAIMABLE] != 0, ci[CI_NUM_TILES], ci[CI_SUITED], table, rows)  # fmt: skip
+                    ci[CI_HZ_CLAIMABLE] != 0, ci[CI_NUM_TILES], ci[CI_SUITED], table[0], rows)  # fmt: skip
     danger_from(pos[14], pos[15], rows, v, danger)
 
 
