@@ -73,6 +73,7 @@ def bench(variant: str, hands: int, agents: list[str], compiled: list[str]) -> d
 
 def _bench_compiled(cfg, positions: list, name: str) -> dict:
     from agents.compiled.defensive import BatchDefensiveAgent
+    from agents.compiled.shanten_memo import MEMO
     from agents.compiled.value import BatchValueAgent
 
     obs = np.stack([o for o, _ in positions])
@@ -91,6 +92,7 @@ def _bench_compiled(cfg, positions: list, name: str) -> dict:
         if label == "cold":
             clear_caches()
             SUIT_TABLE[:] = -2  # agents.compiled.shanten._UNSET
+            MEMO[1][:] = -1  # the compiled shanten memo
         t = time.perf_counter()
         got = batch.act_batch(obs, masks)
         t_c = time.perf_counter() - t

@@ -62,7 +62,8 @@ NEAR = np.array(
 # cfg_i entries
 CI_SUITED, CI_WUHAN, CI_PAIRS_PLAN, CI_MAX_OFF_SUIT, CI_CONTINUATION, CI_TRIPLET_KINDS, CI_NUM_TILES = range(7)
 CI_HZ_CLAIMABLE = 7
-NUM_CI = 8
+CI_MAX_LAIZI = 8  # wuhan_small_win_max_laizi
+NUM_CI = 9
 CONT_XUEZHAN, CONT_XUELIU, CONT_SINGLE = 0, 1, 2
 # cfg_f entries
 CF_READY_VALUE, CF_EXIT_WEIGHT = 0, 1
@@ -86,6 +87,7 @@ def config_vectors(cfg: RuleConfig, *, max_off_suit: int, ready_value: float, ex
     ci[CI_TRIPLET_KINDS] = ((1 << NUM_SUITED) - 1) | (_HONOR_BITS if wuhan else 0)
     ci[CI_NUM_TILES] = cfg.num_tiles
     ci[CI_HZ_CLAIMABLE] = cfg.hz_red_discard_claimable
+    ci[CI_MAX_LAIZI] = cfg.wuhan_small_win_max_laizi
     cf = np.array([ready_value, exit_weight], dtype=np.float64)
     return ci, cf
 

@@ -33,6 +33,7 @@ from numba import njit
 
 from agents.compiled.danger import danger_from, deal_in_by_kind, expected_wilds, ready_estimate
 from agents.compiled.hand_features import _DUMMIES, _JIANG, _has_jiang
+from agents.compiled.opening import OPENING_ACTIONS
 from agents.compiled.shanten_memo import MEMO, shanten_cached
 from agents.compiled.valuation import WaitScorer, values_vector, wait_payment
 from agents.compiled.value_plans import (
@@ -76,8 +77,9 @@ ACTIONS = np.array([HU_ID, PASS_ID, KONG_BASE, PONG_ID, FEI_ID, CHI_BASE], dtype
     OI_LIVE_SLACK,
     OI_INITIAL_WALL,
     OI_N_FOLD_RISK,
-) = range(14)
-NUM_OI = 14
+    OI_BAOHU_MIN_LIVE,
+) = range(15)
+NUM_OI = 15
 # float options (fold_risk thresholds from OF_FOLD_RISK on)
 OF_PONG_KEEP, OF_DANGER_WEIGHT, OF_FOLD_WALL_FRACTION, OF_FOLD_THREAT, OF_FOLD_RATIO, OF_FOLD_RISK = range(6)
 POLICY_KEEP_ALL, POLICY_WHEN_STABLE, POLICY_BY_VALUE = 0, 1, 2
@@ -108,6 +110,7 @@ class ValueOptions:
         oi[OI_POLICY] = _POLICIES[a.hongzhong_policy]
         oi[OI_SHAGUI_MIN_LIVE] = a.shagui_min_live
         oi[OI_VARIANT_ACTIONS] = a.variant_actions
+        oi[OI_BAOHU_MIN_LIVE] = a.baohu_min_live
         oi[OI_INITIAL_WALL] = cfg.num_tiles - cfg.num_players * cfg.hand_size - 1
         of = [float(a.pong_keep), 0.0, 0.0, 0.0, 0.0]
         risk: tuple[float, ...] = (math.inf,)
@@ -154,8 +157,9 @@ class ValueSetup:
         )
 
     def args(self) -> tuple:
-        """``(values, cfg_i, cfg_f, scorer, shanten memo, actions, options_i, options_f)``."""
-        return (self.values, self.ci, self.cf, self.scorer, MEMO, ACTIONS, self.options.oi, self.options.of)
+        """``(values, cfg_i, cfg_f, scorer, shanten memo, actions, options_i, options_f, opening actions)``."""
+        return (self.values, self.ci, self.cf, self.scorer, MEMO, ACTIONS, self.options.oi, self.options.of,
+                OPENING_ACTIONS)  # fmt: skip
 
 
 def position(rows: ValueRows, b: int) -> tuple:
