@@ -7,7 +7,9 @@ answers all of them; ``cold`` starts from empty hand-evaluation caches, ``warm``
 ``hand_features`` compares, on the same positions and in the same run, the Python hand-feature planes
 (:class:`agents.learned.hand_features.HandFeatures`, one position a call) with the compiled batch
 (:class:`agents.compiled.hand_features.BatchHandFeatures`, all positions in one call; ``cold`` also empties its suit
-memo; the first call of a process that compiles is excluded).
+memo; the first call of a process that compiles is excluded).  ``compiled`` does the same for the compiled value and
+defensive baselines (:mod:`agents.compiled.value`): the Python agent one position a call against
+``act_batch`` over all positions in one call (the decisions are equal, ``tests/agents/test_compiled_value.py``).
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ class _Recorder:
         return self.inner.act(observation, legal_mask)
 
 
-def bench(variant: str, hands: int, agents: list[str]) -> dict:
+def bench(variant: str, hands: int, agents: list[str], compiled: list[str]) -> dict:
     cfg = load_variant(variant)
     positions: list = []
     enc = ObservationEncoder.from_config(cfg)
@@ -65,7 +67,42 @@ def bench(variant: str, hands: int, agents: list[str]) -> dict:
             "warm_decisions_per_s": round(len(positions) / warm, 1),
         }
     out["hand_features"] = _bench_hand_features(cfg, positions)
+    out["compiled"] = {name: _bench_compiled(cfg, positions, name) for name in compiled}
     return out
+
+
+def _bench_compiled(cfg, positions: list, name: str) -> dict:
+    from agents.compiled.defensive import BatchDefensiveAgent
+    from agents.compiled.shanten_memo import MEMO
+    from agents.compiled.value import BatchValueAgent
+
+    obs = np.stack([o for o, _ in positions])
+    masks = np.stack([m for _, m in positions])
+    batch = (BatchDefensiveAgent if name == "defensive" else BatchValueAgent)(cfg)
+    batch.act_batch(obs[:1], masks[:1])  # compile (or load the cache) outside the timing
+    py = make_agent(name, seed=0)
+    py.reset(0, cfg)
+    result = {}
+    for label in ("cold", "warm"):
+        if label == "cold":
+            clear_caches()
+        t = time.perf_counter()
+        want = [py.act(o, m) for o, m in positions]
+        t_py = time.perf_counter() - t
+        if label == "cold":
+            clear_caches()
+            SUIT_TABLE[:] = -2  # agents.compiled.shanten._UNSET
+            MEMO[1][:] = -1  # the compiled shanten memo
+        t = time.perf_counter()
+        got = batch.act_batch(obs, masks)
+        t_c = time.perf_counter() - t
+        result[label] = {
+            "python_decisions_per_s": round(len(obs) / t_py, 1),
+            "compiled_decisions_per_s": round(len(obs) / t_c, 1),
+            "ratio": round(t_py / t_c, 1),
+            "equal": bool(np.array_equal(got, want)),
+        }
+    return result
 
 
 def _bench_hand_features(cfg, positions: list) -> dict:
@@ -100,8 +137,9 @@ def main() -> None:
     parser.add_argument("--variants", nargs="+", default=["chengdu", "hongzhong", "two_player"])
     parser.add_argument("--hands", type=int, default=6)
     parser.add_argument("--agents", nargs="+", default=["random", "greedy", "value", "defensive"])
+    parser.add_argument("--compiled", nargs="*", default=["value", "defensive"], choices=["value", "defensive"])
     args = parser.parse_args()
-    print(json.dumps([bench(v, args.hands, args.agents) for v in args.variants], indent=2))
+    print(json.dumps([bench(v, args.hands, args.agents, args.compiled) for v in args.variants], indent=2))
 
 
 if __name__ == "__main__":

@@ -3,10 +3,9 @@
 :class:`BatchGreedyAgent` runs the compiled play of :mod:`agents.compiled.value_play` with the greedy options
 (``OI_GREEDY``, :meth:`agents.compiled.value_play.ValueOptions.of_greedy`): the discard that minimises the shanten,
 then maximises the live effective tiles (then terminals first, then the most visible kind), the greedy 将 rule of
-武汉 (a 2-5-8 pair only), kongs that keep the shanten, and pong / 飞 / 吃 claims by the greedy tests alone.  As for
-the value agent, the rows that occur a few times per hand — the 报胡 question and the own-turn variant
-actions — are answered by the readable Python agent built with the same options, so every row gets the Python
-agent's decision (``tests/agents/test_compiled_greedy.py``).
+武汉 (a 2-5-8 pair only), kongs that keep the shanten, and pong / 飞 / 吃 claims by the greedy tests alone; 换三张,
+定缺, the 报胡 question and the variant actions are :mod:`agents.compiled.opening`, as for the value agent.  Every row
+gets the Python agent's decision (``tests/agents/test_compiled_greedy.py``).
 """
 
 from __future__ import annotations

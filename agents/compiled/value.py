@@ -1,12 +1,10 @@
 """Compiled value baseline (编译版价值智能体): :class:`agents.value.ValueAgent`'s decisions for a whole batch.
 
-:class:`BatchValueAgent` answers ``act_batch(observations, masks)`` with one numba call for every own-turn, claim
-and 抢杠 row (:mod:`agents.compiled.value_play`: kongs, void tiles, the value estimate of every discard, the pong /
-飞 / 吃 value test, wins and the 红中 policy).  The rows the value agent plays exactly as the greedy agent does
-and that occur a few times per hand — the 报胡 question and the own-turn variant actions (提, 红中杠, 赖子杠, 请胡, the
-dealer's 报胡), asked only when such an action is legal — are answered by the readable Python agent built with the same
-options (换三张 and 定缺 are compiled too: :mod:`agents.compiled.setup_play`), so every row gets the Python agent's
-decision (``tests/agents/test_compiled_value.py``).
+:class:`BatchValueAgent` answers ``act_batch(observations, masks)`` with one numba call for all rows: the own turn,
+claims and 抢杠 (:mod:`agents.compiled.value_play`: kongs, void tiles, the value estimate of every discard, the pong /
+飞 / 吃 value test, wins and the 红中 policy) and the phases the value agent plays as the greedy agent does
+(:mod:`agents.compiled.opening`: 换三张, 定缺, the 报胡 question and the own-turn variant actions 提, 红中杠, 赖子杠,
+请胡 and the dealer's 报胡).  Every row gets the Python agent's decision (``tests/agents/test_compiled_value.py``).
 
 Options are the Python agent's (:class:`agents.value.ValueAgent`, :class:`agents.defensive.DefensiveAgent`): the
 Python constructor checks them, and every one of them is read by the compiled code (:class:`~agents.compiled.
@@ -20,10 +18,10 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from agents.compiled.setup_play import setup_rows
-from agents.compiled.shanten import SUIT_TABLE
-from agents.compiled.value_plans import CI_SUITED, ValueKit
+from agents.compiled.opening import declare, dingque, exchange, variant_self_action
+from agents.compiled.value_plans import CI_MAX_LAIZI, CI_SUITED, ValueKit
 from agents.compiled.value_play import (
+    OI_BAOHU_MIN_LIVE,
     OI_POLICY,
     OI_VARIANT_ACTIONS,
     POLICY_KEEP_ALL,
@@ -33,44 +31,27 @@ from agents.compiled.value_play import (
     wild_discard_kind,
 )
 from agents.value import ValueAgent
-from envs.core.actions import (
-    ACTION_SPACE_SIZE,
-    BAOHU_ID,
-    DINGQUE_BASE,
-    EXCHANGE_BASE,
-    HU_ID,
-    KONG_BASE,
-    LAIZI_KONG_ID,
-    QINGHU_BASE,
-    RED_KONG_ID,
-    TI_BASE,
-)
+from envs.core.actions import ACTION_SPACE_SIZE, HU_ID, KONG_BASE
 from envs.core.rule_config import RuleConfig, load_variant
-from envs.core.tiles import NUM_KINDS
 from envs.engine.match_observation import MATCH_OBS_SHAPE
 from envs.engine.observation import OBS_SHAPE, PHASES
 from envs.engine.view import Phase
 
 __all__ = ["BatchValueAgent"]
 
-FALLBACK = -2
-"""A row the compiled loop leaves to the Python agent."""
-_PHASES = np.array([PHASES.index(p) for p in (Phase.SELF, Phase.CLAIM, Phase.ROB)], dtype=np.int64)
-_VARIANT = np.zeros(ACTION_SPACE_SIZE, dtype=np.bool_)
-_VARIANT[TI_BASE : TI_BASE + NUM_KINDS] = True
-_VARIANT[QINGHU_BASE : QINGHU_BASE + NUM_KINDS] = True
-_VARIANT[[RED_KONG_ID, LAIZI_KONG_ID, BAOHU_ID]] = True
+_PHASES = np.array(
+    [PHASES.index(p) for p in (Phase.SELF, Phase.EXCHANGE, Phase.DINGQUE, Phase.DECLARE)], dtype=np.int64
+)
 _IDS = np.array([HU_ID, KONG_BASE], dtype=np.int64)
-_SETUP_PHASES = np.array([PHASES.index(p) for p in (Phase.EXCHANGE, Phase.DINGQUE)], dtype=np.int64)
-_SETUP_BASES = np.array([EXCHANGE_BASE, DINGQUE_BASE], dtype=np.int64)
 
 
 @njit(cache=True)
 def _act_rows(masks, phase, counts, wilds, melded, n_melds, visible, wall, hand, wild, opened, chis, n_chis, row_i,
-              row_k, row_f, n_opp, opp, disc, opp_melded, revealed, claim_tile, won, phases, variant, ids, setup,
+              row_k, row_f, n_opp, opp, disc, opp_melded, revealed, claim_tile, won, picked, phases, ids, setup,
               out):  # fmt: skip  # pragma: no cover - compiled
-    """``ValueAgent.act`` / ``DefensiveAgent.act`` of every row the compiled play covers; ``FALLBACK`` elsewhere."""
-    oi = setup[6]
+    """``ValueAgent.act`` / ``DefensiveAgent.act`` of every row."""
+    ci, memo, oi = setup[1], setup[4], setup[6]
+    suited = ci[CI_SUITED]
     hu, kong_base = ids[0], ids[1]
     legal = np.empty(34, dtype=np.int64)
     for b in range(masks.shape[0]):
@@ -86,13 +67,23 @@ def _act_rows(masks, phase, counts, wilds, melded, n_melds, visible, wall, hand,
             out[b] = first
             continue
         ph = phase[b]
-        if ph != phases[0] and ph != phases[1] and ph != phases[2]:
-            out[b] = FALLBACK
+        if ph == phases[1]:
+            r = exchange(mask, picked[b].astype(np.int64), counts[b].astype(np.int64), wilds[b], suited, memo,
+                         setup[8])  # fmt: skip
+            out[b] = first if r < 0 else r
+            continue
+        if ph == phases[2]:
+            r = dingque(mask, counts[b].astype(np.int64), wilds[b], melded[b].astype(np.int64), suited, memo, setup[8])
+            out[b] = first if r < 0 else r
             continue
         pos = (counts[b].astype(np.int64), wilds[b], melded[b].astype(np.int64), n_melds[b],
                visible[b].astype(np.int64), wall[b], hand[b].astype(np.int64), wild[b].astype(np.int64), opened[b],
                chis[b], n_chis[b], row_i[b], row_k[b], row_f[b], n_opp[b], opp[b], disc[b], opp_melded[b],
                revealed[b], claim_tile[b], won[b])  # fmt: skip
+        if ph == phases[3]:
+            r = declare(mask, pos, setup, oi[OI_VARIANT_ACTIONS] != 0, oi[OI_BAOHU_MIN_LIVE])
+            out[b] = first if r < 0 else r
+            continue
         if mask[hu]:
             out[b] = hu
             if ph == phases[0] and oi[OI_POLICY] != POLICY_KEEP_ALL:  # the soft win the 红中 policy declines
@@ -115,14 +106,10 @@ def _act_rows(masks, phase, counts, wilds, melded, n_melds, visible, wall, hand,
             if frozen_kong >= 0:
                 out[b] = frozen_kong
                 continue
-            if oi[OI_VARIANT_ACTIONS]:  # a legal variant action goes to the greedy rules (Python)
-                special = False
-                for a in range(mask.shape[0]):
-                    if mask[a] and variant[a]:
-                        special = True
-                        break
-                if special:
-                    out[b] = FALLBACK
+            if oi[OI_VARIANT_ACTIONS]:
+                special = variant_self_action(mask, pos, setup, ci[CI_MAX_LAIZI], oi[OI_BAOHU_MIN_LIVE])
+                if special >= 0:
+                    out[b] = special
                     continue
             r = own_turn(mask, pos, setup)
         else:
@@ -175,17 +162,10 @@ class BatchValueAgent:
         rows = self.kit.rows(obs)
         d = rows.decoded
         out = np.empty(obs.shape[0], dtype=np.int64)
-        mb = m.astype(np.bool_)
-        _act_rows(mb, d.phase, d.counts, d.wilds, d.melded, d.n_melds, d.visible, d.wall, d.hand,
+        _act_rows(m.astype(np.bool_), d.phase, d.counts, d.wilds, d.melded, d.n_melds, d.visible, d.wall, d.hand,
                   d.wild, d.opened, rows.chis, rows.n_chis, rows.row_i, rows.row_k, rows.row_f, rows.n_opp, rows.opp,
-                  rows.disc, rows.opp_melded, rows.revealed, d.claim_tile, d.won, _PHASES, _VARIANT, _IDS,
+                  rows.disc, rows.opp_melded, rows.revealed, d.claim_tile, d.won, d.exchange_picked, _PHASES, _IDS,
                   self.setup, out)  # fmt: skip
-        fall = np.flatnonzero(out == FALLBACK)
-        if fall.size:  # 换三张 and 定缺 in numba too (agents.compiled.setup_play)
-            setup_rows(fall, mb, d.phase, d.counts, d.wilds, d.melded, d.exchange_picked, self.setup[1][CI_SUITED],
-                       _SETUP_PHASES, _SETUP_BASES, SUIT_TABLE, out)  # fmt: skip
-        for b in np.flatnonzero(out == FALLBACK):
-            out[b] = self.python.act(obs[b], m[b])
         return out
 
     def __repr__(self) -> str:

@@ -20,7 +20,7 @@ from numba import njit
 from agents.compiled.danger import NUM_O, OPP_ROWS, read_opponents
 from agents.compiled.danger import ready_probability as _ready_probability
 from agents.compiled.decode import Decoded, decode_batch, in_play_mask
-from agents.compiled.shanten import shanten_dead
+from agents.compiled.shanten_memo import shanten_cached
 from agents.compiled.valuation import (
     PLAN_BASE,
     PLAN_FLUSH,
@@ -62,7 +62,8 @@ NEAR = np.array(
 # cfg_i entries
 CI_SUITED, CI_WUHAN, CI_PAIRS_PLAN, CI_MAX_OFF_SUIT, CI_CONTINUATION, CI_TRIPLET_KINDS, CI_NUM_TILES = range(7)
 CI_HZ_CLAIMABLE = 7
-NUM_CI = 8
+CI_MAX_LAIZI = 8  # wuhan_small_win_max_laizi
+NUM_CI = 9
 CONT_XUEZHAN, CONT_XUELIU, CONT_SINGLE = 0, 1, 2
 # cfg_f entries
 CF_READY_VALUE, CF_EXIT_WEIGHT = 0, 1
@@ -86,6 +87,7 @@ def config_vectors(cfg: RuleConfig, *, max_off_suit: int, ready_value: float, ex
     ci[CI_TRIPLET_KINDS] = ((1 << NUM_SUITED) - 1) | (_HONOR_BITS if wuhan else 0)
     ci[CI_NUM_TILES] = cfg.num_tiles
     ci[CI_HZ_CLAIMABLE] = cfg.hz_red_discard_claimable
+    ci[CI_MAX_LAIZI] = cfg.wuhan_small_win_max_laizi
     cf = np.array([ready_value, exit_weight], dtype=np.float64)
     return ci, cf
 
@@ -156,8 +158,9 @@ def triplets_shanten(counts, wilds, n_sets, dead, live, kinds):  # pragma: no co
 @njit(cache=True)
 def useful_tiles(counts, wilds, dead, allowed, melded, cand, near, table, out):  # pragma: no cover - compiled
     """``(shanten, n)``: :func:`agents.handeval.useful_tiles` with ``candidates`` = ``cand`` (pass
-    ``allowed & ~dead`` for the default); the first ``n`` entries of ``out`` are the useful kinds, ascending."""
-    s = shanten_dead(counts, wilds, dead, allowed, melded, table)
+    ``allowed & ~dead`` for the default); the first ``n`` entries of ``out`` are the useful kinds, ascending;
+    ``table``: a shanten memo (:func:`agents.compiled.shanten_memo.new_memo`)."""
+    s = shanten_cached(counts, wilds, dead, allowed, melded, table)
     if wilds == 0 and 0 <= s <= 3:
         nm = np.int64(0)
         for k in range(27):
@@ -171,7 +174,7 @@ def useful_tiles(counts, wilds, dead, allowed, melded, cand, near, table, out): 
         if counts[t] + melded[t] >= 4:
             continue
         counts[t] += 1
-        if shanten_dead(counts, wilds, dead, allowed, melded, table) < s:
+        if shanten_cached(counts, wilds, dead, allowed, melded, table) < s:
             out[n] = t
             n += 1
         counts[t] -= 1
@@ -211,7 +214,8 @@ def hand_value(counts, wilds, melded, n_melds, chis, n_chis, row_i, row_k, row_f
     ``counts`` (34 natural counts, restored on return) with ``wilds`` wildcards, ``melded`` meld copies and
     ``n_melds`` melds; ``chis`` holds the ``n_chis`` lowest kinds of the own 吃 runs (Wuhan).  ``row_*``: the
     decision row (:func:`agents.compiled.value_row.value_row`), ``v``: the values vector, ``ci`` / ``cf``: the
-    configuration, ``scorer``: :meth:`agents.compiled.valuation.WaitScorer.args`, ``buf``: scratch (int64, 64)."""
+    configuration, ``scorer``: :meth:`agents.compiled.valuation.WaitScorer.args`, ``table``: a shanten memo
+    (:func:`agents.compiled.shanten_memo.new_memo`), ``buf``: scratch (int64, 64)."""
     dead = row_i[R_DEAD]
     live = row_k[K_LIVE]
     wuhan = ci[CI_WUHAN] != 0
@@ -266,7 +270,7 @@ def hand_value(counts, wilds, melded, n_melds, chis, n_chis, row_i, row_k, row_f
             if t == 31 or not c or c + melded[t] >= 4 or (dead >> t) & 1:
                 continue
             counts[t] += 1
-            if shanten_dead(counts, wilds, dead, suited, melded, table) < s:
+            if shanten_cached(counts, wilds, dead, suited, melded, table) < s:
                 useful[nu] = t
                 nu += 1
             counts[t] -= 1

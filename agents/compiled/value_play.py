@@ -33,7 +33,8 @@ from numba import njit
 
 from agents.compiled.danger import danger_from, deal_in_by_kind, expected_wilds, ready_estimate
 from agents.compiled.hand_features import _DUMMIES, _JIANG, _has_jiang
-from agents.compiled.shanten import SUIT_TABLE, shanten_dead
+from agents.compiled.opening import OPENING_ACTIONS
+from agents.compiled.shanten_memo import MEMO, shanten_cached
 from agents.compiled.valuation import WaitScorer, values_vector, wait_payment
 from agents.compiled.value_plans import (
     CI_HZ_CLAIMABLE,
@@ -76,9 +77,10 @@ ACTIONS = np.array([HU_ID, PASS_ID, KONG_BASE, PONG_ID, FEI_ID, CHI_BASE], dtype
     OI_LIVE_SLACK,
     OI_INITIAL_WALL,
     OI_N_FOLD_RISK,
+    OI_BAOHU_MIN_LIVE,
     OI_GREEDY,
-) = range(15)
-NUM_OI = 15
+) = range(16)
+NUM_OI = 16
 # float options (fold_risk thresholds from OF_FOLD_RISK on)
 OF_PONG_KEEP, OF_DANGER_WEIGHT, OF_FOLD_WALL_FRACTION, OF_FOLD_THREAT, OF_FOLD_RATIO, OF_FOLD_RISK = range(6)
 POLICY_KEEP_ALL, POLICY_WHEN_STABLE, POLICY_BY_VALUE = 0, 1, 2
@@ -109,6 +111,7 @@ class ValueOptions:
         oi[OI_POLICY] = _POLICIES[a.hongzhong_policy]
         oi[OI_SHAGUI_MIN_LIVE] = a.shagui_min_live
         oi[OI_VARIANT_ACTIONS] = a.variant_actions
+        oi[OI_BAOHU_MIN_LIVE] = a.baohu_min_live
         oi[OI_INITIAL_WALL] = cfg.num_tiles - cfg.num_players * cfg.hand_size - 1
         of = [float(a.pong_keep), 0.0, 0.0, 0.0, 0.0]
         risk: tuple[float, ...] = (math.inf,)
@@ -136,6 +139,7 @@ class ValueOptions:
         oi[OI_POLICY] = _POLICIES[agent.hongzhong_policy]
         oi[OI_SHAGUI_MIN_LIVE] = agent.shagui_min_live
         oi[OI_VARIANT_ACTIONS] = agent.variant_actions
+        oi[OI_BAOHU_MIN_LIVE] = agent.baohu_min_live
         oi[OI_INITIAL_WALL] = cfg.num_tiles - cfg.num_players * cfg.hand_size - 1
         oi[OI_GREEDY] = 1
         oi[OI_N_FOLD_RISK] = 1
@@ -168,8 +172,9 @@ class ValueSetup:
         )
 
     def args(self) -> tuple:
-        """``(values, cfg_i, cfg_f, scorer, table, actions, options_i, options_f)``."""
-        return (self.values, self.ci, self.cf, self.scorer, SUIT_TABLE, ACTIONS, self.options.oi, self.options.of)
+        """``(values, cfg_i, cfg_f, scorer, shanten memo, actions, options_i, options_f, opening actions)``."""
+        return (self.values, self.ci, self.cf, self.scorer, MEMO, ACTIONS, self.options.oi, self.options.of,
+                OPENING_ACTIONS)  # fmt: skip
 
 
 def position(rows: ValueRows, b: int) -> tuple:
@@ -203,7 +208,7 @@ def position(rows: ValueRows, b: int) -> tuple:
 # ---- speed helpers (the greedy agent's, with the value agent's 将 rule) -----------------------------------------
 @njit(cache=True)
 def _shanten(counts, wilds, dead, suited, melded, table):  # pragma: no cover - compiled
-    return shanten_dead(counts, wilds, dead, suited, melded, table)
+    return shanten_cached(counts, wilds, dead, suited, melded, table)
 
 
 @njit(cache=True)
@@ -215,7 +220,7 @@ def jiang_wait(counts, wilds, t, melded, pos, setup):  # pragma: no cover - comp
     table = setup[4]
     row_i = pos[11]
     counts[t] += 1
-    ok = _has_jiang(counts, wilds, ci[CI_SUITED], melded, _DUMMIES, _JIANG, table)
+    ok = _has_jiang(counts, wilds, ci[CI_SUITED], melded, _DUMMIES, _JIANG, table[0])
     counts[t] -= 1
     if ok:
         return True
@@ -465,7 +470,7 @@ def _danger(pos, setup, rows, danger):  # pragma: no cover - compiled
     table = setup[4]
     row_k = pos[12]
     deal_in_by_kind(pos[14], pos[15], pos[16], pos[17], pos[18], pos[6], pos[7], row_k[0], pos[4],
-                    ci[CI_HZ_CLAIMABLE] != 0, ci[CI_NUM_TILES], ci[CI_SUITED], table, rows)  # fmt: skip
+                    ci[CI_HZ_CLAIMABLE] != 0, ci[CI_NUM_TILES], ci[CI_SUITED], table[0], rows)  # fmt: skip
     danger_from(pos[14], pos[15], rows, v, danger)
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from agents.compiled import valuation as cv
 from agents.compiled import value_plans as vp
-from agents.compiled.shanten import SUIT_TABLE
+from agents.compiled.shanten_memo import MEMO
 from agents.features import read
 from agents.handeval import pairs_shanten, triplets_shanten
 from agents.valuation import VariantValues, completion_probability, win_value
@@ -121,8 +121,31 @@ def test_hand_value_equal(variant: str) -> None:
             melded = np.array(list(m or bytes(NUM_KINDS)), dtype=np.int64)
             got = vp.hand_value(
                 counts, wilds, melded, n_melds, rows.chis[b], rows.n_chis[b], rows.row_i[b], rows.row_k[b],
-                rows.row_f[b], kit.values, kit.ci, kit.cf, kit.scorer, SUIT_TABLE, buf,
+                rows.row_f[b], kit.values, kit.ci, kit.cf, kit.scorer, MEMO, buf,
             )  # fmt: skip
             assert (got[0], got[1], vp.PLAN_NAMES[got[2]]) == want, f"row {b}: {c} wilds {wilds}"
             checked += 1
     assert checked > 100
+
+
+def test_shanten_memo_exact() -> None:
+    """The memo answers exactly what the compiled shanten computes, on hits and on slots reused by other hands."""
+    from agents.compiled.shanten import shanten_dead
+    from agents.compiled.shanten_memo import new_memo, shanten_cached
+
+    memo = new_memo(slots=64)  # small: most slots are overwritten many times
+    rng = np.random.default_rng(9)
+    hands = []
+    for _ in range(400):
+        c = np.zeros(NUM_KINDS, dtype=np.int64)
+        for k in rng.choice(NUM_SUITED * 4, size=int(rng.choice([10, 13])), replace=False):
+            c[int(k) // 4] += 1
+        m = np.zeros(NUM_KINDS, dtype=np.int64)
+        if rng.random() < 0.3:
+            m[int(rng.integers(0, NUM_SUITED))] = 3
+        hands.append((c, int(rng.integers(0, 3)), int(0x1FF << (9 * int(rng.integers(0, 3))))))
+        hands[-1] = (*hands[-1], m)
+    for _ in range(3):
+        for c, wilds, dead, m in hands:
+            want = shanten_dead(c, wilds, dead, (1 << NUM_SUITED) - 1, m, memo[0])
+            assert shanten_cached(c, wilds, dead, (1 << NUM_SUITED) - 1, m, memo) == want
