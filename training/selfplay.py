@@ -215,6 +215,7 @@ def env_options(cfg: TrainConfig) -> dict[str, Any]:
     }
     if cfg.env.rules:
         options["rules"] = dict(cfg.env.rules)
+    options["match"] = False  # single hands (every preset, 赤羽 included) unless env.match / env.room
     options.update(match_options(cfg))  # whole matches per episode (RULES.md §11.2)
     return options
 
