@@ -48,7 +48,7 @@ from agents.learned.net_input import NetInput, input_space
 from envs import __version__ as PACKAGE_VERSION
 from envs.core.actions import ACTION_LAYOUT_VERSION, ACTION_SPACE_SIZE, action_name
 from envs.core.rule_config import ConfigError, RuleConfig, config_from_dict, load_variant
-from envs.engine.match_observation import MATCH_OBS_SHAPE
+from envs.engine.match_observation import MATCH_OBS_SHAPE, MATCH_OBS_VERSION
 from envs.engine.observation import OBS_SHAPE, OBS_VERSION
 
 CHECKPOINT_FORMAT = "chuanma-checkpoint-v1"
@@ -72,6 +72,8 @@ class NetSpec:
     :mod:`agents.learned.hand_features` planes appended to the observation (:data:`HAND_FEATURES_VERSION`).
     ``advisor`` / ``advice``: ``""`` / ``""`` (no advice) or the name of the rule-based agent whose choice the
     network reads as :mod:`agents.learned.advice` planes and the version of that encoding (:data:`ADVICE_VERSION`).
+    ``match``: the network reads the ``chuanma-v1-match`` observation (a policy trained on matches, RULES.md §11.2);
+    off, it reads ``chuanma-v1`` (a match observation is then read by its first rows).
     """
 
     features_dim: int = 256
@@ -85,6 +87,7 @@ class NetSpec:
     hand_features: str = ""
     advisor: str = ""
     advice: str = ""
+    match: bool = False
 
     def __post_init__(self) -> None:
         for name in ("features_dim", "channels", "honor_channels", "broadcast_dim"):
@@ -96,6 +99,8 @@ class NetSpec:
             if any(isinstance(v, bool) or not isinstance(v, int) or v <= 0 for v in value):
                 raise ValueError(f"NetSpec.{name} must be a list of positive integers, got {list(value)!r}")
             object.__setattr__(self, name, value)
+        if not isinstance(self.match, bool):
+            raise ValueError(f"NetSpec.match must be true or false, got {self.match!r}")
         if self.activation not in _ACTIVATIONS:
             raise ValueError(f"NetSpec.activation must be one of {sorted(_ACTIVATIONS)}, got {self.activation!r}")
         if self.hand_features not in ("", HAND_FEATURES_VERSION):
@@ -137,17 +142,28 @@ class NetSpec:
                 "broadcast_dim": self.broadcast_dim,
                 "hand_features": bool(self.hand_features),
                 "advisor": bool(self.advisor),
+                "match": self.match,
             },
             "share_features_extractor": True,
         }
 
     def input_shape(self) -> tuple[int, int]:
         """Shape of one network input: the observation, plus the hand-feature and advice planes when they are on."""
-        return (input_rows(bool(self.hand_features), bool(self.advisor))[0], OBS_SHAPE[1])
+        return (input_rows(bool(self.hand_features), bool(self.advisor), self.match)[0], OBS_SHAPE[1])
+
+    @property
+    def obs_version(self) -> str:
+        """The observation version the network reads."""
+        return MATCH_OBS_VERSION if self.match else OBS_VERSION
+
+    @property
+    def obs_shape(self) -> tuple[int, int]:
+        """The observation shape the network reads."""
+        return MATCH_OBS_SHAPE if self.match else OBS_SHAPE
 
     def net_input(self, variant: str | RuleConfig) -> NetInput:
         """The :class:`agents.learned.net_input.NetInput` builder of this network's input for ``variant``."""
-        return NetInput(variant, hand_features=bool(self.hand_features), advisor=self.advisor)
+        return NetInput(variant, hand_features=bool(self.hand_features), advisor=self.advisor, match=self.match)
 
 
 @dataclass(frozen=True)
@@ -169,7 +185,16 @@ class CheckpointMeta:
 
     @classmethod
     def for_variant(cls, cfg: RuleConfig, net: NetSpec, *, seed: int | None, step: int, **extra: Any) -> CheckpointMeta:
-        return cls(variant=cfg.name, variant_config=cfg.to_dict(), net=net.to_dict(), seed=seed, step=step, extra=extra)
+        return cls(
+            variant=cfg.name,
+            variant_config=cfg.to_dict(),
+            net=net.to_dict(),
+            obs_version=net.obs_version,
+            obs_shape=net.obs_shape,
+            seed=seed,
+            step=step,
+            extra=extra,
+        )
 
     def to_json(self) -> str:
         d = asdict(self)
@@ -213,7 +238,7 @@ def net_spec_of(meta: CheckpointMeta) -> NetSpec:
 def build_policy(net: NetSpec, learning_rate: float = 0.0) -> MaskableActorCriticPolicy:
     """A fresh (randomly initialised) policy network of shape ``net`` on the CPU."""
     return MaskableActorCriticPolicy(
-        input_space(bool(net.hand_features), bool(net.advisor)),
+        input_space(bool(net.hand_features), bool(net.advisor), net.match),
         gymnasium.spaces.Discrete(ACTION_SPACE_SIZE),
         lambda _progress: learning_rate,
         **net.policy_kwargs(),
@@ -315,10 +340,17 @@ def _read(path: str | Path, *, with_weights: bool) -> tuple[CheckpointMeta, dict
 def check_compatible(meta: CheckpointMeta, source: str, variant: str | RuleConfig | None = None) -> None:
     """Raise :class:`CheckpointError` unless ``meta`` matches this package's observation / action layout and
     (when given) ``variant``."""
-    if meta.obs_version != OBS_VERSION or tuple(meta.obs_shape) != OBS_SHAPE:
+    known = {OBS_VERSION: OBS_SHAPE, MATCH_OBS_VERSION: MATCH_OBS_SHAPE}
+    if known.get(meta.obs_version) != tuple(meta.obs_shape):
         raise CheckpointError(
             f"checkpoint {source} was made for observation version {meta.obs_version!r} with shape "
-            f"{tuple(meta.obs_shape)}, expected {OBS_VERSION!r} with shape {OBS_SHAPE}"
+            f"{tuple(meta.obs_shape)}, expected {OBS_VERSION!r} with shape {OBS_SHAPE} or {MATCH_OBS_VERSION!r} with "
+            f"shape {MATCH_OBS_SHAPE}"
+        )
+    if net_spec_of(meta).obs_version != meta.obs_version:
+        raise CheckpointError(
+            f"checkpoint {source}: its network reads {net_spec_of(meta).obs_version!r} but its observation version "
+            f"is {meta.obs_version!r}"
         )
     if meta.action_layout_version != ACTION_LAYOUT_VERSION or meta.action_space_size != ACTION_SPACE_SIZE:
         raise CheckpointError(
@@ -398,7 +430,11 @@ class PolicyAgent(BaseAgent):
     ) -> PolicyAgent:
         """An agent playing a frozen copy of ``policy``'s current weights."""
         actor = NumpyActor(
-            policy.state_dict(), net.activation, hand_features=bool(net.hand_features), advisor=bool(net.advisor)
+            policy.state_dict(),
+            net.activation,
+            hand_features=bool(net.hand_features),
+            advisor=bool(net.advisor),
+            match=net.match,
         )
         return cls(actor, meta, net=net, **kwargs)
 
@@ -468,7 +504,7 @@ class PolicyAgent(BaseAgent):
 
         ``legal_mask`` (``(183,)`` or ``(B, 183)``) is needed by a network with an advisor."""
         obs = np.asarray(observation, dtype=np.float32)
-        batch = obs[None] if obs.ndim == 2 else obs
+        batch = self._fit(obs[None] if obs.ndim == 2 else obs)
         if self.bare:
             return batch
         if self.features is None:
@@ -479,6 +515,20 @@ class PolicyAgent(BaseAgent):
         masks = None if legal_mask is None else np.asarray(legal_mask).reshape(batch.shape[0], -1)
         return self.features.build_batch(batch, masks)
 
+    def _fit(self, batch: np.ndarray) -> np.ndarray:
+        """``batch`` in the observation layout the network reads: a match observation (``chuanma-v1-match``) is read
+        by its ``chuanma-v1`` rows by a single-hand network; a match network refuses single-hand observations."""
+        rows = batch.shape[1] if batch.ndim == 3 else -1
+        if not self.net.match and rows == MATCH_OBS_SHAPE[0]:
+            return batch[:, : OBS_SHAPE[0]]
+        if self.net.match and rows == OBS_SHAPE[0]:
+            raise ValueError(
+                f"{self.name} was trained on matches and reads {MATCH_OBS_VERSION!r} observations {MATCH_OBS_SHAPE}; "
+                f"it cannot play from a single-hand {OBS_VERSION!r} observation {OBS_SHAPE} (play it in a match: "
+                "env(match=True) / env(room=...), chuanma eval --matches / --room)"
+            )
+        return batch
+
     def logits(self, observation: np.ndarray, legal_mask: np.ndarray | None = None) -> np.ndarray:
         """Unmasked action logits, shape ``(183,)`` for one observation or ``(B, 183)`` for a batch (``legal_mask``:
         see :meth:`inputs`)."""
@@ -486,10 +536,10 @@ class PolicyAgent(BaseAgent):
         return out[0] if np.ndim(observation) == 2 else out
 
     def act(self, observation: np.ndarray, legal_mask: np.ndarray) -> int:
-        """The policy's action; a match observation (``chuanma-v1-match``, RULES.md §11.2) is read by its
-        ``chuanma-v1`` rows, the layout the network was made for."""
-        if observation.shape == MATCH_OBS_SHAPE:
-            observation = observation[: OBS_SHAPE[0]]
+        """The policy's action; a match observation (``chuanma-v1-match``, RULES.md §11.2) is read whole by a
+        network trained on matches and by its ``chuanma-v1`` rows by one trained on single hands; a network trained
+        on matches refuses a single-hand observation (:class:`ValueError`)."""
+        self._fit(np.asarray(observation)[None])
         ids = legal_ids(legal_mask)
         if ids.size == 1:
             self._last_probs = {int(ids[0]): 1.0}

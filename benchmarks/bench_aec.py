@@ -139,11 +139,11 @@ def main(argv: list[str] | None = None) -> dict:
     }
     for name in args.variants:
         try:
-            raw = sichuan_mahjong_v0.raw_env(variant=name, engine=args.engine)
+            raw = sichuan_mahjong_v0.raw_env(variant=name, engine=args.engine, match=False)
         except UnsupportedRule as exc:
             out["variants"][name] = {"skipped": str(exc)}
             continue
-        wrapped = sichuan_mahjong_v0.env(variant=name, engine=args.engine)
+        wrapped = sichuan_mahjong_v0.env(variant=name, engine=args.engine, match=False)
         out["variants"][name] = {
             "raw": run_aec(raw, args.decisions, args.seed),
             "wrapped": run_aec(wrapped, args.decisions, args.seed),

@@ -311,7 +311,9 @@ def training_cases(variant: str, timesteps: int) -> dict[str, Case] | str:
         if kind in ENGINES:
             return make_vec_env(variant, num_envs, seed=0, reward_scale=0.05, engine=kind)
         engine = "compiled" if kind == "dummy_compiled" else "python"
-        env = DummyVecEnv([lambda: SingleAgentEnv(variant, reward_scale=0.05, engine=engine) for _ in range(num_envs)])
+        env = DummyVecEnv(
+            [lambda: SingleAgentEnv(variant, reward_scale=0.05, engine=engine, match=False) for _ in range(num_envs)]
+        )
         env.seed(0)
         return env
 

@@ -41,7 +41,8 @@ Options:
 Matches (RULES.md §11; one mechanism, :mod:`envs.engine.match`):
 
 * ``match`` — True: one episode is a whole points match (赤羽: 4 hands from 50 000 points, a seat below zero ends it;
-  any other preset with ``match_hands``); ``match_hands`` — the number of hands (default the variant's
+  any other preset with ``match_hands``); False: single hands; default: the variant's own setting (on for a variant
+  with ``hands_per_match``, 赤羽; off for the others); ``match_hands`` — the number of hands (default the variant's
   ``hands_per_match``).
 * ``room`` — a room of :mod:`envs.core.rooms` (``"初级场"`` or ``"beginner"`` ...): one episode is a bankroll match;
   ``stacks`` — one stack or one per seat, inside the room's entry limits; ``bankroll`` — the flags of RULES.md §11.3
@@ -249,7 +250,7 @@ class raw_env(AECEnv, EzPickle):
         reward_scale: float = 1.0,
         normalize_reward: bool = False,
         engine: str = "python",
-        match: bool = False,
+        match: bool | None = None,
         match_hands: int | None = None,
         placement: str | Sequence[float] | None = None,
         room: str | None = None,
@@ -285,6 +286,8 @@ class raw_env(AECEnv, EzPickle):
         self.cfg: RuleConfig = load_variant(variant, **dict(rules or {}))
         self.hand_cfg: RuleConfig = self.cfg  # the rules of the current hand (reset option "rules" may change them)
         self.backend: TableBackend = make_table(engine, self.cfg)  # UnsupportedRule now rather than at a reset
+        if match is None:  # the variant's own setting: 赤羽 (hands_per_match) plays matches
+            match = self.cfg.hands_per_match is not None
         self.match_rules: MatchRules | None = match_rules(
             self.cfg,
             match=match,

@@ -160,5 +160,5 @@ def make_batched_vec_env(cfg: TrainConfig) -> VecEnv:
     venv = make_vec_env(
         variant, cfg.env.num_envs, engine=engine, opponents=pool, seat="random", seed=cfg.seed, **options
     )
-    net_input = cfg.net.net_input(variant)
+    net_input = cfg.net_input(variant)
     return venv if net_input.bare else NetInputVecEnv(venv, net_input)

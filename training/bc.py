@@ -79,7 +79,9 @@ def collect_decisions(
     """
     if num_decisions <= 0:
         raise ValueError(f"num_decisions must be positive, got {num_decisions}")
-    options = dict(env_options or {})
+    options = {"match": False, **dict(env_options or {})}  # teacher hands: single hands, 赤羽 included
+    if options["match"] or options.get("room"):
+        raise ValueError("behaviour-cloning data is recorded from single hands; env_options name a match")
     if batched is None:
         from envs.compiled.support import unsupported
 

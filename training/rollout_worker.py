@@ -40,7 +40,7 @@ class RolloutWorker:
             self.env.observation_space,
             self.env.action_space,
             lambda _: 0.0,
-            **cfg.net.spec().policy_kwargs(),
+            **cfg.net_spec().policy_kwargs(),
         )
         self.policy.set_training_mode(False)
         self.obs: Any = None  # the current observations of the hands (None before the first reset)

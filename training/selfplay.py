@@ -27,8 +27,6 @@ from agents.base import Agent
 from agents.policy import CheckpointMeta, PolicyAgent, save_policy
 from agents.registry import make_agent
 from envs.core.rule_config import RuleConfig, load_variant
-from envs.engine.match_observation import MATCH_OBS_SHAPE
-from envs.engine.observation import OBS_SHAPE, observation_bounds
 from envs.single_agent import SingleAgentEnv
 from training.train_config import TrainConfig, match_options
 
@@ -217,29 +215,15 @@ def env_options(cfg: TrainConfig) -> dict[str, Any]:
     }
     if cfg.env.rules:
         options["rules"] = dict(cfg.env.rules)
+    options["match"] = False  # single hands (every preset, 赤羽 included) unless env.match / env.room
     options.update(match_options(cfg))  # whole matches per episode (RULES.md §11.2)
     return options
 
 
-class HandRows(gymnasium.ObservationWrapper):
-    """A match env's observations cut to their ``chuanma-v1`` rows (the network's input layout; RULES.md §11.2):
-    the learner plays whole matches and is rewarded for them, its checkpoints stay ``chuanma-v1``."""
-
-    def __init__(self, env: gymnasium.Env) -> None:
-        super().__init__(env)
-        low, high = observation_bounds()
-        self.observation_space = gymnasium.spaces.Box(low=low, high=high, shape=OBS_SHAPE, dtype=np.float32)
-
-    def observation(self, observation: np.ndarray) -> np.ndarray:
-        return observation[: OBS_SHAPE[0]]
-
-    def action_masks(self) -> np.ndarray:
-        return self.env.action_masks()
-
-
 def make_selfplay_env(cfg: TrainConfig) -> gymnasium.Env:
     """One monitored :class:`SelfPlayEnv` for ``cfg`` (observations with the hand-feature / advice planes when
-    ``net.hand_features`` / ``net.advisor``: :mod:`agents.learned.net_input`)."""
+    ``net.hand_features`` / ``net.advisor``: :mod:`agents.learned.net_input`; whole ``chuanma-v1-match``
+    observations when ``env.match`` / ``env.room``)."""
     env: gymnasium.Env = SelfPlayEnv(
         load_variant(cfg.variant),
         baselines=cfg.pool.baselines,
@@ -249,9 +233,7 @@ def make_selfplay_env(cfg: TrainConfig) -> gymnasium.Env:
         **env_options(cfg),
     )
     rules = env.cfg
-    if env.observation_space.shape == MATCH_OBS_SHAPE:  # the network reads the chuanma-v1 rows of a match
-        env = HandRows(env)
-    net_input = cfg.net.net_input(rules)
+    net_input = cfg.net_input(rules)
     if not net_input.bare:
         from agents.learned.net_input import NetInputObservation
 

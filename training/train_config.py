@@ -101,13 +101,14 @@ class NetConfig:
     hand_features: bool = False  # append the agents.learned.hand_features planes (tile efficiency) to the input
     advisor: str = ""  # append the agents.learned.advice planes of this rule-based agent's choice ("": none)
 
-    def net_input(self, variant: str | RuleConfig) -> NetInput:
-        """The :class:`agents.learned.net_input.NetInput` builder of this network's input for ``variant``."""
+    def net_input(self, variant: str | RuleConfig, match: bool = False) -> NetInput:
+        """The :class:`agents.learned.net_input.NetInput` builder of this network's input for ``variant`` (``match``:
+        the network reads the ``chuanma-v1-match`` observation, :meth:`TrainConfig.plays_matches`)."""
         from agents.learned.net_input import NetInput
 
-        return NetInput(variant, hand_features=self.hand_features, advisor=self.advisor)
+        return NetInput(variant, hand_features=self.hand_features, advisor=self.advisor, match=match)
 
-    def spec(self) -> NetSpec:
+    def spec(self, match: bool = False) -> NetSpec:
         from agents.learned.advice import ADVICE_VERSION
         from agents.learned.hand_features import HAND_FEATURES_VERSION
         from agents.policy import NetSpec
@@ -115,7 +116,7 @@ class NetConfig:
         fields = dataclasses.asdict(self)
         fields["hand_features"] = HAND_FEATURES_VERSION if self.hand_features else ""
         fields["advice"] = ADVICE_VERSION if self.advisor else ""
-        return NetSpec(**fields)
+        return NetSpec(**fields, match=match)
 
 
 @dataclass(frozen=True)
@@ -215,6 +216,20 @@ class TrainConfig:
         """Hands played at once: ``env.num_envs``, or ``workers * tables_per_worker`` with the Ray backend."""
         d = self.distributed
         return d.workers * d.tables_per_worker if d.backend == "ray" else self.env.num_envs
+
+    @property
+    def plays_matches(self) -> bool:
+        """Whether an episode is a whole match (``env.match`` / ``env.room``, RULES.md §11.2): the network then reads
+        the ``chuanma-v1-match`` observation."""
+        return bool(self.env.match or self.env.room)
+
+    def net_spec(self) -> NetSpec:
+        """The :class:`agents.policy.NetSpec` of the learner (reading match observations when it plays matches)."""
+        return self.net.spec(self.plays_matches)
+
+    def net_input(self, variant: str | RuleConfig) -> NetInput:
+        """The learner's network-input builder for ``variant`` (:meth:`NetConfig.net_input`)."""
+        return self.net.net_input(variant, self.plays_matches)
 
     @property
     def rollout_steps(self) -> int:
@@ -330,6 +345,17 @@ def _validate_match(cfg: TrainConfig, source: str) -> None:
         raise TrainConfigError(
             f"{source}: key 'env.match' / 'env.room' needs env.vec_env 'dummy' or 'subproc' (the batched VectorEnv "
             "plays single hands)"
+        )
+    if cfg.trainer == "batched":
+        raise TrainConfigError(
+            f"{source}: key 'env.match' / 'env.room' needs trainer 'sb3' (the batched trainer's tables play single "
+            "hands)"
+        )
+    if cfg.bc.decisions > 0:
+        raise TrainConfigError(
+            f"{source}: key 'bc.decisions' = {cfg.bc.decisions}: the behaviour-cloning warm start records single "
+            "hands, a network trained on matches reads match observations; set bc.decisions: 0 with env.match / "
+            "env.room"
         )
     try:
         options = match_options(cfg)

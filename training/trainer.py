@@ -180,7 +180,7 @@ class Trainer:
         self.model = model
         self.pool = pool
         self.rules: RuleConfig = load_variant(cfg.variant, **cfg.env.rules)
-        self.net = cfg.net.spec()
+        self.net = cfg.net_spec()
         self._snapshot_agents: dict[int, PolicyAgent] = {}  # batched trainer: loaded snapshots, kept across segments
         self._counted = 0
         self.rollout_timing: dict[str, float] = {}  # batched trainer: seconds per part, this process (benchmarks)
@@ -220,7 +220,7 @@ class Trainer:
             vf_coef=p.vf_coef,
             max_grad_norm=p.max_grad_norm,
             target_kl=p.target_kl,
-            policy_kwargs=cfg.net.spec().policy_kwargs(),
+            policy_kwargs=cfg.net_spec().policy_kwargs(),
             seed=cfg.seed,
             device=learner_device(cfg.device),
             verbose=0,
@@ -404,7 +404,7 @@ class Trainer:
         rollout = SelfPlayRollout(
             self.rules,
             model.policy,
-            self.cfg.net.net_input(self.rules),
+            self.cfg.net_input(self.rules),
             num_envs=cfg.env.num_envs,
             seed=seed,
             snapshots=self.pool.entries(),
@@ -481,6 +481,11 @@ class Trainer:
         """Duplicate evaluation of the current learner against every ``eval.opponents``; logged and recorded."""
         t0 = time.perf_counter()
         step = self.state.num_timesteps
+        if self.cfg.plays_matches:
+            rows = self.evaluate_matches(walls, self.cfg.eval.seed)
+            self.state.evals.extend(rows)
+            self.state.wall_time_s += time.perf_counter() - t0
+            return rows
         rows = []
         for opponent in self.cfg.eval.opponents:
             res = evaluate_agent(self.agent(), self.rules, opponent, walls=walls, seed=self.cfg.eval.seed)
@@ -492,6 +497,46 @@ class Trainer:
         self.model.logger.dump(step)
         self.state.evals.extend(rows)
         self.state.wall_time_s += time.perf_counter() - t0
+        return rows
+
+    def evaluate_matches(self, matches: int, seed: int) -> list[dict[str, Any]]:
+        """A learner trained on matches (``env.match`` / ``env.room``) is evaluated by whole matches
+        (:func:`training.evaluation.matches.evaluate_matches`, duplicate over the seat rotations); each row carries
+        ``points`` = the mean final points (chips per 100 hands in a room) with its interval, and ``placement`` /
+        ``bust_rate``."""
+        from envs.engine.match import match_rules
+        from training.evaluation.matches import evaluate_matches
+        from training.train_config import match_options
+
+        options = match_options(self.cfg)
+        options["hands"] = options.pop("match_hands")
+        rules = match_rules(self.rules, **options)
+        assert rules is not None  # plays_matches: the config names a match
+        step = self.state.num_timesteps
+        rows = []
+        for opponent in self.cfg.eval.opponents:
+            report, _ = evaluate_matches(self.rules, rules, self.agent(), opponent, matches=matches, seed=seed)
+            final, low, high = report.final
+            rows.append(
+                {
+                    "step": step,
+                    "opponent": opponent,
+                    "matches": matches,
+                    "hands": report.hands,
+                    "points": float(final),
+                    "ci_low": float(low) if np.isfinite(low) else None,
+                    "ci_high": float(high) if np.isfinite(high) else None,
+                    "placement": float(report.placement[0]),
+                    "bust_rate": float(report.bust_rate[0]),
+                }
+            )
+            say(
+                f"eval at step {step} vs {opponent}: placement {report.placement[0]:.3f}, "
+                f"{'chips/100 hands' if report.bankroll else 'final points'} {final:+.1f} over {matches} matches"
+            )
+            self.model.logger.record(f"eval/vs_{opponent}_points", final)
+            self.model.logger.record(f"eval/vs_{opponent}_placement", report.placement[0])
+        self.model.logger.dump(step)
         return rows
 
     # ---- checkpoints -----------------------------------------------------------------------------------------
@@ -551,7 +596,9 @@ class Trainer:
         walls = self.cfg.eval.final_deals if final_walls is None else final_walls
         final_results = []
         t0 = time.perf_counter()
-        if walls > 0:
+        if walls > 0 and self.cfg.plays_matches:  # by whole matches, recorded with the periodic evaluations
+            self.state.evals.extend(self.evaluate_matches(walls, self.cfg.eval.final_seed))
+        elif walls > 0:
             for opponent in self.cfg.eval.opponents:
                 if workers > 1:
                     res = evaluate_checkpoint(
@@ -595,7 +642,7 @@ def _model_env(cfg: TrainConfig) -> Any:
 
     rules = load_variant(cfg.variant, **cfg.env.rules)
     venv = VectorEnv(rules, 1)
-    net_input = cfg.net.net_input(rules)
+    net_input = cfg.net_input(rules)
     return venv if net_input.bare else NetInputVecEnv(venv, net_input)
 
 

@@ -27,6 +27,7 @@ from torch import nn
 
 from agents.learned.advice import ADVICE_BROADCAST_ROWS, ADVICE_PLANES
 from agents.learned.hand_features import HAND_BROADCAST_ROWS, HAND_FEATURE_PLANES
+from envs.engine.match_observation import MATCH_OBS_SHAPE
 from envs.engine.observation import OBS_SHAPE, SLICES
 
 BROADCAST_PLANES: tuple[str, ...] = (
@@ -57,13 +58,27 @@ def _rows(names: tuple[str, ...]) -> list[int]:
 BROADCAST_ROWS: tuple[int, ...] = tuple(_rows(BROADCAST_PLANES))
 TILE_ROWS: tuple[int, ...] = tuple(r for r in range(OBS_SHAPE[0]) if r not in set(BROADCAST_ROWS))
 NUM_SUITED = 27
+MATCH_BROADCAST_ROWS: tuple[int, ...] = tuple(range(OBS_SHAPE[0] + 2, OBS_SHAPE[0] + 10))
+"""Rows of the ``chuanma-v1-match`` planes read from column 0: ``match_standing`` and ``match_change``; the hand
+thermometers and ``match_kind`` are read as tile rows."""
+MATCH_TILE_ROWS: tuple[int, ...] = tuple(
+    r for r in range(OBS_SHAPE[0], MATCH_OBS_SHAPE[0]) if r not in set(MATCH_BROADCAST_ROWS)
+)
 
 
-def input_rows(hand_features: bool, advisor: bool = False) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
-    """``(rows, tile rows, broadcast rows)`` of the network input (:mod:`agents.learned.net_input`): the observation,
-    then the :mod:`agents.learned.hand_features` planes when ``hand_features``, then the :mod:`agents.learned.advice`
-    planes when ``advisor``."""
+def input_rows(
+    hand_features: bool, advisor: bool = False, match: bool = False
+) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+    """``(rows, tile rows, broadcast rows)`` of the network input (:mod:`agents.learned.net_input`): the observation
+    (``chuanma-v1``, or ``chuanma-v1-match`` when ``match``), then the :mod:`agents.learned.hand_features` planes when
+    ``hand_features``, then the :mod:`agents.learned.advice` planes when ``advisor``."""
     rows, tiles, broadcast = OBS_SHAPE[0], list(TILE_ROWS), list(BROADCAST_ROWS)
+    if match:
+        rows, tiles, broadcast = (
+            MATCH_OBS_SHAPE[0],
+            tiles + list(MATCH_TILE_ROWS),
+            broadcast + list(MATCH_BROADCAST_ROWS),
+        )
     for on, size, block_broadcast in (
         (hand_features, HAND_FEATURE_PLANES, HAND_BROADCAST_ROWS),
         (advisor, ADVICE_PLANES, ADVICE_BROADCAST_ROWS),
@@ -84,7 +99,7 @@ class TilePlaneExtractor(BaseFeaturesExtractor):
     ``channels``: convolution channels per rank position; ``honor_channels``: projection width per honor kind;
     ``broadcast_dim``: width of the broadcast branch; ``features_dim``: output width; ``hand_features`` /
     ``advisor``: the input carries the :mod:`agents.learned.hand_features` / :mod:`agents.learned.advice` planes after
-    the observation (see :func:`input_rows`).
+    the observation (see :func:`input_rows`); ``match``: the observation is ``chuanma-v1-match`` (RULES.md §11.2).
     """
 
     def __init__(
@@ -96,11 +111,13 @@ class TilePlaneExtractor(BaseFeaturesExtractor):
         broadcast_dim: int = 64,
         hand_features: bool = False,
         advisor: bool = False,
+        match: bool = False,
     ) -> None:
-        n_rows, tile_rows, broadcast_rows = input_rows(hand_features, advisor)
+        n_rows, tile_rows, broadcast_rows = input_rows(hand_features, advisor, match)
         if tuple(observation_space.shape) != (n_rows, OBS_SHAPE[1]):
             blocks = [name for on, name in ((hand_features, "hand-feature"), (advisor, "advice")) if on]
-            what = f"observation + {' + '.join(blocks)} planes" if blocks else "observations"
+            base = "match observation" if match else "observation"
+            what = f"{base} + {' + '.join(blocks)} planes" if blocks else f"{base}s"
             raise ValueError(
                 f"TilePlaneExtractor expects {what} of shape {(n_rows, OBS_SHAPE[1])}, got {observation_space}"
             )
@@ -161,6 +178,7 @@ class NumpyActor:
         *,
         hand_features: bool = False,
         advisor: bool = False,
+        match: bool = False,
     ) -> None:
         if activation not in _NP_ACTIVATIONS:
             raise ValueError(f"activation must be one of {sorted(_NP_ACTIVATIONS)}, got {activation!r}")
@@ -196,7 +214,7 @@ class NumpyActor:
         self.a_w = np.ascontiguousarray(get("action_net.weight").T)
         self.a_b = get("action_net.bias")
         self.activation = _NP_ACTIVATIONS[activation]
-        _, tile_rows, broadcast_rows = input_rows(hand_features, advisor)
+        _, tile_rows, broadcast_rows = input_rows(hand_features, advisor, match)
         self._tile_rows = np.array(tile_rows)
         self._broadcast_rows = np.array(broadcast_rows)
 

@@ -2,8 +2,11 @@
 
 ``(rows, 34)`` float32, in this order:
 
-1. the observation of :mod:`envs.engine.observation` (``OBS_SHAPE[0]`` rows);
-2. with ``net.hand_features``: the :mod:`agents.learned.hand_features` planes (computed from the observation);
+1. the observation of :mod:`envs.engine.observation` (``OBS_SHAPE[0]`` rows), or with ``match`` the
+   ``chuanma-v1-match`` observation of :mod:`envs.engine.match_observation` (``MATCH_OBS_SHAPE[0]`` rows: the
+   standings of a match, RULES.md §11.2);
+2. with ``net.hand_features``: the :mod:`agents.learned.hand_features` planes (computed from the observation's
+   ``chuanma-v1`` rows);
 3. with ``net.advisor``: the :mod:`agents.learned.advice` planes (the advisor agent's choice, which needs the legal
    mask).
 
@@ -29,6 +32,7 @@ from agents.learned.hand_features import HAND_FEATURE_PLANES, HandFeatures
 from envs.core.actions import ACTION_SPACE_SIZE
 from envs.core.rule_config import RuleConfig, load_variant
 from envs.core.tiles import NUM_KINDS
+from envs.engine.match_observation import MATCH_OBS_SHAPE, match_bounds
 from envs.engine.observation import OBS_SHAPE, observation_bounds
 
 __all__ = ["NetInput", "NetInputObservation", "NetInputVecEnv", "input_space"]
@@ -36,10 +40,14 @@ __all__ = ["NetInput", "NetInputObservation", "NetInputVecEnv", "input_space"]
 _NO_MASK = np.zeros(ACTION_SPACE_SIZE, dtype=bool)
 
 
-def input_space(hand_features: bool = False, advisor: bool = False) -> gymnasium.spaces.Box:
-    """The network input space: the observation bounds, then [0, 1] for the feature blocks that are on."""
+def input_space(hand_features: bool = False, advisor: bool = False, match: bool = False) -> gymnasium.spaces.Box:
+    """The network input space: the observation bounds (with ``match``: the match observation's), then [0, 1] for the
+    feature blocks that are on."""
     low, high = observation_bounds()
-    extra = input_rows(hand_features, advisor)[0] - OBS_SHAPE[0]
+    if match:
+        match_low, match_high = match_bounds()
+        low, high = np.concatenate((low, match_low)), np.concatenate((high, match_high))
+    extra = input_rows(hand_features, advisor, match)[0] - low.shape[0]
     low = np.concatenate((low, np.zeros((extra, NUM_KINDS), dtype=np.float32)))
     high = np.concatenate((high, np.ones((extra, NUM_KINDS), dtype=np.float32)))
     return gymnasium.spaces.Box(low=low, high=high, shape=low.shape, dtype=np.float32)
@@ -47,19 +55,24 @@ def input_space(hand_features: bool = False, advisor: bool = False) -> gymnasium
 
 class NetInput:
     """Builds the network input of ``variant`` with the hand-feature planes (``hand_features``) and the advice of
-    ``advisor`` (an :data:`agents.learned.advice.ADVISORS` name, ``""`` for none)."""
+    ``advisor`` (an :data:`agents.learned.advice.ADVISORS` name, ``""`` for none); ``match``: the observations are
+    ``chuanma-v1-match`` (a match env's, RULES.md §11.2), read whole."""
 
-    def __init__(self, variant: str | RuleConfig, *, hand_features: bool = False, advisor: str = "") -> None:
+    def __init__(
+        self, variant: str | RuleConfig, *, hand_features: bool = False, advisor: str = "", match: bool = False
+    ) -> None:
         self.cfg = load_variant(variant)
         self.hand = HandFeatures(self.cfg) if hand_features else None
         self.batch_hand = BatchHandFeatures(self.cfg) if hand_features else None
         self.advisor = Advisor(self.cfg, advisor) if advisor else None
-        self.rows = input_rows(hand_features, bool(advisor))[0]
+        self.match = match
+        self.obs_rows = MATCH_OBS_SHAPE[0] if match else OBS_SHAPE[0]
+        self.rows = input_rows(hand_features, bool(advisor), match)[0]
 
     @property
     def bare(self) -> bool:
         """Whether the input is the observation itself (no feature block is on)."""
-        return self.rows == OBS_SHAPE[0]
+        return self.rows == self.obs_rows
 
     @property
     def needs_mask(self) -> bool:
@@ -67,7 +80,7 @@ class NetInput:
         return self.advisor is not None
 
     def space(self) -> gymnasium.spaces.Box:
-        return input_space(self.hand is not None, self.advisor is not None)
+        return input_space(self.hand is not None, self.advisor is not None, self.match)
 
     def build(
         self,
@@ -83,10 +96,11 @@ class NetInput:
         the advisor itself), so that it is not computed twice."""
         if out is None:
             out = np.empty((self.rows, NUM_KINDS), dtype=np.float32)
-        base = OBS_SHAPE[0]
+        base = self.obs_rows
         out[:base] = observation
+        hand_obs = observation[: OBS_SHAPE[0]]
         if self.hand is not None:
-            self.hand.planes(observation, out=out[base : base + HAND_FEATURE_PLANES])
+            self.hand.planes(hand_obs, out=out[base : base + HAND_FEATURE_PLANES])
             base += HAND_FEATURE_PLANES
         if self.advisor is not None and advice is not None:
             encode(advice, out[base:])
@@ -96,7 +110,7 @@ class NetInput:
                     f"the network input with advisor {self.advisor.name!r} needs the legal-action mask of the "
                     "observation (pass legal_mask)"
                 )
-            self.advisor.planes(observation, legal_mask, out=out[base:])
+            self.advisor.planes(hand_obs, legal_mask, out=out[base:])
         return out
 
     def build_batch(self, observations: np.ndarray, masks: np.ndarray | None = None) -> np.ndarray:
@@ -107,8 +121,10 @@ class NetInput:
         observations = np.asarray(observations)
         n = observations.shape[0]
         out = np.empty((n, self.rows, NUM_KINDS), dtype=np.float32)
-        base = OBS_SHAPE[0]
+        base = self.obs_rows
         out[:, :base] = observations
+        if self.match:  # the feature blocks read the chuanma-v1 rows
+            observations = np.ascontiguousarray(observations[:, : OBS_SHAPE[0]])
         if self.batch_hand is not None:
             out[:, base : base + HAND_FEATURE_PLANES] = self.batch_hand.planes(observations)
             base += HAND_FEATURE_PLANES

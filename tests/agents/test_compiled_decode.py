@@ -18,7 +18,7 @@ from envs.engine.observation import PHASES
 def record(variant: str, hands: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Observations and masks of every decision of ``hands`` seeded hands (greedy and random seats mixed)."""
     cfg = load_variant(variant)
-    env = sichuan_mahjong_v0.env(variant=variant)
+    env = sichuan_mahjong_v0.env(variant=variant, match=False)
     obs_out, mask_out = [], []
     for h in range(hands):
         env.reset(seed=seed + h)

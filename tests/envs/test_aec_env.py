@@ -23,7 +23,7 @@ DECODED = [A.decode(i) for i in range(A.ACTION_SPACE_SIZE)]
 
 def make(variant, **kwargs):
     try:
-        return sichuan_mahjong_v0.env(variant=variant, **kwargs)
+        return sichuan_mahjong_v0.env(variant=variant, **{"match": False, **kwargs})  # single hands, 赤羽 too
     except UnsupportedRule as exc:
         pytest.skip(f"engine does not support {variant}: {exc}")
 
@@ -61,14 +61,14 @@ def test_pettingzoo_api(variant):
 @pytest.mark.parametrize("variant", PRESETS)
 def test_pettingzoo_seed(variant):
     make(variant)  # skip unsupported variants
-    seed_test(lambda: sichuan_mahjong_v0.env(variant=variant), num_cycles=200)
+    seed_test(lambda: sichuan_mahjong_v0.env(variant=variant, match=False), num_cycles=200)
 
 
 @pytest.mark.parametrize("variant", PRESETS)
 def test_pettingzoo_render(variant):
     make(variant)
     render_test(
-        lambda render_mode=None: sichuan_mahjong_v0.env(variant=variant, render_mode=render_mode),
+        lambda render_mode=None: sichuan_mahjong_v0.env(variant=variant, render_mode=render_mode, match=False),
         custom_tests={"ansi": lambda text: isinstance(text, str) and "phase" in text},
     )
 

@@ -51,6 +51,7 @@ def _same_step(py, cc, *, read_infos: bool = True) -> None:
 
 
 def _play_pair(variant, seed, policy, *, read_infos=True, hands=1, **kwargs):
+    kwargs.setdefault("match", False)  # single hands (赤羽 plays matches by default)
     py = sichuan_mahjong_v0.raw_env(variant=variant, **kwargs)
     cc = sichuan_mahjong_v0.raw_env(variant=variant, engine="compiled", **kwargs)
     assert type(cc) is sichuan_mahjong_v0.raw_env and cc.backend.engine == "compiled"

@@ -91,8 +91,18 @@ def test_match_options_are_checked():
         VectorEnv("chiyu", 2, match=True)
     with pytest.raises(ValueError, match="VectorEnv plays single hands"):
         VectorEnv("hongzhong", 2, room="初级场")
-    plain = sichuan_mahjong_v0.raw_env("chiyu")
+    plain = sichuan_mahjong_v0.raw_env("chiyu", match=False)  # 赤羽 opts out of its matches
     assert plain.match_rules is None and plain.observation_space("player_0")["observation"].shape == OBS_SHAPE
+
+
+def test_chiyu_plays_matches_by_default_and_other_presets_single_hands():
+    default = sichuan_mahjong_v0.raw_env("chiyu")
+    assert default.match_rules is not None and default.match_rules.hands == 4
+    assert default.observation_space("player_0")["observation"].shape == MATCH_OBS_SHAPE
+    from envs.single_agent import SingleAgentEnv
+
+    assert SingleAgentEnv("chiyu").observation_space.shape == MATCH_OBS_SHAPE
+    assert sichuan_mahjong_v0.raw_env("chengdu").match_rules is None
 
 
 def _play_table(engine: str, cfg, rules: MatchRules, seed: int):

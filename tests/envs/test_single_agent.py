@@ -85,7 +85,7 @@ def test_gymnasium_and_sb3_checkers_pass():
 def test_reward_is_the_learners_own_score_change(variant, seed, learner):
     n = 2 if variant == "two_player" else 4
     opponents = [ScriptedAgent(), scripted, ScriptedAgent()][: n - 1]  # the seats after the learner, in turn order
-    env = SingleAgentEnv(variant, opponents, seat=learner)
+    env = SingleAgentEnv(variant, opponents, seat=learner, match=False)
     obs, info = env.reset(seed=seed)
     assert info["skipped_hands"] == 0
     assert opponents[0].resets == [(learner + 1) % n]
@@ -111,7 +111,9 @@ def test_reward_is_the_learners_own_score_change(variant, seed, learner):
 
 
 def test_reward_options_are_applied():
-    env = SingleAgentEnv("chiyu", scripted, seat=1, reward_mode="terminal", normalize_reward=True, reward_scale=2.0)
+    env = SingleAgentEnv(
+        "chiyu", scripted, seat=1, reward_mode="terminal", normalize_reward=True, reward_scale=2.0, match=False
+    )
     obs, _ = env.reset(seed=4)
     rewards, done = [], False
     while not done:

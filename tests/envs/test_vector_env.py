@@ -25,7 +25,7 @@ def _masked_choice(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
 
 def _compare_with_single_agent(variant, *, steps, n=3, seed=5, opponents=None, batch_opponents=None, **options):
     """Drive DummyVecEnv([SingleAgentEnv]) and VectorEnv with the same actions; every output must be equal."""
-    ref = DummyVecEnv([lambda: SingleAgentEnv(variant, opponents, **options) for _ in range(n)])
+    ref = DummyVecEnv([lambda: SingleAgentEnv(variant, opponents, match=False, **options) for _ in range(n)])
     ref.seed(seed)
     venv = VectorEnv(variant, n, seed=seed, opponents=batch_opponents or opponents, **options)
     assert np.array_equal(ref.reset(), venv.reset())
@@ -111,7 +111,7 @@ def _skip_dead(env):
 @pytest.mark.parametrize(("variant", "mode"), [(v, "delta") for v in VARIANTS] + [("xueliu", "terminal")])
 def test_self_play_mode_equals_aec_env(variant, mode):
     n = 3
-    aecs = [raw_env(variant=variant, reward_mode=mode) for _ in range(n)]
+    aecs = [raw_env(variant=variant, reward_mode=mode, match=False) for _ in range(n)]
     for i, env in enumerate(aecs):
         env.reset(seed=11 + i)
         _skip_dead(env)

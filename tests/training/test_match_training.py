@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.engine.observation import OBS_SHAPE
+from envs.engine.match_observation import MATCH_OBS_SHAPE
 from tests.training.test_training import tiny_config
 from training.train_config import TrainConfigError
 
@@ -21,14 +21,14 @@ def test_a_match_training_episode_is_a_whole_match_rewarded_by_its_points(tmp_pa
     )
     env = make_selfplay_env(cfg)
     inner = env.unwrapped
-    assert env.observation_space.shape == OBS_SHAPE  # the network reads the chuanma-v1 rows
+    assert env.observation_space.shape == MATCH_OBS_SHAPE  # the network reads the whole match observation
     rng = np.random.default_rng(3)
     obs, _ = env.reset(seed=8)
     total = 0.0
     while True:
         mask = env.get_wrapper_attr("action_masks")()
         obs, reward, done, _, _ = env.step(int(rng.choice(np.flatnonzero(mask))))
-        assert obs.shape == OBS_SHAPE
+        assert obs.shape == MATCH_OBS_SHAPE
         total += reward
         if done:
             break
@@ -60,3 +60,15 @@ def test_a_room_match_trains_briefly(tmp_path):
 def test_bad_match_keys_are_refused_by_name(tmp_path, env, message):
     with pytest.raises(TrainConfigError, match=message):
         tiny_config(tmp_path, env=env)
+
+
+@pytest.mark.parametrize(
+    ("sections", "message"),
+    [
+        ({"trainer": "batched"}, "needs trainer 'sb3'"),
+        ({"bc": {"decisions": 64}}, "'bc.decisions' = 64: the behaviour-cloning warm start records single hands"),
+    ],
+)
+def test_match_training_refuses_what_plays_single_hands(tmp_path, sections, message):
+    with pytest.raises(TrainConfigError, match=message):
+        tiny_config(tmp_path, variant="chiyu", env={"match": True}, **sections)

@@ -6,8 +6,8 @@ dealer and 换三张 dice — and played once per rotation: the challenger at se
 opponent at the other seats. Hands follow each other as :class:`envs.engine.match.TableMatch` deals them (dealer rule,
 carried points or chips, bankruptcy or busts end the match), on the engine ``--engine`` names (``python`` or
 ``compiled``; ``auto``, the default, is the Python engine here). Agents see the ``chuanma-v1`` observation of each hand
-(the baseline agents' layout); they are built for every match from a seed of ``(seed, match, rotation, seat)`` and reset
-for their seat at every hand.
+(the baseline agents' layout), a policy trained on matches the ``chuanma-v1-match`` one (RULES.md §11.2); they
+are built for every match from a seed of ``(seed, match, rotation, seat)`` and reset for their seat at every hand.
 
 Reported for the challenger, each with a 95 % t-interval whose samples are the per-match means over the rotations
 (luck of the deal cancels inside a match), clipped to the values the quantity can take:
@@ -30,10 +30,13 @@ from typing import Any
 
 import numpy as np
 
+from agents.base import BaseAgent
+from agents.policy import PolicyAgent
 from envs.backend import make_table
 from envs.core.rule_config import RuleConfig
 from envs.core.wall import hand_seed
 from envs.engine.match import ON_BUST, MatchRules, TableMatch, match_rules
+from envs.engine.match_observation import encode_match
 from training.evaluation.evaluate import t_interval
 
 __all__ = ["MatchReport", "add_match_arguments", "evaluate_matches", "play_match", "run_match_cli"]
@@ -77,19 +80,30 @@ class MatchReport:
 
 
 def play_match(
-    cfg: RuleConfig, rules: MatchRules, seed: Any, specs: Sequence[str], agent_seed: int, engine: str = "python"
+    cfg: RuleConfig,
+    rules: MatchRules,
+    seed: Any,
+    specs: Sequence[str | BaseAgent],
+    agent_seed: int,
+    engine: str = "python",
 ) -> dict[str, Any]:
-    """Play one match of ``specs[seat]`` agents; returns its summary (``MatchLedger.summary``) and hands."""
+    """Play one match of ``specs[seat]`` agents (an agent spec, or an agent object played as it is); returns its
+    summary (``MatchLedger.summary``) and hands."""
     from agents.registry import make_agent, parse_spec
 
-    parsed = [parse_spec(s) for s in specs]
-    for p in parsed:
+    agents: list[Any] = []
+    for s, spec in enumerate(specs):
+        if isinstance(spec, BaseAgent):
+            agents.append(spec)
+            continue
+        p = parse_spec(spec)
         if p.kind == "external":
             raise ValueError("match evaluation plays built-in and policy agents; outside bots (external:) need events")
+        agents.append(make_agent(p, agent_seed * 8 + s, variant=cfg))
+    reads_match = [isinstance(a, PolicyAgent) and a.net.match for a in agents]
     table = make_table(engine, cfg)
     match = TableMatch(table, cfg, rules, seed)
     hand = -1
-    agents = [make_agent(p, agent_seed * 8 + s, variant=cfg) for s, p in enumerate(parsed)]
     while not match.over:
         led = match.ledger
         if led.hand_index != hand:  # a new hand: every agent is reset for its seat
@@ -100,6 +114,8 @@ def play_match(
                     reset(s, cfg)
         seat = table.acting_seat()
         obs, mask = table.observe(seat), table.legal_mask(seat)
+        if reads_match[seat]:
+            obs = encode_match(led, seat, obs)
         obs.setflags(write=False)
         mask.setflags(write=False)
         action = int(agents[seat].act(obs, mask))
@@ -111,12 +127,12 @@ def play_match(
     return out
 
 
-def _one(task: tuple[RuleConfig, MatchRules, int, int, str, str, str]) -> list[dict[str, Any]]:
+def _one(task: tuple[RuleConfig, MatchRules, int, int, str | BaseAgent, str, str]) -> list[dict[str, Any]]:
     cfg, rules, seed, m, challenger, opponent, engine = task
     n = cfg.num_players
     rows = []
     for r in range(n):
-        specs = [challenger if s == r else opponent for s in range(n)]
+        specs: list[str | BaseAgent] = [challenger if s == r else opponent for s in range(n)]
         agent_seed = (seed * 100003 + m) * 8 + r
         summary = play_match(cfg, rules, hand_seed(seed, m), specs, agent_seed=agent_seed, engine=engine)
         summary["seat"] = r
@@ -127,7 +143,7 @@ def _one(task: tuple[RuleConfig, MatchRules, int, int, str, str, str]) -> list[d
 def evaluate_matches(
     cfg: RuleConfig,
     rules: MatchRules,
-    challenger: str,
+    challenger: str | BaseAgent,
     opponent: str,
     *,
     matches: int,
@@ -135,7 +151,8 @@ def evaluate_matches(
     workers: int = 1,
     engine: str = "python",
 ) -> tuple[MatchReport, list[list[dict[str, Any]]]]:
-    """Play ``matches`` matches from every rotation (module docstring); returns the report and every match's rows."""
+    """Play ``matches`` matches from every rotation (module docstring); returns the report and every match's rows.
+    ``challenger``: an agent spec, or an agent object (the learner during training; ``workers`` 1)."""
     if matches < 1:
         raise ValueError(f"the number of matches must be at least 1, got {matches}")
     if workers < 1:
@@ -163,7 +180,7 @@ def evaluate_matches(
         money.append(100.0 * chips / played if rules.bankroll else float(np.mean(values)))
         bust.append(float(np.mean(busts)))
     report = MatchReport(
-        challenger=challenger,
+        challenger=challenger if isinstance(challenger, str) else challenger.name,
         opponent=opponent,
         matches=matches,
         bankroll=rules.bankroll,
