@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from typing import Any
 
 import numpy as np
 
@@ -50,7 +51,7 @@ def bench(variant: str, hands: int, agents: list[str]) -> dict:
     enc = ObservationEncoder.from_config(cfg)
     for h in range(hands):
         play_hand(cfg, 500 + h, [_Recorder(positions) for _ in range(cfg.num_players)], encoder=enc)
-    out = {"variant": variant, "positions": len(positions)}
+    out: dict[str, Any] = {"variant": variant, "positions": len(positions)}
     for spec in agents:
         agent = make_agent(spec, seed=0)
         agent.reset(0, cfg)
