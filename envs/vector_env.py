@@ -87,7 +87,10 @@ from envs.core.actions import ACTION_SPACE_SIZE, action_name
 from envs.core.rule_config import RuleConfig, load_variant
 from envs.core.wall import hand_seed
 from envs.engine.game import Game
+from envs.engine.match import MatchRules, match_rules
+from envs.engine.match_observation import MATCH_OBS_SHAPE, match_bounds
 from envs.engine.observation import OBS_SHAPE, observation_bounds
+from envs.match_backend import MatchBatch
 
 try:  # sb3 is an optional dependency (the ``train`` extra): without it the class is a plain batched env
     from stable_baselines3.common.vec_env import VecEnv as _VecEnvBase
@@ -162,13 +165,12 @@ class VectorEnv(_VecEnvBase):
         normalize_reward: bool = False,
         engine: str = "python",
         match: bool = False,
+        match_hands: int | None = None,
+        placement: str | Sequence[float] | None = None,
         room: str | None = None,
+        stacks: int | Sequence[int] | None = None,
+        bankroll: dict[str, str] | None = None,
     ) -> None:
-        if match or room is not None:
-            raise ValueError(
-                "VectorEnv plays single hands; match mode (match=True) and rooms (room=...) are played by "
-                "sichuan_mahjong_v0.env and SingleAgentEnv (envs.engine.match)"
-            )
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
         if reward_mode not in REWARD_MODES:
@@ -178,7 +180,17 @@ class VectorEnv(_VecEnvBase):
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise ValueError(f"seed must be a non-negative int, got {seed!r}")
         cfg = load_variant(variant, **dict(rules or {}))
-        self.backend: BatchBackend = make_batch(engine, cfg, num_envs)  # UnsupportedRule now, not at the reset
+        self.match_rules: MatchRules | None = match_rules(
+            cfg, match=match, hands=match_hands, placement=placement, room=room, stacks=stacks, bankroll=bankroll
+        )
+        self.backend: BatchBackend
+        if self.match_rules is None:
+            self.backend = make_batch(engine, cfg, num_envs)  # UnsupportedRule now, not at the reset
+            obs_shape: tuple[int, int] = OBS_SHAPE
+        else:  # one TableMatch per slot (envs.match_backend), chuanma-v1-match observations
+            self.backend = MatchBatch(engine, cfg, self.match_rules, num_envs)
+            obs_shape = MATCH_OBS_SHAPE
+        self.obs_shape = obs_shape
         self.engine = engine
         self.cfg = cfg
         n = self.num_players = cfg.num_players
@@ -203,13 +215,18 @@ class VectorEnv(_VecEnvBase):
         self.reward_mode = reward_mode
         self.reward_scale = float(reward_scale)
         self.normalize_reward = bool(normalize_reward)
-        self._factor = self.reward_scale / (cfg.base_unit if normalize_reward else 1)
+        mr = self.match_rules
+        unit = mr.unit if mr is not None and mr.bankroll else cfg.base_unit  # a room's rewards: per 底分
+        self._factor = self.reward_scale / (unit if normalize_reward else 1)
         self.render_mode = None
         low, high = observation_bounds()
-        self.obs = np.zeros((num_envs, *OBS_SHAPE), dtype=np.float32)
+        if mr is not None:
+            mlow, mhigh = match_bounds()
+            low, high = np.concatenate([low, mlow]), np.concatenate([high, mhigh])
+        self.obs = np.zeros((num_envs, *obs_shape), dtype=np.float32)
         self.masks = np.zeros((num_envs, ACTION_SPACE_SIZE), dtype=np.int8)
         self.acting_seats = np.zeros(num_envs, dtype=np.int64)
-        self._scratch_obs = np.zeros((num_envs, *OBS_SHAPE), dtype=np.float32)
+        self._scratch_obs = np.zeros((num_envs, *obs_shape), dtype=np.float32)
         self._scratch_masks = np.zeros((num_envs, ACTION_SPACE_SIZE), dtype=np.int8)
         self._slots = [_Slot() for _ in range(num_envs)]
         self._all = np.arange(num_envs, dtype=np.int64)
@@ -223,7 +240,7 @@ class VectorEnv(_VecEnvBase):
         except ImportError:  # pragma: no cover - gymnasium comes with the env / train extras
             obs_space = act_space = None
         else:
-            obs_space = spaces.Box(low=low, high=high, shape=OBS_SHAPE, dtype=np.float32)
+            obs_space = spaces.Box(low=low, high=high, shape=obs_shape, dtype=np.float32)
             act_space = spaces.Discrete(ACTION_SPACE_SIZE)
         if _VecEnvBase is object:  # pragma: no cover - without sb3: the same attributes, set here
             self.num_envs = num_envs
@@ -247,7 +264,7 @@ class VectorEnv(_VecEnvBase):
 
     def _new_obs(self) -> None:
         """A new array for the observations this reset / step encodes (each encodes every row)."""
-        self.obs = np.empty((self.num_envs, *OBS_SHAPE), dtype=np.float32)
+        self.obs = np.empty((self.num_envs, *self.obs_shape), dtype=np.float32)
 
     def seed(self, seed: int | None = None) -> list[int | None]:
         """Seeds for the next :meth:`reset`: slot ``i`` gets ``seed + i`` (sb3 ``VecEnv.seed`` semantics)."""
@@ -374,7 +391,11 @@ class VectorEnv(_VecEnvBase):
         finals = []
         for i in ended:
             episode = {"l": int(self._ep_len[i]), "t": self._elapsed()}
-            finals.append({"final_scores": self.backend.scores(i), "episode": episode})
+            final = {"final_scores": self.backend.scores(i), "episode": episode}
+            if self.match_rules is not None:
+                rewards[i] += self._placement(i)
+                final["match"] = self._match_summary(i)
+            finals.append(final)
             self._slots[i].skipped = 0
             self._new_hand(i, None)
         self._skip_hands_over(ended)
@@ -540,6 +561,9 @@ class VectorEnv(_VecEnvBase):
             self._new_hand(i, None)
             return
         r = self._learner_reward(i) + s.pending
+        if self.match_rules is not None:
+            r += float(self._placement(i)[s.seat])
+            infos[i]["match"] = self._match_summary(i)
         s.pending = 0.0
         s.ep_len += 1
         s.ep_return += r
@@ -555,6 +579,16 @@ class VectorEnv(_VecEnvBase):
         fresh.add(i)
         s.skipped = 0
         self._new_hand(i, None)
+
+    def _placement(self, i: int) -> np.ndarray:
+        """Every seat's placement reward of slot ``i``'s finished match (RULES.md §11.4; zeros without a table)."""
+        assert isinstance(self.backend, MatchBatch)
+        return np.asarray(self.backend.ledger(i).placement_rewards(), dtype=np.float32)
+
+    def _match_summary(self, i: int) -> dict[str, Any]:
+        """Slot ``i``'s match as plain data (the AEC env's ``infos[agent]["match"]``: standings, busts, placements)."""
+        assert isinstance(self.backend, MatchBatch)
+        return self.backend.ledger(i).summary()
 
     def _encode_rows(self, rows: Sequence[int] | np.ndarray) -> None:
         """Observations, masks and (self-play) acting seats of the listed slots' next decisions."""

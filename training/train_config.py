@@ -343,8 +343,8 @@ def _validate_match(cfg: TrainConfig, source: str) -> None:
 
     if cfg.env.vec_env == "batched":
         raise TrainConfigError(
-            f"{source}: key 'env.match' / 'env.room' needs env.vec_env 'dummy' or 'subproc' (the batched VectorEnv "
-            "plays single hands)"
+            f"{source}: key 'env.match' / 'env.room' needs env.vec_env 'dummy' or 'subproc' (training on the "
+            "batched VectorEnv plays single hands)"
         )
     if cfg.trainer == "batched":
         raise TrainConfigError(

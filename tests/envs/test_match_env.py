@@ -87,10 +87,9 @@ def test_match_options_are_checked():
         sichuan_mahjong_v0.raw_env("hongzhong", room="初级场", stacks=100)
     from envs.vector_env import VectorEnv
 
-    with pytest.raises(ValueError, match="VectorEnv plays single hands"):
-        VectorEnv("chiyu", 2, match=True)
-    with pytest.raises(ValueError, match="VectorEnv plays single hands"):
-        VectorEnv("hongzhong", 2, room="初级场")
+    with pytest.raises(ValueError, match="unknown room"):
+        VectorEnv("hongzhong", 2, room="vip")
+    assert VectorEnv("chiyu", 2, match=True).observation_space.shape == MATCH_OBS_SHAPE
     plain = sichuan_mahjong_v0.raw_env("chiyu", match=False)  # 赤羽 opts out of its matches
     assert plain.match_rules is None and plain.observation_space("player_0")["observation"].shape == OBS_SHAPE
 

@@ -51,7 +51,7 @@ def test_a_room_match_trains_briefly(tmp_path):
 @pytest.mark.parametrize(
     ("env", "message"),
     [
-        ({"match": True, "vec_env": "batched"}, "the batched VectorEnv plays single hands"),
+        ({"match": True, "vec_env": "batched"}, "training on the batched VectorEnv plays single hands"),
         ({"room": "vip"}, "unknown room 'vip'"),
         ({"room": "初级场", "stack": 10}, "must be in 2000..100000 chips, got 10"),
         ({"match": True}, "sets no hands_per_match"),
