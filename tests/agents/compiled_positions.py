@@ -41,3 +41,16 @@ def record(variant: str, hands: int, seed: int = 0) -> tuple[np.ndarray, np.ndar
     obs.setflags(write=False)
     masks.setflags(write=False)
     return obs, masks
+
+
+def many(variant: str, at_least: int = 10_000, seed: int = 1000) -> tuple[np.ndarray, np.ndarray]:
+    """At least ``at_least`` positions of ``variant``, ten seeded hands at a time from ``seed`` on (the slow tests)."""
+    chunks_obs, chunks_masks = [], []
+    total = 0
+    while total < at_least:
+        obs, masks = record(variant, hands=10, seed=seed)
+        chunks_obs.append(obs)
+        chunks_masks.append(masks)
+        total += obs.shape[0]
+        seed += 10
+    return np.concatenate(chunks_obs), np.concatenate(chunks_masks)

@@ -15,7 +15,7 @@ from agents.compiled.greedy import BatchGreedyAgent
 from agents.greedy import GreedyAgent
 from agents.registry import make_agent, parse_spec
 from envs.core.rule_config import PRESETS, load_variant
-from tests.agents.compiled_positions import record
+from tests.agents.compiled_positions import many, record
 
 OPTIONS: dict[str, dict[str, Any]] = {
     "default": {},
@@ -83,15 +83,7 @@ def test_match_observations_are_read_by_their_first_rows() -> None:
 @pytest.mark.parametrize("variant", PRESETS)
 def test_batch_equals_python_many(variant: str) -> None:
     """At least 10,000 recorded positions per preset (the agreement is printed)."""
-    chunks_obs, chunks_masks = [], []
-    total, seed = 0, 1000
-    while total < 10_000:
-        obs, masks = record(variant, hands=10, seed=seed)
-        chunks_obs.append(obs)
-        chunks_masks.append(masks)
-        total += obs.shape[0]
-        seed += 10
-    obs, masks = np.concatenate(chunks_obs), np.concatenate(chunks_masks)
+    obs, masks = many(variant)
     python = GreedyAgent()
     python.reset(0, load_variant(variant))
     bad = mismatches(BatchGreedyAgent(variant), python, obs, masks)

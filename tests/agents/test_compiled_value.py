@@ -13,7 +13,7 @@ from agents.compiled.defensive import BatchDefensiveAgent
 from agents.compiled.value import BatchValueAgent
 from agents.value import ValueAgent
 from envs.core.rule_config import PRESETS, load_variant
-from tests.agents.compiled_positions import record
+from tests.agents.compiled_positions import many, record
 
 CASES: dict[str, tuple[type[BatchValueAgent], dict[str, Any]]] = {
     "value": (BatchValueAgent, {}),
@@ -99,15 +99,7 @@ def test_bad_input_refused() -> None:
 def test_batch_equals_python_many(variant: str, name: str) -> None:
     """At least 10,000 recorded positions per preset (the agreement is printed)."""
     cls, options = CASES[name]
-    chunks_obs, chunks_masks = [], []
-    total, seed = 0, 1000
-    while total < 10_000:
-        obs, masks = record(variant, hands=10, seed=seed)
-        chunks_obs.append(obs)
-        chunks_masks.append(masks)
-        total += obs.shape[0]
-        seed += 10
-    obs, masks = np.concatenate(chunks_obs), np.concatenate(chunks_masks)
+    obs, masks = many(variant)
     agent = cls(variant, **options)
     python = cls.python_class(**options)
     python.reset(0, load_variant(variant))

@@ -14,16 +14,10 @@ import agents.pretrained as pretrained
 from agents.policy import META_NAME, CheckpointError, CheckpointMeta, NetSpec, PolicyAgent, build_policy, save_policy
 from agents.registry import make_agent, parse_spec
 from envs.core.rule_config import load_variant
+from tests.helpers.nets import TINY_NET
 from training.evaluation.evaluate import play_hand
 
-TINY = {
-    "features_dim": 16,
-    "channels": 4,
-    "honor_channels": 2,
-    "broadcast_dim": 8,
-    "pi_layers": (16,),
-    "vf_layers": (16,),
-}
+TINY = TINY_NET
 
 
 def _tiny_checkpoint(path, variant: str, **meta_changes):

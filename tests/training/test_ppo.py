@@ -6,16 +6,10 @@ import torch
 
 from agents.learned.hand_features import HAND_FEATURES_VERSION
 from agents.policy import NetSpec, build_policy
+from tests.helpers.nets import TINY_NET
 from training.ppo import evaluate_actions
 
-TINY = {
-    "features_dim": 16,
-    "channels": 4,
-    "honor_channels": 2,
-    "broadcast_dim": 8,
-    "pi_layers": (16,),
-    "vf_layers": (16,),
-}
+TINY = TINY_NET
 
 
 def test_evaluate_actions_equals_sb3_contribs_masked_evaluation_with_its_gradients():
