@@ -19,7 +19,7 @@ from envs.core.rule_config import load_variant
 def record(variant: str, hands: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Observations and masks of every decision of ``hands`` seeded hands (read-only arrays, cached)."""
     cfg = load_variant(variant)
-    env = sichuan_mahjong_v0.env(variant=variant)
+    env = sichuan_mahjong_v0.env(variant=variant, match=False)  # single hands (chiyu plays matches by default)
     obs_out, mask_out = [], []
     for h in range(hands):
         env.reset(seed=seed + h)
