@@ -3,7 +3,9 @@ greedy and random seats play together (so that value-seeking hands, ready hands 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -15,19 +17,19 @@ from envs import sichuan_mahjong_v0
 from envs.core.rule_config import load_variant
 
 
-@lru_cache(maxsize=16)
-def record(variant: str, hands: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """Observations and masks of every decision of ``hands`` seeded hands (read-only arrays, cached)."""
+def play_positions(
+    variant: str, hands: int, seed: int, seat_agent: Callable[[int, int], Any]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Observations and masks of every decision of ``hands`` seeded single hands of ``variant``, seat ``i`` of hand
+    ``h`` played by ``seat_agent(h, i)``."""
     cfg = load_variant(variant)
     env = sichuan_mahjong_v0.env(variant=variant, match=False)  # single hands (chiyu plays matches by default)
     obs_out, mask_out = [], []
     for h in range(hands):
         env.reset(seed=seed + h)
-        kinds = (ValueAgent, DefensiveAgent, GreedyAgent, ValueAgent)
         agents = {}
         for i, a in enumerate(env.possible_agents):
-            j = (i + h) % 4
-            agents[a] = RandomAgent(seed=seed + 10 * h + i) if j == 2 and h % 3 == 2 else kinds[j]()
+            agents[a] = seat_agent(h, i)
             agents[a].reset(i, cfg)
         for a in env.agent_iter():
             o, _r, term, trunc, _info = env.last()
@@ -37,7 +39,19 @@ def record(variant: str, hands: int, seed: int = 0) -> tuple[np.ndarray, np.ndar
             obs_out.append(o["observation"])
             mask_out.append(o["action_mask"])
             env.step(agents[a].act(o["observation"], o["action_mask"]))
-    obs, masks = np.stack(obs_out), np.stack(mask_out)
+    return np.stack(obs_out), np.stack(mask_out)
+
+
+@lru_cache(maxsize=16)
+def record(variant: str, hands: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Observations and masks of every decision of ``hands`` seeded hands (read-only arrays, cached)."""
+    kinds = (ValueAgent, DefensiveAgent, GreedyAgent, ValueAgent)
+
+    def seat_agent(h: int, i: int) -> Any:
+        j = (i + h) % 4
+        return RandomAgent(seed=seed + 10 * h + i) if j == 2 and h % 3 == 2 else kinds[j]()
+
+    obs, masks = play_positions(variant, hands, seed, seat_agent)
     obs.setflags(write=False)
     masks.setflags(write=False)
     return obs, masks

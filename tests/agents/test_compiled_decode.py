@@ -10,33 +10,19 @@ from agents.compiled.decode import decode_batch, in_play_mask
 from agents.features import read
 from agents.greedy import GreedyAgent
 from agents.random_agent import RandomAgent
-from envs import sichuan_mahjong_v0
 from envs.core.rule_config import PRESETS, load_variant
 from envs.engine.observation import PHASES
+from tests.agents.compiled_positions import play_positions
 
 
 def record(variant: str, hands: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Observations and masks of every decision of ``hands`` seeded hands (greedy and random seats mixed)."""
-    cfg = load_variant(variant)
-    env = sichuan_mahjong_v0.env(variant=variant, match=False)
-    obs_out, mask_out = [], []
-    for h in range(hands):
-        env.reset(seed=seed + h)
-        agents = {
-            a: (GreedyAgent() if i % 2 == h % 2 else RandomAgent(seed=seed + 10 * h + i))
-            for i, a in enumerate(env.possible_agents)
-        }
-        for i, agent in enumerate(agents.values()):
-            agent.reset(i, cfg)
-        for a in env.agent_iter():
-            o, _r, term, trunc, _info = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            obs_out.append(o["observation"])
-            mask_out.append(o["action_mask"])
-            env.step(agents[a].act(o["observation"], o["action_mask"]))
-    return np.stack(obs_out), np.stack(mask_out)
+    return play_positions(
+        variant,
+        hands,
+        seed,
+        lambda h, i: GreedyAgent() if i % 2 == h % 2 else RandomAgent(seed=seed + 10 * h + i),
+    )
 
 
 @pytest.mark.parametrize("variant", PRESETS)
