@@ -15,6 +15,11 @@ committed: ``trainer: sb3``, its ``env.vec_env`` and engine) and the new path (`
 engine, ``--tables`` tables, ``ppo.n_steps`` set so that an update sees the same ``n_steps * num_envs`` samples),
 same network, same opponent mix, same PPO hyperparameters, each a PPO segment of ``--steps`` samples started from
 the same fresh run (no BC), side by side in one run; plus where the new path's time goes (rollout parts, updates).
+
+``--bc [--configs ...] [--decisions 4000]``: behaviour-cloning data collection, teacher decisions per second of the
+hand-by-hand path (the AEC env with the Python teacher, ``batched=False``) and the batched path (the compiled engine
+and the compiled teacher, 128 hands at a time), each recording the config's ``bc.teacher`` and network input, side
+by side in one run; the two record the same decisions (tests/training/test_bc_batched.py).
 """
 
 from __future__ import annotations
@@ -139,6 +144,36 @@ def compare(configs: list[str], steps: int, tables: int) -> dict:
     return {"compare": rows}
 
 
+def bench_bc(configs: list[str], decisions: int) -> dict:
+    """Hand-by-hand vs batched BC data collection, decisions/s for each config (see the module docstring)."""
+    from training.bc import collect_decisions
+    from training.selfplay import env_options
+
+    rows = []
+    for name in configs:
+        cfg = load_train_config(name)
+        kwargs = {
+            "env_options": env_options(cfg),
+            "hand_features": cfg.net.hand_features,
+            "advisor": cfg.net.advisor,
+        }
+        rates = {}
+        for path, batched in (("hand_by_hand", False), ("batched", True)):
+            collect_decisions(cfg.variant, cfg.bc.teacher, 200, 1, batched=batched, **kwargs)  # warm: compile, caches
+            t = time.perf_counter()
+            collect_decisions(cfg.variant, cfg.bc.teacher, decisions, cfg.seed, batched=batched, **kwargs)
+            rates[path] = decisions / (time.perf_counter() - t)
+        rows.append({"config": name, "teacher": cfg.bc.teacher, "decisions": decisions,
+                     "decisions_per_s": rates, "ratio": rates["batched"] / rates["hand_by_hand"]})  # fmt: skip
+        print(
+            f"{name:10s} BC ({cfg.bc.teacher}) hand by hand {rates['hand_by_hand']:8.0f} dec/s  "
+            f"batched {rates['batched']:8.0f} dec/s  x{rates['batched'] / rates['hand_by_hand']:.1f}",
+            file=sys.stderr,
+            flush=True,
+        )
+    return {"bc": rows}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--config", default="hongzhong", help="training config (name or path)")
@@ -148,8 +183,15 @@ def main() -> None:
     parser.add_argument("--compare", action="store_true", help="old path vs new path samples/s (module docstring)")
     parser.add_argument("--configs", default="hongzhong,chengdu,wuhan", help="configs of --compare")
     parser.add_argument("--tables", type=int, default=64, help="tables of the new path in --compare")
+    parser.add_argument("--bc", action="store_true", help="hand-by-hand vs batched BC data collection (docstring)")
+    parser.add_argument("--decisions", type=int, default=4000, help="teacher decisions per measurement of --bc")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
+    if args.bc:
+        out = {"python": platform.python_version()}
+        out.update(bench_bc([c for c in args.configs.split(",") if c], args.decisions))
+        print(json.dumps(out, indent=2))
+        return
     if args.compare:
         out = {"python": platform.python_version(), "torch_threads": args.threads}
         out.update(compare([c for c in args.configs.split(",") if c], args.steps, args.tables))

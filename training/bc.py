@@ -229,13 +229,16 @@ def collect_batched(
         bad = backend.first_illegal(masks[rows], actions)
         if bad >= 0:
             raise ValueError(f"teacher {teacher!r} chose an illegal action {int(actions[bad])}")
-        for j, i in enumerate(rows.tolist()):
-            mask = masks[i]
-            if int(mask.sum()) > 1:
-                row = np.empty((features.rows, OBS_SHAPE[1]), dtype=np.float16)
-                features.build(obs[i], mask, out=row, advice=int(actions[j]) if known_advice else None)
+        chosen = np.flatnonzero(masks[rows].sum(axis=1) > 1)  # decisions with a choice are recorded
+        if chosen.size:
+            at = rows[chosen]
+            inputs = features.build_batch(obs[at], masks[at], advice=actions[chosen] if known_advice else None).astype(
+                np.float16
+            )
+            for k, (j, i) in enumerate(zip(chosen.tolist(), at.tolist())):
                 q = int(seats[i])
-                playing[slot_hand[i]].append((row, mask.astype(bool), int(actions[j]), q, backend.scores(i)[q]))
+                record = (inputs[k], masks[i].astype(bool), int(actions[j]), q, backend.scores(i)[q])
+                playing[slot_hand[i]].append(record)
         backend.step(rows, seats[rows], actions)
         for i in rows.tolist():
             if backend.is_over(i):

@@ -56,6 +56,7 @@ from envs import __version__ as PACKAGE_VERSION
 from envs.core.actions import ACTION_LAYOUT_VERSION
 from envs.core.rule_config import RuleConfig, load_variant
 from envs.engine.observation import OBS_VERSION
+from training.evaluation.evaluate import MatchResult
 from training.evaluation.evaluate_policy import evaluate_agent, evaluate_checkpoint, result_row
 from training.publish import git_commit
 from training.selfplay import SnapshotPool, env_options, make_training_vec_env
@@ -488,7 +489,7 @@ class Trainer:
             return rows
         rows = []
         for opponent in self.cfg.eval.opponents:
-            res = evaluate_agent(self.agent(), self.rules, opponent, walls=walls, seed=self.cfg.eval.seed)
+            res = self._evaluate_learner(opponent, walls)
             row = result_row(res, step)
             rows.append(row)
             say(f"eval at step {step} vs {opponent}: {res.points:+.2f} points per hand over {walls} walls")
@@ -498,6 +499,19 @@ class Trainer:
         self.state.evals.extend(rows)
         self.state.wall_time_s += time.perf_counter() - t0
         return rows
+
+    def _evaluate_learner(self, opponent: str, walls: int) -> MatchResult:
+        """The current learner one-vs-three against ``opponent`` on the periodic walls: batched on the compiled
+        engine where :func:`training.evaluation.fast.choose_engine` allows, else hand by hand (the same result)."""
+        from training.evaluation import fast
+
+        if fast.choose_engine("auto", self.rules, [opponent]) == "compiled":
+            (res,) = fast.run_matchups_batched(
+                self.rules, [("learner", opponent)], walls=walls, seed=self.cfg.eval.seed,
+                agents={"learner": self.agent()},
+            )  # fmt: skip
+            return res
+        return evaluate_agent(self.agent(), self.rules, opponent, walls=walls, seed=self.cfg.eval.seed)
 
     def evaluate_matches(self, matches: int, seed: int) -> list[dict[str, Any]]:
         """A learner trained on matches (``env.match`` / ``env.room``) is evaluated by whole matches
@@ -600,15 +614,15 @@ class Trainer:
             self.state.evals.extend(self.evaluate_matches(walls, self.cfg.eval.final_seed))
         elif walls > 0:
             for opponent in self.cfg.eval.opponents:
-                if workers > 1:
-                    res = evaluate_checkpoint(
-                        final_path, self.rules, opponent, walls=walls, seed=self.cfg.eval.final_seed, workers=workers,
-                        progress=progress, replay_dir=replay_dir, replay_sample=replay_sample,
-                    )  # fmt: skip
-                else:
+                if replay_dir is not None and workers == 1:  # replay files name the policy "learner"
                     res = evaluate_agent(
                         self.agent(), self.rules, opponent, walls=walls, seed=self.cfg.eval.final_seed,
                         replay_dir=replay_dir, replay_sample=replay_sample,
+                    )  # fmt: skip
+                else:  # batched on the compiled engine where it can (the same results)
+                    res = evaluate_checkpoint(
+                        final_path, self.rules, opponent, walls=walls, seed=self.cfg.eval.final_seed,
+                        workers=workers, progress=progress, replay_dir=replay_dir, replay_sample=replay_sample,
                     )  # fmt: skip
                 final_results.append(res)
                 say(f"final evaluation vs {opponent}: {res.points:+.2f} points per hand over {walls} walls")

@@ -2,8 +2,9 @@
 
 :class:`BatchHandFeatures` decodes the rows with :mod:`agents.compiled.decode` and fills the
 :data:`agents.learned.hand_features.HAND_FEATURE_PLANES` planes of every row in one numba call, with the shanten of
-:mod:`agents.compiled.shanten`: the same values as the Python planes (``tests/agents/test_compiled_hand_features.py``),
-including the 武汉 将 rule (a ready hand whose waits give no 2-5-8 pair counts as one step from ready).
+:mod:`agents.compiled.shanten` through the memo of :mod:`agents.compiled.shanten_memo`: the same values as the
+Python planes (``tests/agents/test_compiled_hand_features.py``), including the 武汉 将 rule (a ready hand whose
+waits give no 2-5-8 pair counts as one step from ready).
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ import numpy as np
 from numba import njit
 
 from agents.compiled.decode import decode_batch, in_play_mask
-from agents.compiled.shanten import SUIT_TABLE, shanten_caps, shanten_dead
+from agents.compiled.shanten import shanten_caps
+from agents.compiled.shanten_memo import MEMO, shanten_cached
 from envs.core.rule_config import RuleConfig, load_variant
 from envs.core.tiles import NUM_KINDS, NUM_SUITED
 from envs.engine.observation import PHASES
@@ -34,10 +36,11 @@ _PHASE_IDS = np.array([PHASES.index(p) for p in (Phase.SELF, Phase.CLAIM, Phase.
 
 
 @njit(cache=True)
-def _useful(counts, wilds, dead, allowed, melded, near, table, out):  # pragma: no cover - compiled
+def _useful(counts, wilds, dead, allowed, melded, near, memo, out):  # pragma: no cover - compiled
     """``(shanten, n)``: the first ``n`` entries of ``out`` are the kinds whose draw lowers the shanten
-    (:func:`agents.handeval.useful_tiles`, its candidate pruning included)."""
-    s = shanten_dead(counts, wilds, dead, allowed, melded, table)
+    (:func:`agents.handeval.useful_tiles`, its candidate pruning included); ``memo``: a
+    :mod:`agents.compiled.shanten_memo` memo."""
+    s = shanten_cached(counts, wilds, dead, allowed, melded, memo)
     cand = allowed & ~dead
     if wilds == 0 and 0 <= s <= 3:
         nm = np.int64(0)
@@ -52,7 +55,7 @@ def _useful(counts, wilds, dead, allowed, melded, near, table, out):  # pragma: 
         if counts[t] + melded[t] >= 4:
             continue
         counts[t] += 1
-        if shanten_dead(counts, wilds, dead, allowed, melded, table) < s:
+        if shanten_cached(counts, wilds, dead, allowed, melded, memo) < s:
             out[n] = t
             n += 1
         counts[t] -= 1
@@ -87,7 +90,7 @@ def _has_jiang(counts, wilds, allowed, melded, dummies, jiang, table):  # pragma
 
 
 @njit(cache=True)
-def _live_useful(counts, wilds, is_wild, k, dead, allowed, melded, live, wuhan, jiang, consts, table, buf):
+def _live_useful(counts, wilds, is_wild, k, dead, allowed, melded, live, wuhan, jiang, consts, memo, buf):
     # pragma: no cover - compiled
     """Live effective tiles after discarding ``k`` (``GreedyAgent._live_useful``); ``counts`` is restored."""
     near, dummies, jiang_kinds = consts
@@ -96,13 +99,13 @@ def _live_useful(counts, wilds, is_wild, k, dead, allowed, melded, live, wuhan, 
         w -= 1
     else:
         counts[k] -= 1
-    s, n = _useful(counts, w, dead, allowed, melded, near, table, buf)
+    s, n = _useful(counts, w, dead, allowed, melded, near, memo, buf)
     total = 0
     for i in range(n):
         t = buf[i]
         if wuhan and jiang and s == 0:
             counts[t] += 1
-            ok = _has_jiang(counts, w, allowed, melded, dummies, jiang_kinds, table)
+            ok = _has_jiang(counts, w, allowed, melded, dummies, jiang_kinds, memo[0])
             counts[t] -= 1
             if not ok:
                 continue
@@ -113,7 +116,7 @@ def _live_useful(counts, wilds, is_wild, k, dead, allowed, melded, live, wuhan, 
 
 
 @njit(cache=True)
-def _planes(phase, hand, counts, wilds, wild, void, melded, live, claim, suited, wuhan, phase_ids, consts, table, out):
+def _planes(phase, hand, counts, wilds, wild, void, melded, live, claim, suited, wuhan, phase_ids, consts, memo, out):
     # pragma: no cover - compiled
     n_rows = hand.shape[0]
     buf = np.empty(34, dtype=np.int64)
@@ -139,17 +142,17 @@ def _planes(phase, hand, counts, wilds, wild, void, melded, live, claim, suited,
                     continue
                 any_kind = True
                 if wild[b, k]:
-                    sh[k] = shanten_dead(c, w - 1, dead, suited, m, table)
+                    sh[k] = shanten_cached(c, w - 1, dead, suited, m, memo)
                 else:
                     c[k] -= 1
-                    sh[k] = shanten_dead(c, w, dead, suited, m, table)
+                    sh[k] = shanten_cached(c, w, dead, suited, m, memo)
                     c[k] += 1
             if not any_kind:
                 continue
             if wuhan:
                 for k in range(34):
                     if hand[b, k] and sh[k] == 0:
-                        u = _live_useful(c, w, wild[b, k] != 0, k, dead, suited, m, lv, wuhan, True, consts, table, buf)
+                        u = _live_useful(c, w, wild[b, k] != 0, k, dead, suited, m, lv, wuhan, True, consts, memo, buf)
                         if u == 0:
                             sh[k] = 1
             s_min = 1 << 20
@@ -166,7 +169,7 @@ def _planes(phase, hand, counts, wilds, wild, void, melded, live, claim, suited,
                 s = sh[k]
                 o[0, k] = min((s + 1) / 8.0, 1.0)
                 if s == s_min:
-                    u = _live_useful(c, w, wild[b, k] != 0, k, dead, suited, m, lv, wuhan, s == 0, consts, table, buf)
+                    u = _live_useful(c, w, wild[b, k] != 0, k, dead, suited, m, lv, wuhan, s == 0, consts, memo, buf)
                     if s >= 0:
                         u += wild_live
                     o[1, k] = 1.0
@@ -175,7 +178,7 @@ def _planes(phase, hand, counts, wilds, wild, void, melded, live, claim, suited,
             for k in range(34):
                 o[4, k] = v
             continue
-        s_now, n = _useful(c, w, dead, suited, m, consts[0], table, buf)
+        s_now, n = _useful(c, w, dead, suited, m, consts[0], memo, buf)
         for i in range(n):
             o[3, buf[i]] = 1.0
         v = min((s_now + 1) / 8.0, 1.0)
@@ -186,7 +189,7 @@ def _planes(phase, hand, counts, wilds, wild, void, melded, live, claim, suited,
             c[k] -= 2
             old = m[k]
             m[k] = 3
-            s_pong = shanten_dead(c, w, dead, suited, m, table)
+            s_pong = shanten_cached(c, w, dead, suited, m, memo)
             m[k] = old
             c[k] += 2
             if max(s_pong, 0) <= s_now:
@@ -226,7 +229,7 @@ class BatchHandFeatures:
             self._wuhan,
             _PHASE_IDS,
             (_NEAR, _DUMMIES, _JIANG),
-            SUIT_TABLE,
+            MEMO,
             out,
         )
         return out

@@ -113,11 +113,14 @@ class NetInput:
             self.advisor.planes(hand_obs, legal_mask, out=out[base:])
         return out
 
-    def build_batch(self, observations: np.ndarray, masks: np.ndarray | None = None) -> np.ndarray:
+    def build_batch(
+        self, observations: np.ndarray, masks: np.ndarray | None = None, *, advice: np.ndarray | None = None
+    ) -> np.ndarray:
         """:meth:`build` of every observation of a batch ``(B, C, 34)`` (``masks`` ``(B, 183)``, required with an
         advisor).  The hand-feature planes of the whole batch come from one compiled call
         (:class:`agents.compiled.hand_features.BatchHandFeatures`, the same values as :meth:`build`), and so do the
-        advisor's actions (:meth:`agents.learned.advice.Advisor.planes_batch`)."""
+        advisor's actions (:meth:`agents.learned.advice.Advisor.planes_batch`).  ``advice``: the advisor's action
+        of every row when the caller already knows them (``(B,)``, as :meth:`build`'s ``advice``)."""
         observations = np.asarray(observations)
         n = observations.shape[0]
         out = np.empty((n, self.rows, NUM_KINDS), dtype=np.float32)
@@ -134,7 +137,11 @@ class NetInput:
                     f"the network input with advisor {self.advisor.name!r} needs the legal-action masks of the "
                     "observations (pass masks)"
                 )
-            self.advisor.planes_batch(observations, masks, out[:, base:])
+            if advice is not None:
+                for i, a in enumerate(np.asarray(advice).tolist()):
+                    encode(int(a), out[i, base:])
+            else:
+                self.advisor.planes_batch(observations, masks, out[:, base:])
         return out
 
 

@@ -102,3 +102,16 @@ def test_policy_act_batch_matches_act() -> None:
         one = PolicyAgent.from_policy(policy, net, deterministic=deterministic, seed=5)
         many = PolicyAgent.from_policy(policy, net, deterministic=deterministic, seed=5)
         assert many.act_batch(obs, masks) == [one.act(o, m) for o, m in zip(obs, masks)]
+
+
+def test_worker_processes_play_the_same_walls() -> None:
+    """Walls shared among worker processes (each batched) give the one-process result, wall for wall."""
+    pairs = [("greedy", "random"), ("value", "greedy")]
+    one = fast.run_matchups_batched("chengdu", pairs, walls=40, seed=3)
+    two = fast.run_matchups_batched("chengdu", pairs, walls=40, seed=3, workers=2)
+    assert [m.to_dict() for m in one] == [m.to_dict() for m in two]
+    assert all(m.walls == 40 for m in two)
+    with pytest.raises(ValueError, match="workers must be a positive int"):
+        fast.run_matchups_batched("chengdu", pairs, walls=4, workers=0)
+    with pytest.raises(ValueError, match="use workers=1"):
+        fast.run_matchups_batched("chengdu", pairs, walls=4, workers=2, agents={"greedy": object()})

@@ -856,8 +856,10 @@ def one_vs_three(
     replay_dir: str | Path | None = None,
     replay_sample: int | None = None,
     ray_address: str | None = None,
+    engine: str = "python",
 ) -> MatchResult:
-    """Duplicate one-vs-three (one-vs-one with two players) of ``challenger`` against copies of ``opponent``."""
+    """Duplicate one-vs-three (one-vs-one with two players) of ``challenger`` against copies of ``opponent``
+    (``engine``: as :func:`run_matchups`)."""
     return run_matchups(
         variant,
         [(challenger, opponent)],
@@ -871,6 +873,7 @@ def one_vs_three(
         replay_dir=replay_dir,
         replay_sample=replay_sample,
         ray_address=ray_address,
+        engine=engine,
     )[0]
 
 
@@ -893,7 +896,8 @@ def run_matchups(
     """One-vs-three for each ``(challenger, opponent)`` pair, all on the same walls, in one pool of workers.
 
     ``engine``: ``"python"`` (hand by hand), ``"compiled"`` or ``"auto"`` (many walls at once on the compiled engine,
-    the same results: :func:`training.evaluation.fast.choose_engine` decides, the workers are not used).
+    the same results: :func:`training.evaluation.fast.choose_engine` decides; the ``workers`` processes each play a
+    share of the walls batched).
 
     ``external``: options of every outside bot (:class:`agents.external.ExternalAgent`: ``timeout``, ``fallback``,
     ``max_timeouts``, ``on_dead`` ...).  ``bot_log_dir``: the folder their stderr is saved in
@@ -920,11 +924,9 @@ def run_matchups(
         from training.evaluation import fast
 
         specs = [x for pair in pairs for x in pair]
-        chosen = fast.choose_engine(
-            engine, cfg, specs, replays=replay_dir is not None, workers=workers, ray=ray_address is not None
-        )
+        chosen = fast.choose_engine(engine, cfg, specs, replays=replay_dir is not None, ray=ray_address is not None)
         if chosen == "compiled":
-            return fast.run_matchups_batched(cfg, pairs, walls=walls, seed=seed, progress=progress)
+            return fast.run_matchups_batched(cfg, pairs, walls=walls, seed=seed, progress=progress, workers=workers)
     tasks = _tasks(cfg, pairs, walls, seed, external or {}, None if bot_log_dir is None else str(bot_log_dir))
     if replay_dir is not None:
         Path(replay_dir).mkdir(parents=True, exist_ok=True)
@@ -1251,9 +1253,9 @@ def register_cli(subparsers: argparse._SubParsersAction) -> argparse.ArgumentPar
         "--engine",
         choices=("auto", "compiled", "python"),
         default="auto",
-        help="compiled: many walls at once on the compiled engine, batched agents, one process (the same numbers; "
-        "training/evaluation/fast.py); python: hand by hand; auto (default): compiled when every agent is batchable, "
-        "the rules are compiled and neither --workers > 1 nor --ray is given",
+        help="compiled: many walls at once on the compiled engine, batched agents, --workers processes each playing "
+        "a share of the walls (the same numbers; training/evaluation/fast.py); python: hand by hand; auto (default): "
+        "compiled when every agent is batchable, the rules are compiled and --ray is not given",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     from training.evaluation.matches import add_match_arguments
@@ -1441,7 +1443,6 @@ def _resolve_engine(args: argparse.Namespace, cfg: RuleConfig) -> str:
         cfg,
         specs,
         replays=args.save_replays is not None,
-        workers=args.workers,
         ray=getattr(args, "ray", None) is not None,
     )
 

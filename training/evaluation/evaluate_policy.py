@@ -91,9 +91,11 @@ def evaluate_checkpoint(
     progress: bool = False,
     replay_dir: str | Path | None = None,
     replay_sample: int | None = None,
+    engine: str = "auto",
 ) -> MatchResult:
     """:func:`training.evaluation.evaluate.one_vs_three` of the checkpoint at ``path`` (``policy:PATH``) against
-    ``opponent`` (``replay_dir``, ``replay_sample``: replay files, as there)."""
+    ``opponent`` (``replay_dir``, ``replay_sample``: replay files, as there; ``engine``: ``auto`` plays the walls
+    batched on the compiled engine where it can, the same results as the Python evaluator's)."""
     return one_vs_three(
         variant,
         f"policy:{path}",
@@ -104,6 +106,7 @@ def evaluate_checkpoint(
         progress=progress,
         replay_dir=replay_dir,
         replay_sample=replay_sample,
+        engine=engine,
     )
 
 

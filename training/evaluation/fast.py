@@ -188,13 +188,13 @@ def choose_engine(
     specs: Sequence[str],
     *,
     replays: bool = False,
-    workers: int = 1,
     ray: bool = False,
 ) -> str:
     """``"compiled"`` or ``"python"`` for ``--engine`` ``engine``: ``auto`` is compiled when every agent is batchable,
-    no replay files are asked for, the rules are played by the batched evaluator and the walls are not spread over
-    worker processes (``workers > 1``) or Ray tasks (``ray``), which play hand by hand; ``compiled`` refuses
-    (``ValueError`` naming the reason) where ``auto`` would fall back."""
+    no replay files are asked for, the rules are played by the batched evaluator and the walls are not played as Ray
+    tasks (``ray``), which play hand by hand (worker processes each play their share of the walls batched, see
+    :func:`run_matchups_batched`); ``compiled`` refuses (``ValueError`` naming the reason) where ``auto`` would fall
+    back."""
     if engine not in EVAL_ENGINES:
         raise ValueError(f"engine must be one of {list(EVAL_ENGINES)}, got {engine!r}")
     if engine == "python":
@@ -205,8 +205,6 @@ def choose_engine(
         reasons.append(f"outside bots are not batchable ({', '.join(bots)})")
     if replays:
         reasons.append("replay files are written by the Python evaluator")
-    if workers > 1:
-        reasons.append(f"--workers {workers} spreads the walls over processes that play hand by hand")
     if ray:
         reasons.append("--ray plays the walls as Ray tasks, hand by hand")
     refusal = compiled_refusal(cfg)
@@ -297,13 +295,15 @@ def run_matchups_batched(
     slots: int = 256,
     progress: bool = False,
     agents: dict[str, Any] | None = None,
+    workers: int = 1,
 ) -> list[MatchResult]:
     """One-vs-three of each ``(challenger, opponent)`` pair on ``walls`` walls, ``slots`` hands at a time on the
     compiled engine (see the module docstring); the result of :func:`training.evaluation.evaluate.run_matchups`.
 
     ``agents``: ready batch agents by specification (objects with ``act_batch``), used instead of
-    :func:`batch_agent`'s.  Ctrl-C raises :class:`~training.evaluation.evaluate.EvaluationInterrupted` with the
-    walls whose every rotation finished."""
+    :func:`batch_agent`'s (one process).  ``workers``: processes that each play a share of the walls, batched (the
+    same results: every hand's seeds follow from its wall).  Ctrl-C raises
+    :class:`~training.evaluation.evaluate.EvaluationInterrupted` with the walls whose every rotation finished."""
     cfg = load_variant(variant)
     refusal = compiled_refusal(cfg)
     if refusal:
@@ -313,8 +313,31 @@ def run_matchups_batched(
         raise ValueError("give at least one (challenger, opponent) pair")
     if isinstance(slots, bool) or not isinstance(slots, int) or slots < 1:
         raise ValueError(f"slots must be a positive int, got {slots!r}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a positive int, got {workers!r}")
+    if workers > 1 and agents:
+        raise ValueError("ready batch agents (agents=...) are played in this process; use workers=1")
+    if workers > 1 and walls > 1:
+        records = _play_in_workers(cfg, pairs, walls, seed, slots, workers, progress)
+    else:
+        records = _play(cfg, pairs, range(walls), seed, slots, progress, agents, total_walls=walls)
+    return _results(records, pairs)
+
+
+def _play(
+    cfg: RuleConfig,
+    pairs: list[tuple[str, str]],
+    wall_range: range,
+    seed: int,
+    slots: int,
+    progress: bool,
+    agents: dict[str, Any] | None,
+    *,
+    total_walls: int,
+) -> list[dict[str, Any]]:
+    """The hand records of every rotation of the walls ``wall_range`` of every matchup, batched in this process."""
     n = cfg.num_players
-    hands = [(m, w, r) for m in range(len(pairs)) for w in range(walls) for r in range(n)]
+    hands = [(m, w, r) for m in range(len(pairs)) for w in wall_range for r in range(n)]
     made: dict[str, Any] = {}
 
     def seats_of(spec: str) -> BatchSeats:  # one BatchSeats per specification, shared by the matchups
@@ -325,7 +348,7 @@ def run_matchups_batched(
 
     players = [[seats_of(a if q == r else b) for q in range(n)] for a, b in pairs for r in range(n)]
     # players[m * n + r][q]: the batch agent of seat q in rotation r of matchup m
-    size = min(slots, len(hands))
+    size = max(1, min(slots, len(hands)))
     backend = _StatsBatch(cfg, size)
     slot_hand = [-1] * size
     records: list[dict[str, Any]] = []
@@ -394,13 +417,67 @@ def run_matchups_batched(
                     finish(i)
                     deal(i)
     except KeyboardInterrupt:
-        done_walls = _complete_walls(records, n)
-        kept = [r for r in records if (r["matchup"], r["wall"]) in done_walls]
-        raise EvaluationInterrupted(_results(kept, pairs), len(done_walls), len(pairs) * walls) from None
+        _interrupted(records, pairs, n, total_walls)
     finally:
         if bar is not None:
             bar.close()
-    return _results(records, pairs)
+    return records
+
+
+def _interrupted(records: list[dict[str, Any]], pairs: list[tuple[str, str]], n: int, total_walls: int) -> None:
+    """Raise :class:`EvaluationInterrupted` with the walls of ``records`` whose every rotation finished."""
+    done_walls = _complete_walls(records, n)
+    kept = [r for r in records if (r["matchup"], r["wall"]) in done_walls]
+    raise EvaluationInterrupted(_results(kept, pairs), len(done_walls), len(pairs) * total_walls) from None
+
+
+def _ignore_sigint() -> None:
+    """Worker initializer: Ctrl-C is the parent's to handle."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _play_chunk(task: tuple[RuleConfig, list[tuple[str, str]], int, int, int, int]) -> list[dict[str, Any]]:
+    """Worker: the records of walls ``[lo, hi)`` (:func:`_play`)."""
+    cfg, pairs, lo, hi, seed, slots = task
+    return _play(cfg, pairs, range(lo, hi), seed, slots, False, None, total_walls=hi - lo)
+
+
+def _play_in_workers(
+    cfg: RuleConfig, pairs: list[tuple[str, str]], walls: int, seed: int, slots: int, workers: int, progress: bool
+) -> list[dict[str, Any]]:
+    """The records of every wall, played by ``workers`` spawned processes in chunks of walls (each chunk batched;
+    four chunks a worker, at least 16 walls a chunk, so that an interrupted run keeps the finished ones)."""
+    import multiprocessing
+
+    size = max(16, -(-walls // (4 * workers)))
+    tasks = [(cfg, pairs, lo, min(walls, lo + size), seed, slots) for lo in range(0, walls, size)]
+    records: list[dict[str, Any]] = []
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=walls * len(pairs), desc="walls (batched)", unit="wall", dynamic_ncols=True)
+    ctx = multiprocessing.get_context("spawn")
+    pool = ctx.Pool(min(workers, len(tasks)), initializer=_ignore_sigint)
+    try:
+        for chunk in pool.imap_unordered(_play_chunk, tasks):
+            records.extend(chunk)
+            if bar is not None:
+                bar.update(len(chunk) // cfg.num_players)
+        pool.close()
+    except KeyboardInterrupt:
+        pool.terminate()
+        _interrupted(records, pairs, cfg.num_players, walls)
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+        if bar is not None:
+            bar.close()
+    return records
 
 
 def _complete_walls(records: list[dict[str, Any]], n: int) -> set[tuple[int, int]]:
