@@ -7,8 +7,11 @@ each and their ratio as one JSON object.  The numba engine is compiled (and the 
 before the clock starts.  On the batched path the baselines are the compiled ones (:mod:`agents.compiled`, the same
 decisions), so the ratio measures the engine, the batching and the compiled agents together.
 
+``--workers W`` plays both ways with W processes (the Python evaluator's worker pool, and W processes each playing
+a share of the walls batched), as ``chuanma eval --workers W`` does.
+
 Usage: ``python benchmarks/bench_eval.py [--variant hongzhong] [--challenger value] [--opponent greedy]
-[--walls 100] [--seed 0] [--slots 256]``
+[--walls 100] [--seed 0] [--slots 256] [--workers 1]``
 """
 
 from __future__ import annotations
@@ -33,14 +36,19 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--walls", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--slots", type=int, default=256, help="hands played at once on the batched path")
+    parser.add_argument("--workers", type=int, default=1, help="processes of each path")
     args = parser.parse_args(argv)
     pairs = [(args.challenger, args.opponent)]
     fast.run_matchups_batched(args.variant, pairs, walls=2, seed=args.seed + 1, slots=args.slots)  # compile, warm
     start = time.perf_counter()
-    old = evaluate.run_matchups(args.variant, pairs, walls=args.walls, seed=args.seed, engine="python")
+    old = evaluate.run_matchups(
+        args.variant, pairs, walls=args.walls, seed=args.seed, engine="python", workers=args.workers
+    )
     t_old = time.perf_counter() - start
     start = time.perf_counter()
-    new = fast.run_matchups_batched(args.variant, pairs, walls=args.walls, seed=args.seed, slots=args.slots)
+    new = fast.run_matchups_batched(
+        args.variant, pairs, walls=args.walls, seed=args.seed, slots=args.slots, workers=args.workers
+    )
     t_new = time.perf_counter() - start
     out = {
         "benchmark": "bench_eval",
@@ -50,6 +58,7 @@ def main(argv: list[str] | None = None) -> dict:
         "challenger": args.challenger,
         "opponent": args.opponent,
         "walls": args.walls,
+        "workers": args.workers,
         "python_engine": {"seconds": round(t_old, 3), "walls_per_s": round(args.walls / t_old, 2)},
         "batched_compiled": {"seconds": round(t_new, 3), "walls_per_s": round(args.walls / t_new, 2)},
         "ratio": round(t_old / t_new, 2),

@@ -1,13 +1,14 @@
 """The README's main job (主任务): ``chuanma main`` (``bash dev.sh main``).
 
 Trains a self-play policy on the default variant (红中 hongzhong) from ``configs/train/hongzhong.yaml`` scaled to a
-budget that finishes in about ten minutes on two CPU cores — behaviour-cloning warm start from the YAML's teacher
-(the value baseline), then self-play PPO on the batched path (``trainer: batched``: :mod:`training.rollout` tables,
-:mod:`training.ppo` updates; the compiled engine when numba's cache holds it, else the Python engine, so that a fresh
-clone does not spend its budget compiling) — evaluates it against ``random``, ``greedy`` and, when the package ships
-one, the policy of its variant (``pretrained:hongzhong``) by duplicate one-vs-three evaluation, prints the markdown
-table, how the policy compares with the shipped one, how many decisions PPO trained on, and where the learning curve
-and the checkpoint went.
+budget that finishes in about ten minutes on two CPU cores — the network reads the value baseline's choice at each
+decision as input planes (``net.advisor: value``, :mod:`agents.learned.advice`: computed from the observation and the
+legal mask alone), behaviour-cloning warm start from the YAML's teacher (the value baseline), then self-play PPO on
+the batched path (``trainer: batched``: :mod:`training.rollout` tables, :mod:`training.ppo` updates; the compiled
+engine when numba's cache holds it, else the Python engine, so that a fresh clone does not spend its budget
+compiling) — evaluates it against ``random``, ``greedy`` and, when the package ships one, the policy of its variant
+(``pretrained:hongzhong``) by duplicate one-vs-three evaluation, prints the markdown table, how the policy compares
+with the shipped one, how many decisions PPO trained on, and where the learning curve and the checkpoint went.
 
 Budget
 ------
@@ -31,6 +32,7 @@ from typing import Any
 from training.train_config import TrainConfig, load_train_config
 
 DEFAULT_CONFIG = "hongzhong"
+ADVISOR = "value"  # net.advisor of the main job: the network reads the value agent's choice (agents/learned/advice.py)
 PPO_SHARE = 0.8  # PPO stops at the first segment boundary after this share of the time budget
 BUDGET_ENV = "CHUANMA_BUDGET"
 
@@ -84,7 +86,9 @@ def main_config(
     engine: str | None = None,
 ) -> TrainConfig:
     """``configs/train/hongzhong.yaml`` scaled to ``budget`` on the batched trainer (constant learning rate,
-    evaluation only at the end); ``engine`` None: compiled when numba's cache holds it, else python."""
+    evaluation only at the end), the network reading the :data:`ADVISOR`'s choice at each decision (behaviour
+    cloning copies it, PPO learns where to depart from it); ``engine`` None: compiled when numba's cache holds it,
+    else python."""
     cfg = load_train_config(base)
     from agents.pretrained import available
 
@@ -108,6 +112,7 @@ def main_config(
             "ppo.n_steps": budget.n_steps,
             "ppo.batch_size": budget.batch_size,
             "ppo.learning_rate_final": cfg.ppo.learning_rate,
+            "net.advisor": ADVISOR,
             "bc.decisions": budget.bc_decisions,
             "schedule.segment_steps": budget.segment_steps,
             "schedule.checkpoint_every": 8,

@@ -56,7 +56,7 @@ class EnvConfig:
     reward_scale: float = 0.1  # reward = score change / base_unit * reward_scale
     reward_mode: Literal["delta", "terminal"] = "delta"  # as the AEC env option of the same name
     rules: dict[str, Any] = field(default_factory=dict)  # rule-flag overrides applied to the variant
-    # whole matches per episode (RULES.md §11.2; vec_env dummy / subproc): match = the variant's points match
+    # whole matches per episode (RULES.md §11.2; every vec_env and trainer): match = the variant's points match
     # (match_hands for a preset without hands_per_match), room = a room's bankroll match (stack: every seat's start,
     # default 10x the minimum entry); placement: a §11.4 table ("linear", "winner"; "": none)
     match: bool = False
@@ -341,16 +341,6 @@ def _validate_match(cfg: TrainConfig, source: str) -> None:
     from envs.core.rule_config import load_variant
     from envs.engine.match import match_rules
 
-    if cfg.env.vec_env == "batched":
-        raise TrainConfigError(
-            f"{source}: key 'env.match' / 'env.room' needs env.vec_env 'dummy' or 'subproc' (training on the "
-            "batched VectorEnv plays single hands)"
-        )
-    if cfg.trainer == "batched":
-        raise TrainConfigError(
-            f"{source}: key 'env.match' / 'env.room' needs trainer 'sb3' (the batched trainer's tables play single "
-            "hands)"
-        )
     if cfg.bc.decisions > 0:
         raise TrainConfigError(
             f"{source}: key 'bc.decisions' = {cfg.bc.decisions}: the behaviour-cloning warm start records single "

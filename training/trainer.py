@@ -60,7 +60,7 @@ from training.evaluation.evaluate import MatchResult
 from training.evaluation.evaluate_policy import evaluate_agent, evaluate_checkpoint, result_row
 from training.publish import git_commit
 from training.selfplay import SnapshotPool, env_options, make_training_vec_env
-from training.train_config import TrainConfig, dump_train_config, load_train_config
+from training.train_config import TrainConfig, dump_train_config, load_train_config, match_options
 
 RUNS_DIR = Path("runs")
 CHECKPOINT_DIR = "checkpoints"
@@ -655,7 +655,7 @@ def _model_env(cfg: TrainConfig) -> Any:
     from envs.vector_env import VectorEnv
 
     rules = load_variant(cfg.variant, **cfg.env.rules)
-    venv = VectorEnv(rules, 1)
+    venv = VectorEnv(rules, 1, **{"match": False, **match_options(cfg)})  # single hands or the run's match
     net_input = cfg.net_input(rules)
     return venv if net_input.bare else NetInputVecEnv(venv, net_input)
 

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from envs.engine.match_observation import MATCH_OBS_SHAPE
+from envs.engine.observation import OBS_SHAPE
 from tests.training.test_training import tiny_config
 from training.train_config import TrainConfigError
 
@@ -51,7 +52,6 @@ def test_a_room_match_trains_briefly(tmp_path):
 @pytest.mark.parametrize(
     ("env", "message"),
     [
-        ({"match": True, "vec_env": "batched"}, "training on the batched VectorEnv plays single hands"),
         ({"room": "vip"}, "unknown room 'vip'"),
         ({"room": "初级场", "stack": 10}, "must be in 2000..100000 chips, got 10"),
         ({"match": True}, "sets no hands_per_match"),
@@ -62,13 +62,72 @@ def test_bad_match_keys_are_refused_by_name(tmp_path, env, message):
         tiny_config(tmp_path, env=env)
 
 
-@pytest.mark.parametrize(
-    ("sections", "message"),
-    [
-        ({"trainer": "batched"}, "needs trainer 'sb3'"),
-        ({"bc": {"decisions": 64}}, "'bc.decisions' = 64: the behaviour-cloning warm start records single hands"),
-    ],
-)
-def test_match_training_refuses_what_plays_single_hands(tmp_path, sections, message):
-    with pytest.raises(TrainConfigError, match=message):
-        tiny_config(tmp_path, variant="chiyu", env={"match": True}, **sections)
+def test_match_training_refuses_behaviour_cloning_of_single_hands(tmp_path):
+    with pytest.raises(TrainConfigError, match="'bc.decisions' = 64: the behaviour-cloning warm start records single"):
+        tiny_config(tmp_path, variant="chiyu", env={"match": True}, bc={"decisions": 64})
+
+
+@pytest.mark.parametrize("engine", ["python", "compiled"])
+def test_the_batched_trainer_trains_on_whole_matches_and_resumes_exactly(tmp_path, engine):
+    """``trainer: batched`` on 赤羽 matches: every learner sample reads the 117 match planes, a resumed run trains to
+    the same weights, and the final evaluation plays whole matches."""
+    import torch
+
+    from training.rollout import SelfPlayRollout
+    from training.selfplay import env_options
+    from training.trainer import Trainer
+
+    cfg = tiny_config(
+        tmp_path,
+        variant="chiyu",
+        trainer="batched",
+        env={"match": True, "num_envs": 4, "engine": engine},
+        ppo={"n_steps": 16, "batch_size": 32, "n_epochs": 1},
+        pool={"baseline_share": 1.0, "baselines": ["greedy"]},
+    )
+    trainer = Trainer.create(cfg, tmp_path / "straight", progress=False)
+    assert trainer.model.observation_space.shape == MATCH_OBS_SHAPE
+    rules = trainer.rules
+    rollout = SelfPlayRollout(
+        rules,
+        trainer.model.policy,
+        cfg.net_input(rules),
+        num_envs=4,
+        seed=1,
+        snapshots=[],
+        baselines=("greedy",),
+        baseline_share=1.0,
+        latest_share=0.0,
+        env_options=env_options(cfg),
+    )
+    batch = rollout.collect(200)
+    rollout.close()
+    assert batch.inputs.shape[1:] == MATCH_OBS_SHAPE and len(batch) >= 200
+    match_rows = batch.inputs[:, OBS_SHAPE[0] :]  # hand number, hands left, standings: they change along a match
+    assert np.ptp(match_rows) > 0
+    trainer.train(progress=False)
+    first = Trainer.create(cfg, tmp_path / "split", progress=False)
+    first.train(max_segments=1, progress=False)
+    del first
+    resumed = Trainer.resume(tmp_path / "split")
+    resumed.train(progress=False)
+    a, b = trainer.model.policy.state_dict(), resumed.model.policy.state_dict()
+    assert all(torch.equal(a[k], b[k]) for k in a)
+    report = trainer.finish()
+    rows = [e for e in trainer.state.evals if e["step"] == report["steps"]]
+    assert rows and all(1.0 <= r["placement"] <= 4.0 for r in rows)
+
+
+def test_a_room_match_trains_on_the_batched_trainer_and_the_batched_vec_env(tmp_path):
+    from training.trainer import Trainer
+
+    room = {"room": "初级场", "stack": 2000, "match_hands": 4}
+    for name, sections in (
+        ("batched", {"trainer": "batched", "env": {**room, "num_envs": 4}, "ppo": {"n_steps": 16}}),
+        ("vec", {"env": {**room, "vec_env": "batched"}}),
+    ):
+        cfg = tiny_config(tmp_path, total_steps=64, **sections)
+        trainer = Trainer.create(cfg, tmp_path / name, progress=False)
+        trainer.train(max_segments=1, progress=False)
+        assert trainer.state.num_timesteps >= 64
+        assert trainer.model.observation_space.shape == MATCH_OBS_SHAPE
