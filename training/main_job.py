@@ -33,7 +33,9 @@ from training.train_config import TrainConfig, load_train_config
 
 DEFAULT_CONFIG = "hongzhong"
 ADVISOR = "value"  # net.advisor of the main job: the network reads the value agent's choice (agents/learned/advice.py)
+LEARNING_RATE = 5.0e-5  # constant: small steps away from the cloned advisor keep its edge while PPO learns
 PPO_SHARE = 0.8  # PPO stops at the first segment boundary after this share of the time budget
+EVAL_WALLS = 400  # final-evaluation walls per opponent of a ten-minute budget (batched: well under a minute each)
 BUDGET_ENV = "CHUANMA_BUDGET"
 
 
@@ -58,7 +60,7 @@ def budget_for(minutes: float | None, steps: int | None, small: bool) -> Budget:
     if steps is not None:
         if steps <= 0:
             raise ValueError(f"--steps must be positive, got {steps}")
-        walls = 96 if minutes is None else max(4, int(9.6 * minutes))
+        walls = EVAL_WALLS if minutes is None else max(4, int(EVAL_WALLS * minutes / 10.0))
         return Budget(minutes, steps, 20000, walls, 8192, 64, 32, 512)
     if minutes is None:
         minutes = 10.0
@@ -69,7 +71,7 @@ def budget_for(minutes: float | None, steps: int | None, small: bool) -> Budget:
         minutes=minutes,
         steps=10_000_000,
         bc_decisions=max(1000, int(20000 * min(1.0, scale))),
-        eval_walls=max(4, int(96 * scale)),
+        eval_walls=max(4, int(EVAL_WALLS * scale)),
         segment_steps=4096,
         num_envs=64,
         n_steps=32,
@@ -111,7 +113,8 @@ def main_config(
             "env.num_envs": budget.num_envs,
             "ppo.n_steps": budget.n_steps,
             "ppo.batch_size": budget.batch_size,
-            "ppo.learning_rate_final": cfg.ppo.learning_rate,
+            "ppo.learning_rate": LEARNING_RATE,
+            "ppo.learning_rate_final": LEARNING_RATE,
             "net.advisor": ADVISOR,
             "bc.decisions": budget.bc_decisions,
             "schedule.segment_steps": budget.segment_steps,

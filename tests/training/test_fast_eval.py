@@ -104,11 +104,26 @@ def test_policy_act_batch_matches_act() -> None:
         assert many.act_batch(obs, masks) == [one.act(o, m) for o, m in zip(obs, masks)]
 
 
-def test_worker_processes_play_the_same_walls() -> None:
+def test_worker_processes_play_the_same_walls(monkeypatch) -> None:
     """Walls shared among worker processes (each batched) give the one-process result, wall for wall."""
+    import multiprocessing
+
     pairs = [("greedy", "random"), ("value", "greedy")]
     one = fast.run_matchups_batched("chengdu", pairs, walls=40, seed=3)
+    started = []
+    real = multiprocessing.get_context
+
+    def spy(method=None):
+        ctx = real(method)
+        started.append(method)
+        return ctx
+
+    monkeypatch.setattr(multiprocessing, "get_context", spy)
+    assert fast.run_matchups_batched("chengdu", pairs, walls=40, seed=3, workers=2)  # too few walls: one process
+    assert started == []
+    monkeypatch.setattr(fast, "WALLS_PER_WORKER", 10)
     two = fast.run_matchups_batched("chengdu", pairs, walls=40, seed=3, workers=2)
+    assert started == ["spawn"]
     assert [m.to_dict() for m in one] == [m.to_dict() for m in two]
     assert all(m.walls == 40 for m in two)
     with pytest.raises(ValueError, match="workers must be a positive int"):

@@ -75,6 +75,9 @@ __all__ = [
 ]
 
 EVAL_ENGINES = ("auto", "compiled", "python")
+WALLS_PER_WORKER = 200
+"""The fewest walls per matchup a worker process is started for: a process spends seconds loading torch and the
+compiled code, about what one process needs to play this many walls batched, so fewer walls play in one process."""
 
 
 # ---- batch agents ------------------------------------------------------------------------------------------------
@@ -301,8 +304,9 @@ def run_matchups_batched(
     compiled engine (see the module docstring); the result of :func:`training.evaluation.evaluate.run_matchups`.
 
     ``agents``: ready batch agents by specification (objects with ``act_batch``), used instead of
-    :func:`batch_agent`'s (one process).  ``workers``: processes that each play a share of the walls, batched (the
-    same results: every hand's seeds follow from its wall).  Ctrl-C raises
+    :func:`batch_agent`'s (one process).  ``workers``: at most this many processes, each playing a share of the
+    walls batched, one per :data:`WALLS_PER_WORKER` walls (the same results: every hand's seeds follow from its
+    wall).  Ctrl-C raises
     :class:`~training.evaluation.evaluate.EvaluationInterrupted` with the walls whose every rotation finished."""
     cfg = load_variant(variant)
     refusal = compiled_refusal(cfg)
@@ -317,7 +321,8 @@ def run_matchups_batched(
         raise ValueError(f"workers must be a positive int, got {workers!r}")
     if workers > 1 and agents:
         raise ValueError("ready batch agents (agents=...) are played in this process; use workers=1")
-    if workers > 1 and walls > 1:
+    workers = min(workers, max(1, walls // WALLS_PER_WORKER))
+    if workers > 1:
         records = _play_in_workers(cfg, pairs, walls, seed, slots, workers, progress)
     else:
         records = _play(cfg, pairs, range(walls), seed, slots, progress, agents, total_walls=walls)
