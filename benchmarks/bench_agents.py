@@ -7,9 +7,10 @@ answers all of them; ``cold`` starts from empty hand-evaluation caches, ``warm``
 ``hand_features`` compares, on the same positions and in the same run, the Python hand-feature planes
 (:class:`agents.learned.hand_features.HandFeatures`, one position a call) with the compiled batch
 (:class:`agents.compiled.hand_features.BatchHandFeatures`, all positions in one call; ``cold`` also empties its suit
-memo; the first call of a process that compiles is excluded).  ``compiled`` does the same for the compiled value and
-defensive baselines (:mod:`agents.compiled.value`): the Python agent one position a call against
-``act_batch`` over all positions in one call (the decisions are equal, ``tests/agents/test_compiled_value.py``).
+memo; the first call of a process that compiles is excluded).  ``compiled`` does the same for the compiled greedy,
+value and defensive baselines (:mod:`agents.compiled`): the Python agent one position a call against ``act_batch``
+over all positions in one call (the decisions are equal, ``tests/agents/test_compiled_value.py``,
+``tests/agents/test_compiled_greedy.py``).
 """
 
 from __future__ import annotations
@@ -72,13 +73,12 @@ def bench(variant: str, hands: int, agents: list[str], compiled: list[str]) -> d
 
 
 def _bench_compiled(cfg, positions: list, name: str) -> dict:
-    from agents.compiled.defensive import BatchDefensiveAgent
+    from agents.compiled import make_batch_agent
     from agents.compiled.shanten_memo import MEMO
-    from agents.compiled.value import BatchValueAgent
 
     obs = np.stack([o for o, _ in positions])
     masks = np.stack([m for _, m in positions])
-    batch = (BatchDefensiveAgent if name == "defensive" else BatchValueAgent)(cfg)
+    batch = make_batch_agent(name, cfg)
     batch.act_batch(obs[:1], masks[:1])  # compile (or load the cache) outside the timing
     py = make_agent(name, seed=0)
     py.reset(0, cfg)
@@ -137,7 +137,9 @@ def main() -> None:
     parser.add_argument("--variants", nargs="+", default=["chengdu", "hongzhong", "two_player"])
     parser.add_argument("--hands", type=int, default=6)
     parser.add_argument("--agents", nargs="+", default=["random", "greedy", "value", "defensive"])
-    parser.add_argument("--compiled", nargs="*", default=["value", "defensive"], choices=["value", "defensive"])
+    parser.add_argument(
+        "--compiled", nargs="*", default=["greedy", "value", "defensive"], choices=["greedy", "value", "defensive"]
+    )
     args = parser.parse_args()
     print(json.dumps([bench(v, args.hands, args.agents, args.compiled) for v in args.variants], indent=2))
 

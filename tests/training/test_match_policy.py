@@ -96,12 +96,11 @@ def test_a_checkpoint_whose_network_and_observation_version_disagree_is_refused(
         check_compatible(bad, "m")
 
 
-def test_resuming_a_match_run_trains_the_same_weights(tmp_path):
+def assert_a_resumed_run_trains_the_same_weights(cfg, straight, tmp_path) -> None:
+    """``straight`` (a finished run of ``cfg``) and a run of ``cfg`` stopped after one segment and resumed end with
+    equal weights."""
     from training.trainer import Trainer
 
-    cfg = _match_config(tmp_path, total_steps=256)
-    straight = Trainer.create(cfg, tmp_path / "straight", progress=False)
-    straight.train(progress=False)
     first = Trainer.create(cfg, tmp_path / "split", progress=False)
     first.train(max_segments=1, progress=False)
     del first
@@ -109,3 +108,12 @@ def test_resuming_a_match_run_trains_the_same_weights(tmp_path):
     resumed.train(progress=False)
     a, b = straight.model.policy.state_dict(), resumed.model.policy.state_dict()
     assert all(torch.equal(a[k], b[k]) for k in a)
+
+
+def test_resuming_a_match_run_trains_the_same_weights(tmp_path):
+    from training.trainer import Trainer
+
+    cfg = _match_config(tmp_path, total_steps=256)
+    straight = Trainer.create(cfg, tmp_path / "straight", progress=False)
+    straight.train(progress=False)
+    assert_a_resumed_run_trains_the_same_weights(cfg, straight, tmp_path)

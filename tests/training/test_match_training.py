@@ -71,8 +71,7 @@ def test_match_training_refuses_behaviour_cloning_of_single_hands(tmp_path):
 def test_the_batched_trainer_trains_on_whole_matches_and_resumes_exactly(tmp_path, engine):
     """``trainer: batched`` on 赤羽 matches: every learner sample reads the 117 match planes, a resumed run trains to
     the same weights, and the final evaluation plays whole matches."""
-    import torch
-
+    from tests.training.test_match_policy import assert_a_resumed_run_trains_the_same_weights
     from training.rollout import SelfPlayRollout
     from training.selfplay import env_options
     from training.trainer import Trainer
@@ -106,13 +105,7 @@ def test_the_batched_trainer_trains_on_whole_matches_and_resumes_exactly(tmp_pat
     match_rows = batch.inputs[:, OBS_SHAPE[0] :]  # hand number, hands left, standings: they change along a match
     assert np.ptp(match_rows) > 0
     trainer.train(progress=False)
-    first = Trainer.create(cfg, tmp_path / "split", progress=False)
-    first.train(max_segments=1, progress=False)
-    del first
-    resumed = Trainer.resume(tmp_path / "split")
-    resumed.train(progress=False)
-    a, b = trainer.model.policy.state_dict(), resumed.model.policy.state_dict()
-    assert all(torch.equal(a[k], b[k]) for k in a)
+    assert_a_resumed_run_trains_the_same_weights(cfg, trainer, tmp_path)
     report = trainer.finish()
     rows = [e for e in trainer.state.evals if e["step"] == report["steps"]]
     assert rows and all(1.0 <= r["placement"] <= 4.0 for r in rows)

@@ -94,7 +94,8 @@ class BatchSeats(Protocol):
 
 
 class _Shared:
-    """A stateless batch agent (``act_batch(observations, masks)``): one call for every seat it plays."""
+    """A stateless batch agent (``act_batch(observations, masks)``): one call for every seat it plays that has a
+    choice (a row with one legal action plays it without asking: a stateless agent has nothing else to do)."""
 
     def __init__(self, agent: Any, cfg: RuleConfig) -> None:
         self.agent = agent
@@ -106,7 +107,12 @@ class _Shared:
             self._reset(seat, self.cfg)  # a policy checks the variant and builds its feature planes once
 
     def act(self, observations: np.ndarray, masks: np.ndarray, slots: np.ndarray, seats: np.ndarray) -> np.ndarray:
-        return np.asarray(self.agent.act_batch(observations, masks), dtype=np.int64)
+        legal = np.asarray(masks).astype(bool)
+        out = np.argmax(legal, axis=1).astype(np.int64)  # the legal action of a row with one
+        choose = np.flatnonzero(legal.sum(axis=1) > 1)
+        if choose.size:
+            out[choose] = np.asarray(self.agent.act_batch(observations[choose], masks[choose]), dtype=np.int64)
+        return out
 
 
 class _Looped:
