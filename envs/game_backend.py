@@ -203,10 +203,7 @@ class GameBatch:
         return g.is_over or (not g.active[seat] and score_final(g.cfg, seat, g.kong_payments, g.won))
 
     def first_illegal(self, masks: np.ndarray, actions: np.ndarray) -> int:
-        for i, a in enumerate(actions.tolist()):
-            if not (0 <= a < ACTION_SPACE_SIZE and masks[i, a]):
-                return i
-        return -1
+        return first_illegal(masks, actions)
 
     def pick_legal(self, masks: np.ndarray, u: np.ndarray) -> np.ndarray:
         return pick_legal(masks, u)
@@ -220,6 +217,14 @@ class GameBatch:
     def close(self) -> None:
         self._games = [None] * self.num_envs
         self._observers = [None] * self.num_envs
+
+
+def first_illegal(masks: np.ndarray, actions: np.ndarray) -> int:
+    """The first row whose action is outside the flat layout or not set in its mask, or -1 (every action legal)."""
+    for i, a in enumerate(actions.tolist()):
+        if not (0 <= a < ACTION_SPACE_SIZE and masks[i, a]):
+            return i
+    return -1
 
 
 def pick_legal(masks: np.ndarray, u: np.ndarray) -> np.ndarray:

@@ -23,12 +23,11 @@ from typing import Any
 import numpy as np
 
 from envs.backend import TableBackend, make_table
-from envs.core.actions import ACTION_SPACE_SIZE
 from envs.core.rule_config import RuleConfig
 from envs.engine.game import Game
 from envs.engine.match import MatchLedger, MatchRules, TableMatch
 from envs.engine.match_observation import encode_match
-from envs.game_backend import pick_legal
+from envs.game_backend import first_illegal, pick_legal
 
 __all__ = ["MatchBatch"]
 
@@ -114,10 +113,7 @@ class MatchBatch:
         return self.match(i).over
 
     def first_illegal(self, masks: np.ndarray, actions: np.ndarray) -> int:
-        for i, a in enumerate(actions.tolist()):
-            if not (0 <= a < ACTION_SPACE_SIZE and masks[i, a]):
-                return i
-        return -1
+        return first_illegal(masks, actions)
 
     def pick_legal(self, masks: np.ndarray, u: np.ndarray) -> np.ndarray:
         return pick_legal(masks, u)
