@@ -14,7 +14,7 @@ from numba import njit
 
 from agents.compiled.decode import decode_batch, in_play_mask
 from agents.compiled.shanten import shanten_caps
-from agents.compiled.shanten_memo import MEMO, shanten_cached
+from agents.compiled.shanten_memo import MEMO, NEAR, discard_shanten, shanten_cached, useful_tiles
 from envs.core.rule_config import RuleConfig, load_variant
 from envs.core.tiles import NUM_KINDS, NUM_SUITED
 from envs.engine.observation import PHASES
@@ -26,40 +26,9 @@ HAND_FEATURE_PLANES = 6
 """Rows written, the layout of :data:`agents.learned.hand_features.HAND_FEATURE_PLANES` (this package does not import
 :mod:`agents.learned`, which imports it; a test checks the two are equal)."""
 
-_NEAR = np.array(
-    [sum(1 << j for j in range(k - 2, k + 3) if 0 <= j < NUM_SUITED and j // 9 == k // 9) for k in range(NUM_SUITED)],
-    dtype=np.int64,
-)
 _DUMMIES = np.array([27, 28, 29, 30, 32, 33], dtype=np.int64)
 _JIANG = np.array([k for k in range(NUM_SUITED) if k % 9 in (1, 4, 7)], dtype=np.int64)
 _PHASE_IDS = np.array([PHASES.index(p) for p in (Phase.SELF, Phase.CLAIM, Phase.ROB)], dtype=np.int64)
-
-
-@njit(cache=True)
-def _useful(counts, wilds, dead, allowed, melded, near, memo, out):  # pragma: no cover - compiled
-    """``(shanten, n)``: the first ``n`` entries of ``out`` are the kinds whose draw lowers the shanten
-    (:func:`agents.handeval.useful_tiles`, its candidate pruning included); ``memo``: a
-    :mod:`agents.compiled.shanten_memo` memo."""
-    s = shanten_cached(counts, wilds, dead, allowed, melded, memo)
-    cand = allowed & ~dead
-    if wilds == 0 and 0 <= s <= 3:
-        nm = np.int64(0)
-        for k in range(27):
-            if counts[k]:
-                nm |= near[k]
-        cand &= nm
-    n = 0
-    for t in range(34):
-        if not (cand >> t) & 1:
-            continue
-        if counts[t] + melded[t] >= 4:
-            continue
-        counts[t] += 1
-        if shanten_cached(counts, wilds, dead, allowed, melded, memo) < s:
-            out[n] = t
-            n += 1
-        counts[t] -= 1
-    return s, n
 
 
 @njit(cache=True)
@@ -99,7 +68,7 @@ def _live_useful(counts, wilds, is_wild, k, dead, allowed, melded, live, wuhan, 
         w -= 1
     else:
         counts[k] -= 1
-    s, n = _useful(counts, w, dead, allowed, melded, near, memo, buf)
+    s, n = useful_tiles(counts, w, dead, allowed, melded, allowed & ~dead, near, memo, buf)
     total = 0
     for i in range(n):
         t = buf[i]
@@ -121,6 +90,8 @@ def _planes(phase, hand, counts, wilds, wild, void, melded, live, claim, suited,
     n_rows = hand.shape[0]
     buf = np.empty(34, dtype=np.int64)
     sh = np.empty(34, dtype=np.int64)
+    held = np.empty(34, dtype=np.int64)
+    held_sh = np.empty(34, dtype=np.int64)
     for b in range(n_rows):
         o = out[b]
         ph = phase[b]
@@ -135,20 +106,17 @@ def _planes(phase, hand, counts, wilds, wild, void, melded, live, claim, suited,
         for k in range(34):
             tiles += c[k]
         if tiles % 3 == 2:
-            any_kind = False
+            n_held = 0
             for k in range(34):
                 sh[k] = 1 << 20
-                if hand[b, k] == 0:
-                    continue
-                any_kind = True
-                if wild[b, k]:
-                    sh[k] = shanten_cached(c, w - 1, dead, suited, m, memo)
-                else:
-                    c[k] -= 1
-                    sh[k] = shanten_cached(c, w, dead, suited, m, memo)
-                    c[k] += 1
-            if not any_kind:
+                if hand[b, k]:
+                    held[n_held] = k
+                    n_held += 1
+            if n_held == 0:
                 continue
+            discard_shanten(c, w, m, held, n_held, dead, suited, wild[b], memo, held_sh)
+            for i in range(n_held):
+                sh[held[i]] = held_sh[i]
             if wuhan:
                 for k in range(34):
                     if hand[b, k] and sh[k] == 0:
@@ -178,7 +146,7 @@ def _planes(phase, hand, counts, wilds, wild, void, melded, live, claim, suited,
             for k in range(34):
                 o[4, k] = v
             continue
-        s_now, n = _useful(c, w, dead, suited, m, consts[0], memo, buf)
+        s_now, n = useful_tiles(c, w, dead, suited, m, suited & ~dead, consts[0], memo, buf)
         for i in range(n):
             o[3, buf[i]] = 1.0
         v = min((s_now + 1) / 8.0, 1.0)
@@ -228,7 +196,7 @@ class BatchHandFeatures:
             np.int64(self._suited),
             self._wuhan,
             _PHASE_IDS,
-            (_NEAR, _DUMMIES, _JIANG),
+            (NEAR, _DUMMIES, _JIANG),
             MEMO,
             out,
         )

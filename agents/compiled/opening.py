@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from agents.compiled.shanten_memo import shanten_cached
-from agents.compiled.value_plans import CI_SUITED, NEAR, R_DEAD, useful_tiles
+from agents.compiled.shanten_memo import NEAR, shanten_cached, useful_tiles
+from agents.compiled.value_plans import CI_SUITED, R_DEAD
 from envs.core.actions import (
     BAOHU_ID,
     DINGQUE_BASE,

@@ -88,35 +88,53 @@ def _standard(counts, wilds, allowed, caps, n):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def _cheapest(j, n0, n1, n2):  # pragma: no cover - compiled
+    """Sum of the ``j`` cheapest of ``n0`` zeros, ``n1`` ones and ``n2`` twos (``_INF`` when there are fewer)."""
+    if j > n0 + n1 + n2:
+        return _INF
+    j -= min(j, n0)
+    ones = min(j, n1)
+    return ones + 2 * (j - ones)
+
+
+@njit(cache=True)
 def _seven_pairs(counts, wilds, allowed):  # pragma: no cover - compiled
-    """Least ``|T - H|`` over seven-pairs targets (a kind held four times counts as two pairs)."""
-    w = wilds
-    dp = np.full((8, w + 1), _INF, dtype=np.int64)
-    nd = np.empty_like(dp)
-    dp[0, 0] = 0
+    """Least ``|T - H|`` over seven-pairs targets (a kind held four times counts as two pairs), after the
+    wildcards cover missing tiles of ``allowed`` kinds.
+
+    A kind's first pair misses ``max(2 - c, 0)`` tiles and its second ``max(4 - c, 0)`` minus that, never less, so
+    the best target takes the cheapest pair steps: ``j`` of them from allowed kinds and ``7 - j`` from the others,
+    for the best ``j``."""
+    a0 = a1 = a2 = o0 = o1 = o2 = 0
     for k in range(34):
-        nd[:] = _INF
         c = counts[k]
-        is_allowed = (allowed >> k) & 1
-        for m in range(8):
-            for u in range(w + 1):
-                v = dp[m, u]
-                if v >= _INF:
-                    continue
-                for x in range(3):
-                    if m + x > 7:
-                        break
-                    tk = 2 * x
-                    miss = tk - c if tk > c else 0
-                    use = min(miss, w - u) if is_allowed else 0
-                    cost = v + miss - use
-                    if cost < nd[m + x, u + use]:
-                        nd[m + x, u + use] = cost
-        dp, nd = nd, dp
+        first = 2 - c if c < 2 else 0
+        second = (4 - c if c < 4 else 0) - first
+        if (allowed >> k) & 1:
+            for step in (first, second):
+                if step == 0:
+                    a0 += 1
+                elif step == 1:
+                    a1 += 1
+                else:
+                    a2 += 1
+        else:
+            for step in (first, second):
+                if step == 0:
+                    o0 += 1
+                elif step == 1:
+                    o1 += 1
+                else:
+                    o2 += 1
     best = _INF
-    for u in range(w + 1):
-        if dp[7, u] < best:
-            best = dp[7, u]
+    for j in range(8):
+        sa = _cheapest(j, a0, a1, a2)
+        so = _cheapest(7 - j, o0, o1, o2)
+        if sa >= _INF or so >= _INF:
+            continue
+        cost = so + (sa - wilds if sa > wilds else 0)
+        if cost < best:
+            best = cost
     return best
 
 
@@ -195,13 +213,16 @@ def _merge(a, b, n, out, tmp):  # pragma: no cover - compiled
 def _by_groups(counts, wilds, allowed, caps, n, table):  # pragma: no cover - compiled
     """Least ``|T - H|`` when every group (suit, honor kind) is wholly allowed or wholly not: allowed groups' missing
     tiles are covered by the wildcards, the others' all count; ``-1`` when a suit is partly allowed."""
-    pa = np.full((n + 1, 2), _INF, dtype=np.int64)
-    po = np.full((n + 1, 2), _INF, dtype=np.int64)
+    scratch = np.empty((5, max(n + 1, 5), 2), dtype=np.int64)  # one allocation for the five profiles
+    pa = scratch[0, : n + 1]
+    po = scratch[1, : n + 1]
+    prof = scratch[2, : n + 1]
+    full_prof = scratch[3, :5]
+    tmp = scratch[4, : n + 1]
+    pa[:] = _INF
+    po[:] = _INF
     pa[0, 0] = 0
     po[0, 0] = 0
-    prof = np.empty((n + 1, 2), dtype=np.int64)
-    full_prof = np.empty((5, 2), dtype=np.int64)
-    tmp = np.empty((n + 1, 2), dtype=np.int64)
     groups = 10
     if (allowed >> 27) & 0x7F == 0:
         empty = True
@@ -295,28 +316,29 @@ def shanten_caps(counts, wilds, allowed, melded, seven_pairs, table):  # pragma:
 def shanten_dead(counts, wilds, dead, allowed, melded, table):  # pragma: no cover - compiled
     """:func:`agents.handeval.shanten_dead`: each dead tile becomes an honor dummy capped at one copy (while the
     six dummies last; further dead tiles stay ordinary tiles), seven pairs only without dummies or melds."""
-    c = counts.astype(np.int64)
-    caps_m = melded.astype(np.int64)
     any_caps = False
     for k in range(34):
-        if caps_m[k]:
+        if melded[k]:
             any_caps = True
-    if dead:
-        spare = np.empty(6, dtype=np.int64)
-        ns = 0
-        for i in range(6):
-            d = _DUMMIES[i]
-            if c[d] == 0 and caps_m[d] == 0:
-                spare[ns] = d
-                ns += 1
-        for k in range(27):
-            if (dead >> k) & 1:
-                while c[k] > 0 and ns > 0:
-                    c[k] -= 1
-                    ns -= 1
-                    d = spare[ns]
-                    c[d] = 1
-                    caps_m[d] = 3
-                    any_caps = True
-        allowed = allowed & ~dead
+    if not dead:  # nothing to rewrite: no copies
+        return shanten_caps(counts, wilds, allowed, melded, not any_caps, table)
+    c = counts.astype(np.int64)
+    caps_m = melded.astype(np.int64)
+    spare = np.empty(6, dtype=np.int64)
+    ns = 0
+    for i in range(6):
+        d = _DUMMIES[i]
+        if c[d] == 0 and caps_m[d] == 0:
+            spare[ns] = d
+            ns += 1
+    for k in range(27):
+        if (dead >> k) & 1:
+            while c[k] > 0 and ns > 0:
+                c[k] -= 1
+                ns -= 1
+                d = spare[ns]
+                c[d] = 1
+                caps_m[d] = 3
+                any_caps = True
+    allowed = allowed & ~dead
     return shanten_caps(c, wilds, allowed, caps_m, not any_caps, table)

@@ -6,6 +6,8 @@ across the decisions of a game (the Python agents keep a dict for the same reaso
 (34 counts, wildcards, dead and allowed masks, 34 meld counts) is packed into six int64 words and compared whole, so a
 hit is always the exact value (a slot keeps the last hand hashed to it).  :func:`new_memo` makes the
 ``(suit table, keys, values)`` tuple the compiled agents pass where :mod:`agents.compiled.shanten` takes its table.
+:func:`useful_tiles` (有效牌) and :func:`discard_shanten` ask the shanten of the hand plus or minus one tile of each
+candidate kind: their keys are the hand's key plus or minus one count, so a hit costs a hash and a comparison.
 """
 
 from __future__ import annotations
@@ -14,8 +16,26 @@ import numpy as np
 from numba import njit
 
 from agents.compiled.shanten import SUIT_TABLE, shanten_dead
+from envs.core.tiles import NUM_SUITED
 
-__all__ = ["MEMO", "new_memo", "shanten_cached"]
+__all__ = [
+    "MEMO",
+    "NEAR",
+    "discard_shanten",
+    "memo_words",
+    "new_memo",
+    "plus_one",
+    "shanten_cached",
+    "shanten_keyed",
+    "useful_tiles",
+]
+
+NEAR = np.array(
+    [sum(1 << j for j in range(k - 2, k + 3) if 0 <= j < NUM_SUITED and j // 9 == k // 9) for k in range(NUM_SUITED)],
+    dtype=np.int64,
+)
+"""Kinds within two ranks of each suited kind (:data:`agents.handeval._NEAR`): where a useful draw of a hand without
+wildcards and at most three steps from ready can be (:func:`useful_tiles`)."""
 
 _SLOTS = 1 << 17
 _M1 = np.uint64(0x9E3779B97F4A7C15)
@@ -34,10 +54,11 @@ MEMO = new_memo()
 
 
 @njit(cache=True)
-def shanten_cached(counts, wilds, dead, allowed, melded, memo):  # pragma: no cover - compiled
-    """:func:`agents.compiled.shanten.shanten_dead` of the inputs, from ``memo`` when the same inputs were asked
-    before (counts and meld counts 0-7, 0-15 wildcards; other inputs are computed every time)."""
-    table, keys, vals = memo
+def memo_words(counts, wilds, melded):  # pragma: no cover - compiled
+    """``(ok, w0, w1, w4, w5)``: the key words of a hand (``w0`` / ``w1``: counts of kinds 0-20 / 21-33 and the
+    wildcards, ``w4`` / ``w5``: meld counts); ``ok`` is False when a count is outside what the words hold (the hand
+    is then computed every time).  Adding one tile of kind ``t`` to a hand adds ``1 << 3 * t`` to ``w0`` (``t < 21``)
+    or ``1 << 3 * (t - 21)`` to ``w1`` (:func:`plus_one`)."""
     w0 = np.int64(0)
     w1 = np.int64(0)
     w4 = np.int64(0)
@@ -57,9 +78,25 @@ def shanten_cached(counts, wilds, dead, allowed, melded, memo):  # pragma: no co
             ok = False
         w1 |= np.int64(c & 7) << (3 * (k - 21))
         w5 |= np.int64(m & 7) << (3 * (k - 21))
+    w1 |= np.int64(wilds & 15) << 39
+    return ok, w0, w1, w4, w5
+
+
+@njit(cache=True)
+def plus_one(w0, w1, t):  # pragma: no cover - compiled
+    """``(w0, w1)`` of the hand with one more tile of kind ``t`` (its count must stay below 8)."""
+    if t < 21:
+        return w0 + (np.int64(1) << (3 * t)), w1
+    return w0, w1 + (np.int64(1) << (3 * (t - 21)))
+
+
+@njit(cache=True)
+def shanten_keyed(counts, wilds, dead, allowed, melded, memo, ok, w0, w1, w4, w5):  # pragma: no cover - compiled
+    """:func:`shanten_cached` of a hand whose :func:`memo_words` are given (``counts`` / ``wilds`` / ``melded`` must
+    be the hand they describe: a miss computes it from them)."""
     if not ok:
-        return shanten_dead(counts, wilds, dead, allowed, melded, table)
-    w1 |= np.int64(wilds) << 39
+        return shanten_dead(counts, wilds, dead, allowed, melded, memo[0])
+    table, keys, vals = memo
     w2 = np.int64(dead)
     w3 = np.int64(allowed)
     h = np.uint64(w0) * _M1
@@ -81,3 +118,67 @@ def shanten_cached(counts, wilds, dead, allowed, melded, memo):  # pragma: no co
     key[5] = w5
     vals[i] = s
     return s
+
+
+@njit(cache=True)
+def shanten_cached(counts, wilds, dead, allowed, melded, memo):  # pragma: no cover - compiled
+    """:func:`agents.compiled.shanten.shanten_dead` of the inputs, from ``memo`` when the same inputs were asked
+    before (counts and meld counts 0-7, 0-15 wildcards; other inputs are computed every time)."""
+    ok, w0, w1, w4, w5 = memo_words(counts, wilds, melded)
+    return shanten_keyed(counts, wilds, dead, allowed, melded, memo, ok, w0, w1, w4, w5)
+
+
+@njit(cache=True)
+def useful_tiles(counts, wilds, dead, allowed, melded, cand, near, memo, out):  # pragma: no cover - compiled
+    """``(shanten, n)``: :func:`agents.handeval.useful_tiles` with ``candidates`` = ``cand`` (pass
+    ``allowed & ~dead`` for the default), its pruning to the kinds ``near`` the held suited tiles included; the
+    first ``n`` entries of ``out`` are the useful kinds (whose draw lowers the shanten), ascending.  The key of each
+    drawn hand is the held hand's plus one tile (:func:`plus_one`)."""
+    ok, w0, w1, w4, w5 = memo_words(counts, wilds, melded)
+    s = shanten_keyed(counts, wilds, dead, allowed, melded, memo, ok, w0, w1, w4, w5)
+    if wilds == 0 and 0 <= s <= 3:
+        nm = np.int64(0)
+        for k in range(27):
+            if counts[k]:
+                nm |= near[k]
+        cand &= nm
+    n = 0
+    for t in range(34):
+        if not (cand >> t) & 1:
+            continue
+        if counts[t] + melded[t] >= 4:
+            continue
+        counts[t] += 1
+        if ok and counts[t] <= 7:
+            a0, a1 = plus_one(w0, w1, t)
+            st = shanten_keyed(counts, wilds, dead, allowed, melded, memo, True, a0, a1, w4, w5)
+        else:
+            st = shanten_cached(counts, wilds, dead, allowed, melded, memo)
+        if st < s:
+            out[n] = t
+            n += 1
+        counts[t] -= 1
+    return s, n
+
+
+@njit(cache=True)
+def discard_shanten(counts, wilds, melded, cands, n, dead, allowed, wild, memo, out):  # pragma: no cover - compiled
+    """``out[i]``: the shanten of the hand after discarding one ``cands[i]`` (``i < n``; a wildcard when
+    ``wild[cands[i]]``); the key of each hand is the held hand's minus one count."""
+    ok, w0, w1, w4, w5 = memo_words(counts, wilds, melded)
+    for i in range(n):
+        k = cands[i]
+        if wild[k]:
+            out[i] = shanten_cached(counts, wilds - 1, dead, allowed, melded, memo)
+        elif ok and counts[k] > 0:
+            counts[k] -= 1
+            if k < 21:
+                a0, a1 = w0 - (np.int64(1) << (3 * k)), w1
+            else:
+                a0, a1 = w0, w1 - (np.int64(1) << (3 * (k - 21)))
+            out[i] = shanten_keyed(counts, wilds, dead, allowed, melded, memo, True, a0, a1, w4, w5)
+            counts[k] += 1
+        else:
+            counts[k] -= 1
+            out[i] = shanten_cached(counts, wilds, dead, allowed, melded, memo)
+            counts[k] += 1

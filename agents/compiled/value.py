@@ -139,6 +139,8 @@ class BatchValueAgent:
 
     def reset(self, seat: int, variant: str | RuleConfig) -> None:
         """Configure for ``variant`` (the agent keeps no per-hand state)."""
+        if variant is self.cfg:
+            return
         cfg = load_variant(variant)
         if cfg != self.cfg:
             self._configure(cfg)

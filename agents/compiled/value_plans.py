@@ -1,7 +1,6 @@
 """Compiled plan values (编译版计划估值): :meth:`agents.value.ValueAgent.hand_value` and its plan shanten in numba.
 
 * :func:`pairs_shanten`, :func:`triplets_shanten` — :mod:`agents.handeval`'s closed-form 七对 / 对对胡 shanten.
-* :func:`useful_tiles` — :func:`agents.handeval.useful_tiles` with its ``candidates`` argument (the 清一色 plan).
 * :func:`hand_value` — the expected income of a 3k+1 concealed hand over the plans (standard, 清一色, 七对, 对对胡)
   plus the readiness at exhaustion, the same floats as the Python agent (the operations run in the same order).
 
@@ -20,7 +19,7 @@ from numba import njit
 from agents.compiled.danger import NUM_O, OPP_ROWS, read_opponents
 from agents.compiled.danger import ready_probability as _ready_probability
 from agents.compiled.decode import Decoded, decode_batch, in_play_mask
-from agents.compiled.shanten_memo import shanten_cached
+from agents.compiled.shanten_memo import NEAR, shanten_cached, useful_tiles
 from agents.compiled.valuation import (
     PLAN_BASE,
     PLAN_FLUSH,
@@ -43,21 +42,13 @@ from envs.core.tiles import NUM_KINDS, NUM_SUITED, RED
 from envs.engine.observation import SLICES
 
 __all__ = [
-    "NEAR",
     "ValueKit",
     "ValueRows",
     "config_vectors",
     "hand_value",
     "pairs_shanten",
     "triplets_shanten",
-    "useful_tiles",
 ]
-
-NEAR = np.array(
-    [sum(1 << j for j in range(k - 2, k + 3) if 0 <= j < NUM_SUITED and j // 9 == k // 9) for k in range(NUM_SUITED)],
-    dtype=np.int64,
-)
-"""Kinds within two ranks of each suited kind (:data:`agents.handeval._NEAR`)."""
 
 # cfg_i entries
 CI_SUITED, CI_WUHAN, CI_PAIRS_PLAN, CI_MAX_OFF_SUIT, CI_CONTINUATION, CI_TRIPLET_KINDS, CI_NUM_TILES = range(7)
@@ -153,32 +144,6 @@ def triplets_shanten(counts, wilds, n_sets, dead, live, kinds):  # pragma: no co
     cost += pair
     cost = max(0, cost - wilds)
     return cost - 1
-
-
-@njit(cache=True)
-def useful_tiles(counts, wilds, dead, allowed, melded, cand, near, table, out):  # pragma: no cover - compiled
-    """``(shanten, n)``: :func:`agents.handeval.useful_tiles` with ``candidates`` = ``cand`` (pass
-    ``allowed & ~dead`` for the default); the first ``n`` entries of ``out`` are the useful kinds, ascending;
-    ``table``: a shanten memo (:func:`agents.compiled.shanten_memo.new_memo`)."""
-    s = shanten_cached(counts, wilds, dead, allowed, melded, table)
-    if wilds == 0 and 0 <= s <= 3:
-        nm = np.int64(0)
-        for k in range(27):
-            if counts[k]:
-                nm |= near[k]
-        cand &= nm
-    n = 0
-    for t in range(34):
-        if not (cand >> t) & 1:
-            continue
-        if counts[t] + melded[t] >= 4:
-            continue
-        counts[t] += 1
-        if shanten_cached(counts, wilds, dead, allowed, melded, table) < s:
-            out[n] = t
-            n += 1
-        counts[t] -= 1
-    return s, n
 
 
 @njit(cache=True)

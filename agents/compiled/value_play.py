@@ -34,7 +34,7 @@ from numba import njit
 from agents.compiled.danger import danger_from, deal_in_by_kind, expected_wilds, ready_estimate
 from agents.compiled.hand_features import _DUMMIES, _JIANG, _has_jiang
 from agents.compiled.opening import OPENING_ACTIONS
-from agents.compiled.shanten_memo import MEMO, shanten_cached
+from agents.compiled.shanten_memo import MEMO, NEAR, discard_shanten, shanten_cached, useful_tiles
 from agents.compiled.valuation import WaitScorer, values_vector, wait_payment
 from agents.compiled.value_plans import (
     CI_HZ_CLAIMABLE,
@@ -42,7 +42,6 @@ from agents.compiled.value_plans import (
     CI_SUITED,
     CI_WUHAN,
     K_PONGS,
-    NEAR,
     R_DEAD,
     R_INDICATOR,
     R_LAIZI,
@@ -50,7 +49,6 @@ from agents.compiled.value_plans import (
     ValueRows,
     config_vectors,
     hand_value,
-    useful_tiles,
 )
 from envs.core.actions import CHI_BASE, FEI_ID, HU_ID, KONG_BASE, PASS_ID, PONG_ID
 from envs.core.rule_config import RuleConfig
@@ -289,14 +287,7 @@ def discard_keys(counts, wilds, melded, cands, n, pos, setup, out_s, out_u):  # 
     dead = row_i[R_DEAD]
     suited = ci[CI_SUITED]
     buf = np.empty(34, dtype=np.int64)
-    for i in range(n):
-        k = cands[i]
-        if wild[k]:
-            out_s[i] = _shanten(counts, wilds - 1, dead, suited, melded, table)
-        else:
-            counts[k] -= 1
-            out_s[i] = _shanten(counts, wilds, dead, suited, melded, table)
-            counts[k] += 1
+    discard_shanten(counts, wilds, melded, cands, n, dead, suited, wild, table, out_s)
     if ci[CI_WUHAN]:
         for i in range(n):
             if out_s[i] == 0 and live_useful(counts, wilds, melded, cands[i], True, pos, setup, buf) == 0:
@@ -375,14 +366,7 @@ def evaluate_discards(cands, n, every, pos, setup, out_s, out_u, out_v):  # prag
     dead = row_i[R_DEAD]
     suited = ci[CI_SUITED]
     buf = np.empty(34, dtype=np.int64)
-    for i in range(n):
-        k = cands[i]
-        if wild[k]:
-            out_s[i] = _shanten(counts, wilds - 1, dead, suited, melded, table)
-        else:
-            counts[k] -= 1
-            out_s[i] = _shanten(counts, wilds, dead, suited, melded, table)
-            counts[k] += 1
+    discard_shanten(counts, wilds, melded, cands, n, dead, suited, wild, table, out_s)
     if ci[CI_WUHAN]:
         for i in range(n):
             if out_s[i] == 0 and live_useful(counts, wilds, melded, cands[i], True, pos, setup, buf) == 0:

@@ -38,3 +38,42 @@ def test_compiled_shanten_equals_handeval() -> None:
             SUIT_TABLE,
         )
         assert got == expected, (counts, wilds, dead, allowed, list(melded))
+
+
+def _seven_pairs_by_definition(counts: list[int], wilds: int, allowed: int) -> int:
+    """Least uncovered missing tiles over every seven-pairs target (0, 1 or 2 pairs per kind, seven in all), the
+    wildcards covering missing tiles of allowed kinds: a dynamic programme over the kinds."""
+    inf = 1 << 20
+    best = {(0, 0): 0}  # (pairs, wildcards used) -> least uncovered missing tiles
+    for k, c in enumerate(counts):
+        nxt: dict[tuple[int, int], int] = {}
+        for (m, u), v in best.items():
+            for x in range(3):
+                if m + x > 7:
+                    break
+                miss = max(2 * x - c, 0)
+                use = min(miss, wilds - u) if (allowed >> k) & 1 else 0
+                key = (m + x, u + use)
+                nxt[key] = min(nxt.get(key, inf), v + miss - use)
+        best = nxt
+    return min(v for (m, _), v in best.items() if m == 7)
+
+
+def test_compiled_seven_pairs_is_the_definition() -> None:
+    """The closed-form 七对 distance (cheapest pair steps, split between wildcard-allowed kinds and the others) equals
+    the definition on pair-heavy hands with wildcards and partial allowed masks."""
+    from agents.compiled.shanten import _seven_pairs
+
+    rng = np.random.default_rng(5)
+    for i in range(3000):
+        counts = [0] * 34
+        kinds = rng.choice(34 if i % 2 else 27, size=int(rng.integers(3, 9)), replace=False)
+        left = int(rng.integers(8, 15))
+        for k in kinds:
+            take = min(int(rng.integers(1, 5)), left)
+            counts[int(k)] = take
+            left -= take
+        wilds = int(rng.integers(0, 5))
+        allowed = int(rng.integers(0, 1 << 34)) if i % 3 == 0 else (1 << 27) - 1
+        got = _seven_pairs(np.array(counts, dtype=np.int64), wilds, allowed)
+        assert got == _seven_pairs_by_definition(counts, wilds, allowed), (counts, wilds, hex(allowed))

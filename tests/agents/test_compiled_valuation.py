@@ -149,3 +149,51 @@ def test_shanten_memo_exact() -> None:
         for c, wilds, dead, m in hands:
             want = shanten_dead(c, wilds, dead, (1 << NUM_SUITED) - 1, m, memo[0])
             assert shanten_cached(c, wilds, dead, (1 << NUM_SUITED) - 1, m, memo) == want
+
+
+def test_compiled_useful_tiles_equal_handeval() -> None:
+    """The compiled useful tiles (有效牌), whose drawn hands are looked up by the held hand's key plus one count, list
+    the kinds :func:`agents.handeval.useful_tiles` lists: wildcards, void suits, melds and a one-suit candidate set,
+    with a small memo whose slots are overwritten."""
+    from agents.compiled.shanten_memo import NEAR, new_memo, useful_tiles
+    from agents.handeval import useful_tiles as python_useful
+
+    memo = new_memo(slots=256)
+    rng = np.random.default_rng(11)
+    out = np.empty(NUM_KINDS, dtype=np.int64)
+    checked = 0
+    for i in range(600):
+        c = np.zeros(NUM_KINDS, dtype=np.int64)
+        wilds = int(rng.integers(0, 3)) if i % 3 == 0 else 0
+        for k in rng.choice(NUM_SUITED * 4, size=int(rng.choice([13, 10, 7])) - wilds, replace=False):
+            c[int(k) // 4] += 1
+        m = np.zeros(NUM_KINDS, dtype=np.int64)
+        if i % 4 == 1:
+            k = int(rng.integers(0, NUM_SUITED))
+            if c[k] <= 1:
+                m[k] = 3
+        dead = int(0x1FF << (9 * int(rng.integers(0, 3)))) if i % 5 == 0 else 0
+        allowed = (1 << NUM_SUITED) - 1
+        cand = allowed & ~dead if i % 7 else int(0x1FF << (9 * int(rng.integers(0, 3))))
+        want = python_useful(
+            [int(x) for x in c], wilds, dead=dead, allowed=allowed, melded=bytes(int(x) for x in m), candidates=cand
+        )
+        before = c.copy()
+        s, n = useful_tiles(c, wilds, dead, allowed, m, cand, NEAR, memo, out)
+        assert (s, tuple(int(t) for t in out[:n])) == want, (list(before), wilds, dead, cand)
+        assert np.array_equal(c, before)  # the counts are restored
+        checked += n > 0
+    assert checked > 300
+
+
+def test_memo_words_plus_one_is_the_drawn_hand() -> None:
+    from agents.compiled.shanten_memo import memo_words, plus_one
+
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        c = rng.integers(0, 4, NUM_KINDS).astype(np.int64)
+        m = np.where(rng.random(NUM_KINDS) < 0.1, 3, 0).astype(np.int64)
+        ok, w0, w1, w4, w5 = memo_words(c, 2, m)
+        t = int(rng.integers(0, NUM_KINDS))
+        c[t] += 1
+        assert ok and (*plus_one(w0, w1, t), w4, w5) == memo_words(c, 2, m)[1:]

@@ -215,6 +215,11 @@ class HandStats:
     pig: bool
     not_ready: bool
 
+    def record(self) -> dict[str, Any]:
+        """The fields as a dict: what ``dataclasses.asdict`` gives, without its deep copies (every field is
+        immutable); the evaluators store one per seat and hand."""
+        return {name: getattr(self, name) for name in self.__slots__}
+
 
 def seat_stats(game: Game, seat: int) -> HandStats:
     """The :class:`HandStats` of ``seat`` in a finished ``game``."""
@@ -385,7 +390,7 @@ def _play_wall(task: _Task) -> list[dict[str, Any]]:
             for seat in range(n):
                 after = _fault_counts(agents[seat])
                 delta = {k: v - before[seat].get(k, 0) for k, v in after.items() if v - before[seat].get(k, 0)}
-                entry: dict[str, Any] = {"stats": asdict(seat_stats(game, seat)), "faults": delta}
+                entry: dict[str, Any] = {"stats": seat_stats(game, seat).record(), "faults": delta}
                 if delta.get("fallback") and hasattr(agents[seat], "stderr_tail"):
                     entry["stderr_tail"] = agents[seat].stderr_tail()[-10:]
                 seats.append(entry)

@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Sequence
-from dataclasses import asdict
 from typing import Any, Protocol
 
 import numpy as np
@@ -372,7 +371,7 @@ def _play(
 
     def finish(i: int) -> None:
         m, w, r = hands[slot_hand[i]]
-        seats = [{"stats": asdict(s), "faults": {}} for s in backend.hand_stats(i)]
+        seats = [{"stats": s.record(), "faults": {}} for s in backend.hand_stats(i)]
         records.append({"matchup": m, "wall": w, "rotation": r, "seats": seats})
         slot_hand[i] = -1
         if bar is not None:
