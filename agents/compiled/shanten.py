@@ -105,31 +105,17 @@ def _seven_pairs(counts, wilds, allowed):  # pragma: no cover - compiled
     A kind's first pair misses ``max(2 - c, 0)`` tiles and its second ``max(4 - c, 0)`` minus that, never less, so
     the best target takes the cheapest pair steps: ``j`` of them from allowed kinds and ``7 - j`` from the others,
     for the best ``j``."""
-    a0 = a1 = a2 = o0 = o1 = o2 = 0
+    steps = np.zeros((2, 3), dtype=np.int64)  # [allowed?, missing tiles 0 / 1 / 2]: pair steps available
     for k in range(34):
         c = counts[k]
         first = 2 - c if c < 2 else 0
-        second = (4 - c if c < 4 else 0) - first
-        if (allowed >> k) & 1:
-            for step in (first, second):
-                if step == 0:
-                    a0 += 1
-                elif step == 1:
-                    a1 += 1
-                else:
-                    a2 += 1
-        else:
-            for step in (first, second):
-                if step == 0:
-                    o0 += 1
-                elif step == 1:
-                    o1 += 1
-                else:
-                    o2 += 1
+        pool = (allowed >> k) & 1
+        steps[pool, first] += 1
+        steps[pool, (4 - c if c < 4 else 0) - first] += 1
     best = _INF
     for j in range(8):
-        sa = _cheapest(j, a0, a1, a2)
-        so = _cheapest(7 - j, o0, o1, o2)
+        sa = _cheapest(j, steps[1, 0], steps[1, 1], steps[1, 2])
+        so = _cheapest(7 - j, steps[0, 0], steps[0, 1], steps[0, 2])
         if sa >= _INF or so >= _INF:
             continue
         cost = so + (sa - wilds if sa > wilds else 0)
