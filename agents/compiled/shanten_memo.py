@@ -21,10 +21,10 @@ from envs.core.tiles import NUM_SUITED
 __all__ = [
     "MEMO",
     "NEAR",
+    "add_tile",
     "discard_shanten",
     "memo_words",
     "new_memo",
-    "plus_one",
     "shanten_cached",
     "shanten_keyed",
     "useful_tiles",
@@ -58,7 +58,7 @@ def memo_words(counts, wilds, melded):  # pragma: no cover - compiled
     """``(ok, w0, w1, w4, w5)``: the key words of a hand (``w0`` / ``w1``: counts of kinds 0-20 / 21-33 and the
     wildcards, ``w4`` / ``w5``: meld counts); ``ok`` is False when a count is outside what the words hold (the hand
     is then computed every time).  Adding one tile of kind ``t`` to a hand adds ``1 << 3 * t`` to ``w0`` (``t < 21``)
-    or ``1 << 3 * (t - 21)`` to ``w1`` (:func:`plus_one`)."""
+    or ``1 << 3 * (t - 21)`` to ``w1`` (:func:`add_tile`)."""
     w0 = np.int64(0)
     w1 = np.int64(0)
     w4 = np.int64(0)
@@ -83,11 +83,11 @@ def memo_words(counts, wilds, melded):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def plus_one(w0, w1, t):  # pragma: no cover - compiled
-    """``(w0, w1)`` of the hand with one more tile of kind ``t`` (its count must stay below 8)."""
+def add_tile(w0, w1, t, d):  # pragma: no cover - compiled
+    """``(w0, w1)`` of the hand with ``d`` (+1 or -1) tiles of kind ``t`` more (its count must stay in 0-7)."""
     if t < 21:
-        return w0 + (np.int64(1) << (3 * t)), w1
-    return w0, w1 + (np.int64(1) << (3 * (t - 21)))
+        return w0 + d * (np.int64(1) << (3 * t)), w1
+    return w0, w1 + d * (np.int64(1) << (3 * (t - 21)))
 
 
 @njit(cache=True)
@@ -133,7 +133,7 @@ def useful_tiles(counts, wilds, dead, allowed, melded, cand, near, memo, out):  
     """``(shanten, n)``: :func:`agents.handeval.useful_tiles` with ``candidates`` = ``cand`` (pass
     ``allowed & ~dead`` for the default), its pruning to the kinds ``near`` the held suited tiles included; the
     first ``n`` entries of ``out`` are the useful kinds (whose draw lowers the shanten), ascending.  The key of each
-    drawn hand is the held hand's plus one tile (:func:`plus_one`)."""
+    drawn hand is the held hand's plus one tile (:func:`add_tile`)."""
     ok, w0, w1, w4, w5 = memo_words(counts, wilds, melded)
     s = shanten_keyed(counts, wilds, dead, allowed, melded, memo, ok, w0, w1, w4, w5)
     if wilds == 0 and 0 <= s <= 3:
@@ -148,13 +148,9 @@ def useful_tiles(counts, wilds, dead, allowed, melded, cand, near, memo, out):  
             continue
         if counts[t] + melded[t] >= 4:
             continue
-        counts[t] += 1
-        if ok and counts[t] <= 7:
-            a0, a1 = plus_one(w0, w1, t)
-            st = shanten_keyed(counts, wilds, dead, allowed, melded, memo, True, a0, a1, w4, w5)
-        else:
-            st = shanten_cached(counts, wilds, dead, allowed, melded, memo)
-        if st < s:
+        counts[t] += 1  # at most 4 (the check above): the key stays exact
+        a0, a1 = add_tile(w0, w1, t, 1)
+        if shanten_keyed(counts, wilds, dead, allowed, melded, memo, ok, a0, a1, w4, w5) < s:
             out[n] = t
             n += 1
         counts[t] -= 1
@@ -170,15 +166,8 @@ def discard_shanten(counts, wilds, melded, cands, n, dead, allowed, wild, memo, 
         k = cands[i]
         if wild[k]:
             out[i] = shanten_cached(counts, wilds - 1, dead, allowed, melded, memo)
-        elif ok and counts[k] > 0:
-            counts[k] -= 1
-            if k < 21:
-                a0, a1 = w0 - (np.int64(1) << (3 * k)), w1
-            else:
-                a0, a1 = w0, w1 - (np.int64(1) << (3 * (k - 21)))
-            out[i] = shanten_keyed(counts, wilds, dead, allowed, melded, memo, True, a0, a1, w4, w5)
-            counts[k] += 1
-        else:
-            counts[k] -= 1
-            out[i] = shanten_cached(counts, wilds, dead, allowed, melded, memo)
-            counts[k] += 1
+            continue
+        counts[k] -= 1
+        a0, a1 = add_tile(w0, w1, k, -1)
+        out[i] = shanten_keyed(counts, wilds, dead, allowed, melded, memo, ok and counts[k] >= 0, a0, a1, w4, w5)
+        counts[k] += 1

@@ -139,10 +139,8 @@ class BatchValueAgent:
 
     def reset(self, seat: int, variant: str | RuleConfig) -> None:
         """Configure for ``variant`` (the agent keeps no per-hand state)."""
-        if variant is self.cfg:
-            return
         cfg = load_variant(variant)
-        if cfg != self.cfg:
+        if cfg is not self.cfg and cfg != self.cfg:
             self._configure(cfg)
 
     def act(self, observation: np.ndarray, legal_mask: np.ndarray) -> int:

@@ -186,8 +186,8 @@ def test_compiled_useful_tiles_equal_handeval() -> None:
     assert checked > 300
 
 
-def test_memo_words_plus_one_is_the_drawn_hand() -> None:
-    from agents.compiled.shanten_memo import memo_words, plus_one
+def test_memo_words_plus_one_tile_is_the_drawn_hand() -> None:
+    from agents.compiled.shanten_memo import add_tile, memo_words
 
     rng = np.random.default_rng(3)
     for _ in range(200):
@@ -196,4 +196,4 @@ def test_memo_words_plus_one_is_the_drawn_hand() -> None:
         ok, w0, w1, w4, w5 = memo_words(c, 2, m)
         t = int(rng.integers(0, NUM_KINDS))
         c[t] += 1
-        assert ok and (*plus_one(w0, w1, t), w4, w5) == memo_words(c, 2, m)[1:]
+        assert ok and (*add_tile(w0, w1, t, 1), w4, w5) == memo_words(c, 2, m)[1:]
