@@ -627,6 +627,23 @@ class VectorEnv(_VecEnvBase):
         return self.backend.games()
 
     @property
+    def reward_factor(self) -> float:
+        """Rewards per point of score: ``reward_scale``, divided by the base unit when ``normalize_reward``."""
+        return self._factor
+
+    def upcoming_hands(self, i: int, count: int = 1) -> list[int]:
+        """The wall seeds of slot ``i``'s current hand and of the ``count - 1`` hands its auto-reset deals next
+        (``Game(cfg, seed=s)`` deals wall ``s``; until :meth:`seed` gives new seeds).  Single hands only: a match
+        deals its hands from the match's own sequence."""
+        if self.match_rules is not None:
+            raise ValueError("upcoming_hands: a match slot deals its hands from the match's sequence")
+        if count < 1:
+            raise ValueError(f"count must be positive, got {count}")
+        self._require_reset()
+        s = self._slots[i]
+        return [s.seed if k == 0 else hand_seed(s.seed, k) for k in range(s.hand_index, s.hand_index + count)]
+
+    @property
     def seats(self) -> list[int]:
         """Learner mode: each slot's learner seat; self-play: the seat to act."""
         return self.acting_seats.tolist()

@@ -17,12 +17,16 @@ seat's observation (the row the environment encodes for the acting seat).
 
 Samples
 -------
-Every learner decision is a training sample of the *seat stream* ``(table, seat)``.  Its reward is everything the
-environment paid that seat from that decision until the seat's next decision (or the end of the hand), plus, for
-the first decision of a hand, what the seat was paid before it (the single-agent env's rule); the last decision of
-a seat in a hand is the end of its episode (``done``).  A sample is *closed* once its reward is known; GAE runs
-backwards over each stream's closed samples, bootstrapping from the value of the next decision when that one is
-still open.  Samples still open at the end of a rollout are carried into the next one (their hands continue).
+Every learner decision is a training sample of the *seat stream* ``(table, seat)``. Its reward is everything the
+environment paid that seat from that decision until the seat's next decision (or the end of the hand), plus, for the
+first decision of a hand, what the seat was paid before it (the single-agent env's rule); the last decision of a
+seat in a hand is the end of its episode (``done``). With a wall ``reference``
+(:class:`training.wall_reference.WallReference`, the config's ``env.reward_baseline``) the last reward of each
+seat's hand is lowered by what the reference agent scored in that seat on the same wall (the hand's walls are played
+ahead, ``reference_ahead`` hands per table at a time); the logged episode returns stay the points the seat won. A
+sample is *closed* once its reward is known; GAE runs backwards over each stream's closed samples, bootstrapping
+from the value of the next decision when that one is still open. Samples still open at the end of a rollout are
+carried into the next one (their hands continue).
 
 Everything random comes from ``seed``: the environment (slot ``i`` from ``seed + i``), the seat draws, the
 snapshots' sampling and the baselines' draws; the learner samples from torch's global generator (reseeded by the
@@ -44,6 +48,7 @@ from envs.core.actions import ACTION_SPACE_SIZE
 from envs.core.rule_config import RuleConfig
 from envs.vector_env import make_vec_env
 from training.opponents import batch_baseline
+from training.wall_reference import WallReference
 
 __all__ = ["LEARNER", "Batch", "SelfPlayRollout", "stream_gae"]
 
@@ -158,6 +163,8 @@ class SelfPlayRollout:
         agents: dict[int, PolicyAgent] | None = None,
         gamma: float = 0.99,
         gae_lambda: float = 0.95,
+        reference: WallReference | None = None,
+        reference_ahead: int = 4,
     ) -> None:
         options = dict(env_options or {})
         options.pop("rules", None)
@@ -192,9 +199,16 @@ class SelfPlayRollout:
         self.episodes: list[float] = []  # learner-seat returns of the hands finished (for the logs)
         self.decisions = 0  # every seat's decisions played
         # seconds spent per part of a step (benchmarks/bench_training.py reports them)
-        self.timing = dict.fromkeys(("net_input", "learner", "snapshots", "baselines", "env", "bookkeeping"), 0.0)
+        self.timing = dict.fromkeys(
+            ("net_input", "learner", "snapshots", "baselines", "env", "reference", "bookkeeping"), 0.0
+        )
         self.obs = self.venv.reset()
         self.infos: list[dict[str, Any]] = []  # the environment's infos of the last step
+        self.reference = reference
+        self.reference_ahead = int(reference_ahead)
+        self.hands = [self.venv.upcoming_hands(i)[0] for i in range(num_envs)] if reference is not None else []
+        if reference is not None:
+            self._prefetch_references()
         for i in range(num_envs):
             self._draw_players(i)
 
@@ -284,10 +298,11 @@ class SelfPlayRollout:
         learner_seats = self.players == LEARNER
         self.ep_return += np.where(learner_seats, rewards, 0.0)
         for i in np.flatnonzero(dones).tolist():
+            ref = self._reference(i)
             for q in range(self.n):
                 k_open = int(self.open[i, q])
                 if k_open >= 0:
-                    store.rewards[k_open] = self.acc[i, q]
+                    store.rewards[k_open] = self.acc[i, q] - ref[q]
                     store.dones[k_open] = True
                     store.closed[k_open] = True
                 if learner_seats[i, q] and k_open >= 0:
@@ -298,6 +313,23 @@ class SelfPlayRollout:
             self._draw_players(i)
         timing["bookkeeping"] += clock() - t1
         return int(rows.size)
+
+    def _reference(self, i: int) -> np.ndarray:
+        """The wall reference of table ``i``'s finished hand (zeros without ``reference``); notes the next hand."""
+        if self.reference is None:
+            return np.zeros(self.n)
+        ref = self.reference.take(self.hands[i]) * self.venv.reward_factor
+        self.hands[i] = self.venv.upcoming_hands(i)[0]
+        if self.hands[i] not in self.reference:
+            self._prefetch_references()
+        return ref
+
+    def _prefetch_references(self) -> None:
+        """Play the reference walls of every table's next ``reference_ahead`` hands in one batch."""
+        assert self.reference is not None
+        t0 = time.perf_counter()
+        self.reference.add(h for i in range(self.num_envs) for h in self.venv.upcoming_hands(i, self.reference_ahead))
+        self.timing["reference"] += time.perf_counter() - t0
 
     def _snapshot_actions(self, agent: PolicyAgent, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """A frozen snapshot's actions for a batch: masked argmax, or a sample of the masked softmax (Gumbel-max

@@ -56,6 +56,9 @@ class EnvConfig:
     reward_scale: float = 0.1  # reward = score change / base_unit * reward_scale
     reward_mode: Literal["delta", "terminal"] = "delta"  # as the AEC env option of the same name
     rules: dict[str, Any] = field(default_factory=dict)  # rule-flag overrides applied to the variant
+    # duplicate rewards (trainer: batched): each seat's hand reward minus what this agent scored in that seat when it
+    # played every seat of the same wall (training/wall_reference.py; "": the plain score change)
+    reward_baseline: str = ""
     # whole matches per episode (RULES.md §11.2; every vec_env and trainer): match = the variant's points match
     # (match_hands for a preset without hands_per_match), room = a room's bankroll match (stack: every seat's start,
     # default 10x the minimum entry); placement: a §11.4 table ("linear", "winner"; "": none)
@@ -370,6 +373,24 @@ def match_options(cfg: TrainConfig) -> dict[str, Any]:
     return out
 
 
+def _validate_reward_baseline(cfg: TrainConfig, source: str) -> None:
+    from envs.compiled.support import unsupported
+    from envs.core.rule_config import load_variant
+
+    key = f"key 'env.reward_baseline' = {cfg.env.reward_baseline!r}"
+    if cfg.trainer != "batched":
+        raise TrainConfigError(f"{source}: {key} needs 'trainer: batched' (the sb3 path pays plain score changes)")
+    if cfg.env.match or cfg.env.room:
+        raise TrainConfigError(f"{source}: {key} compares single hands; it cannot be used with env.match / env.room")
+    _check_baseline(source, "env.reward_baseline", cfg.env.reward_baseline)
+    problems = unsupported(load_variant(cfg.variant, **cfg.env.rules))
+    if problems:
+        raise TrainConfigError(
+            f"{source}: {key}: the reference walls play on the compiled engine, which does not play "
+            + "; ".join(problems)
+        )
+
+
 def _validate(cfg: TrainConfig, source: str) -> None:
     from envs.core.rule_config import ConfigError, load_variant
 
@@ -384,6 +405,8 @@ def _validate(cfg: TrainConfig, source: str) -> None:
             f"{source}: key 'trainer' = 'batched' runs its tables in the learner's process; "
             "'distributed.backend: ray' needs 'trainer: sb3'"
         )
+    if cfg.env.reward_baseline:
+        _validate_reward_baseline(cfg, source)
     if cfg.env.engine == "compiled":
         from envs.compiled.support import unsupported
 

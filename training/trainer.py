@@ -61,6 +61,7 @@ from training.evaluation.evaluate_policy import evaluate_agent, evaluate_checkpo
 from training.publish import git_commit
 from training.selfplay import SnapshotPool, env_options, make_training_vec_env
 from training.train_config import TrainConfig, dump_train_config, load_train_config, match_options
+from training.wall_reference import WallReference
 
 RUNS_DIR = Path("runs")
 CHECKPOINT_DIR = "checkpoints"
@@ -183,6 +184,7 @@ class Trainer:
         self.rules: RuleConfig = load_variant(cfg.variant, **cfg.env.rules)
         self.net = cfg.net_spec()
         self._snapshot_agents: dict[int, PolicyAgent] = {}  # batched trainer: loaded snapshots, kept across segments
+        self._wall_reference: WallReference | None = None  # batched trainer with env.reward_baseline, kept likewise
         self._counted = 0
         self.rollout_timing: dict[str, float] = {}  # batched trainer: seconds per part, this process (benchmarks)
         self._configure_logger()
@@ -389,6 +391,13 @@ class Trainer:
         model.logger.dump(model.num_timesteps)  # flush the losses of the segment's last update
         self._end_segment(seg, start, t0)
 
+    def _reference(self) -> WallReference | None:
+        """The wall reference of ``env.reward_baseline`` (None without one), made once per run."""
+        name = self.cfg.env.reward_baseline
+        if name and self._wall_reference is None:
+            self._wall_reference = WallReference(self.rules, name)
+        return self._wall_reference
+
     def _run_batched_segment(self, callback: BaseCallback) -> None:
         """One segment of the ``trainer: batched`` path: :class:`training.rollout.SelfPlayRollout` tables and the
         :func:`training.ppo.ppo_update` of the same policy (every generator reseeded from the segment seed)."""
@@ -417,6 +426,7 @@ class Trainer:
             agents=self._snapshot_agents,
             gamma=cfg.ppo.gamma,
             gae_lambda=cfg.ppo.gae_lambda,
+            reference=self._reference(),
         )
         start = self.state.num_timesteps
         goal = min(cfg.schedule.segment_steps, cfg.total_steps - start)
