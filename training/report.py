@@ -59,7 +59,9 @@ def plot_learning_curve(history: list[dict[str, Any]], evals: list[dict[str, Any
 def _path(cfg: Any) -> str:
     """The training path in words."""
     if cfg.trainer == "batched":
-        return f"batched self-play tables on the {cfg.env.engine} engine, training/ppo.py updates"
+        base = cfg.env.reward_baseline
+        relative = f", rewards relative to `{base}` on the same wall" if base else ""
+        return f"batched self-play tables on the {cfg.env.engine} engine, training/ppo.py updates{relative}"
     return f"MaskablePPO over {cfg.env.vec_env} envs on the {cfg.env.engine} engine"
 
 
@@ -84,6 +86,9 @@ def write_report(trainer: Trainer, final: list[MatchResult], final_path: Path, e
         f"* self-play pool: {len(trainer.pool)} snapshots (steps {[s.id for s in trainer.pool.snapshots]}), "
         f"baseline share {cfg.pool.baseline_share}",
     ]
+    if trainer.rollout_timing:
+        parts = ", ".join(f"{k} {v:.0f} s" for k, v in trainer.rollout_timing.items())
+        lines.append(f"* seconds per part of the batched path (this process): {parts}")
     if state.bc:
         b = state.bc
         lines.append(
@@ -109,6 +114,7 @@ def write_report(trainer: Trainer, final: list[MatchResult], final_path: Path, e
         "segments": state.segment,
         "wall_time_s": state.wall_time_s,
         "final_eval_s": eval_s,
+        "rollout_timing_s": dict(trainer.rollout_timing),  # batched trainer, this process: rollout parts, updates
         "bc": state.bc,
         "pool": trainer.pool.entries(),
         "final_eval": [{k: _finite(v) for k, v in r.items()} for r in final_rows],

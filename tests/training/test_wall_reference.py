@@ -149,6 +149,9 @@ def test_a_run_with_a_reward_baseline_trains_and_resumes_exactly(tmp_path: Path)
     whole = Trainer.create(cfg, tmp_path / "whole", progress=False)
     whole.train(progress=False)
     assert whole.rollout_timing["reference"] > 0
+    report = whole.finish()
+    assert "rewards relative to `value` on the same wall" in report["markdown"]
+    assert report["rollout_timing_s"]["reference"] == whole.rollout_timing["reference"]
     split = Trainer.create(cfg, tmp_path / "split", progress=False)
     split.train(max_segments=1, progress=False)
     resumed = Trainer.resume(tmp_path / "split")
