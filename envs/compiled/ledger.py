@@ -331,6 +331,10 @@ class Ledger:
         r = _judge(self.cfg, ev, tile)
         return r.is_win, r.payment, r.doublings or 0
 
+    def _priced(self, doublings: int) -> None:
+        """A hook: a Wuhan or 断卡根 win was priced with ``doublings`` (what ``Game.wins`` records: the 断卡根 price
+        with the event's own 报胡, not a per-payer repricing); nothing to keep here."""
+
     def _win(self, row: np.ndarray, ev: np.ndarray) -> None:
         """``Game._settle_self_draw`` (自摸, four 红中, 请胡) / ``Game._discard_wins`` (one winner)."""
         cfg = self.cfg
@@ -400,10 +404,12 @@ class Ledger:
             )
             assert ok, f"seat {seat}: a win on {tile} that the scorer refuses"
             qqr = bool(flags & WF_QUAN_QIU_REN)
+            self._priced(int(dbl))
         else:
             result = _judge(cfg, ev, tile)
             assert result.is_win, f"seat {seat}: a win on {tile} that the scorer refuses ({result.reason})"
             qqr = "quan_qiu_ren" in result.breakdown
+            self._priced(result.doublings or 0)
         sides = []
         for p in losers:
             melds = self._row_melds(row, p)
@@ -476,10 +482,14 @@ class Ledger:
         replaced (0 / 1): the compiled 断卡根 scorer (``kernel.dkg_score_event``) where it covers the table."""
         scorer = self.scorer
         if isinstance(scorer, CompiledDkgScorer):
-            ok, pay, _ = K.dkg_score_event(ev, tile, payer_baohu, self.cfg.dianganghua == "dianpao", scorer.rules,
-                                           *scorer.work)  # fmt: skip
+            ok, pay, fan = K.dkg_score_event(ev, tile, payer_baohu, self.cfg.dianganghua == "dianpao", scorer.rules,
+                                             *scorer.work)  # fmt: skip
+            if payer_baohu < 0:
+                self._priced(int(fan))
             return bool(ok), int(pay)
         r = _judge(self.cfg, ev, tile) if payer_baohu < 0 else _judge(self.cfg, ev, tile, payer_baohu=payer_baohu == 1)
+        if payer_baohu < 0:
+            self._priced(r.doublings or 0)
         return r.is_win, r.payment
 
     def _call(self, ev: np.ndarray) -> None:

@@ -33,8 +33,24 @@ def test_equal_to_python_evaluator_baselines() -> None:
     assert c.field_rates["exhausted_hands"] > 0
 
 
+@pytest.mark.parametrize(
+    ("variant", "pairs"),
+    [
+        ("wuhan", [("greedy", "random"), ("value", "greedy")]),
+        ("duankagen", [("random", "greedy"), ("value", "defensive")]),
+    ],
+)
+def test_equal_to_python_evaluator_per_payer_tables(variant: str, pairs: list[tuple[str, str]]) -> None:
+    """武汉 and 断卡根 price a win per payer outside the common scorer call: the recorded doublings are still the
+    ones ``Game.wins`` keeps."""
+    results = _same(variant, pairs, walls=16, seed=2)
+    assert any(m.challenger_rates["win_rate"] > 0 for m in results)
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("variant", ["hongzhong", "chengdu", "xueliu", "yibin", "chiyu", "two_player"])
+@pytest.mark.parametrize(
+    "variant", ["hongzhong", "chengdu", "xueliu", "yibin", "chiyu", "two_player", "wuhan", "duankagen"]
+)
 def test_equal_to_python_evaluator_value_vs_greedy(variant: str) -> None:
     _same(variant, [("value", "greedy")], walls=300, seed=0)
 
@@ -65,9 +81,12 @@ def test_engine_choice() -> None:
     assert fast.choose_engine("auto", cfg, ["greedy", "random"], replays=True) == "python"
     with pytest.raises(ValueError, match="outside bots are not batchable"):
         fast.choose_engine("compiled", cfg, [bot, "greedy"])
-    with pytest.raises(ValueError, match="wuhan"):
-        fast.choose_engine("compiled", load_variant("wuhan"), ["greedy", "random"])
-    assert fast.choose_engine("auto", load_variant("wuhan"), ["greedy", "random"]) == "python"
+    unplayed = load_variant("chengdu", dead_wait_counts_as_ready=False)  # a flag the compiled engine refuses
+    with pytest.raises(ValueError, match="dead_wait_counts_as_ready"):
+        fast.choose_engine("compiled", unplayed, ["greedy", "random"])
+    assert fast.choose_engine("auto", unplayed, ["greedy", "random"]) == "python"
+    for variant in ("wuhan", "duankagen"):  # every preset plays batched
+        assert fast.choose_engine("auto", load_variant(variant), ["value", "greedy"]) == "compiled"
     with pytest.raises(ValueError, match="engine must be one of"):
         fast.choose_engine("gpu", cfg, ["greedy"])
 

@@ -32,9 +32,10 @@ Scores come from the state rows; every win (seat, who paid as the discarder, dou
 ledger as it settles (:class:`_StatsLedger`: the doublings of the scorer call that priced the win, the discarder as
 ``Game`` records it — a 杠上花 paid as a discard names the kong's discarder); at an exhaustive draw the seats that never
 won are judged by :func:`envs.scoring.settlement.is_pig` and :func:`~envs.scoring.settlement.ready_value` on their end
-state, as :func:`training.evaluation.evaluate.seat_stats` does.  The 断卡根 tables (their wins are priced per payer)
-and the Wuhan table are not played here: :func:`compiled_refusal` names them and ``auto`` stays on the Python
-evaluator.
+state, as :func:`training.evaluation.evaluate.seat_stats` does.  The 断卡根 and Wuhan tables price a win per payer
+outside that scorer call; their ledgers report the doublings ``Game.wins`` keeps through ``Ledger._priced`` (断卡根:
+the price with the event's own 报胡).  A configuration with a flag the compiled engine does not play is refused by
+:func:`compiled_refusal`, and ``auto`` stays on the Python evaluator for it.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ from envs.compiled.backend import CompiledBatch
 from envs.compiled.ledger import Ledger
 from envs.compiled.support import unsupported
 from envs.core.actions import ACTION_SPACE_SIZE, action_name
-from envs.core.rule_config import DKG_TABLES, RuleConfig, load_variant
+from envs.core.rule_config import RuleConfig, load_variant
 from envs.engine.observation import OBS_SHAPE
 from envs.scoring.settlement import is_pig, paid_as_discard, ready_value
 from training.evaluation.evaluate import (
@@ -185,8 +186,6 @@ def compiled_refusal(cfg: RuleConfig) -> str | None:
     flags = unsupported(cfg)
     if flags:
         return f"the compiled engine does not play {', '.join(flags)}"
-    if cfg.fan_table in DKG_TABLES or cfg.fan_table == "wuhan":
-        return f"the batched evaluator does not record the wins of the {cfg.fan_table!r} fan table"
     return None
 
 
@@ -240,6 +239,9 @@ class _StatsLedger(Ledger):
         result = super()._score(ev, tile)
         self._last = result[2]  # the last call prices the win (a 天胡 tries every tile first)
         return result
+
+    def _priced(self, doublings: int) -> None:
+        self._last = doublings  # a Wuhan or 断卡根 win (their pricing does not go through _score)
 
     def _win(self, row: np.ndarray, ev: np.ndarray) -> None:
         super()._win(row, ev)
