@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 import torch
@@ -26,7 +28,7 @@ def _one_torch_thread():
 
 
 def _rollout(
-    variant: str, *, num_envs: int = 3, all_learner: bool = True, seed: int = 5, engine: str = "python"
+    variant: str, *, num_envs: int = 3, all_learner: bool = True, seed: int = 5, engine: str = "python", **extra: Any
 ) -> SelfPlayRollout:
     rules = load_variant(variant)
     torch.manual_seed(0)
@@ -42,6 +44,7 @@ def _rollout(
         baseline_share=1.0,
         latest_share=0.5,
         env_options={"reward_mode": "delta", "reward_scale": 0.1, "normalize_reward": True, "engine": engine},
+        **extra,
     )
     if all_learner:  # the learner plays itself at every seat
         rollout.players[:] = LEARNER

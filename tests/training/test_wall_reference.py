@@ -8,20 +8,17 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import torch
 
-from agents.learned.net_input import NetInput
-from agents.policy import NetSpec, build_policy
 from agents.registry import make_agent
 from envs import sichuan_mahjong_v0
 from envs.core.rule_config import load_variant
 from envs.vector_env import make_vec_env
-from training.rollout import LEARNER, SelfPlayRollout
 from training.train_config import TrainConfigError, load_train_config
 from training.trainer import Trainer
 from training.wall_reference import WallReference
 
 from .test_batched_trainer import TINY
+from .test_rollout import _rollout
 
 
 def _python_scores(variant: str, agent: str, hand: int) -> list[int]:
@@ -74,25 +71,9 @@ def test_upcoming_hands_are_the_walls_the_slots_deal() -> None:
 def test_rollout_rewards_are_the_hand_minus_the_reference() -> None:
     """Every seat is the learner: per hand, a seat's rewards add up to its score minus the reference agent's score in
     that seat on the same wall; the logged episode returns stay the plain points."""
-    rules = load_variant("chengdu")
-    torch.manual_seed(0)
-    policy = build_policy(NetSpec(features_dim=32, channels=4, honor_channels=2, broadcast_dim=8))
-    r = SelfPlayRollout(
-        rules,
-        policy,
-        NetInput(rules),
-        num_envs=3,
-        seed=9,
-        snapshots=[],
-        baselines=("random",),
-        baseline_share=1.0,
-        latest_share=0.5,
-        env_options={"reward_mode": "delta", "reward_scale": 0.1, "normalize_reward": True, "engine": "compiled"},
-        reference=WallReference(rules, "value"),
-        reference_ahead=2,
-    )
-    r.players[:] = LEARNER
-    r._draw_players = lambda i: r.players[i].fill(LEARNER)  # type: ignore[method-assign]
+    r = _rollout("chengdu", seed=9, engine="compiled", reference=WallReference(load_variant("chengdu"), "value"),
+                 reference_ahead=2)  # fmt: skip
+    rules = r.rules
     factor = 0.1 / rules.base_unit
     n = rules.num_players
     check = WallReference(rules, "value")
