@@ -11,6 +11,8 @@ import pytest
 
 from agents.registry import make_agent
 from envs import sichuan_mahjong_v0
+from envs.backend import make_batch
+from envs.compiled.layout import HANDS
 from envs.core.rule_config import load_variant
 from envs.vector_env import make_vec_env
 from training.train_config import TrainConfigError, load_train_config
@@ -53,12 +55,23 @@ def test_upcoming_hands_are_the_walls_the_slots_deal() -> None:
     venv.reset()
     ahead = [venv.upcoming_hands(i, 3) for i in range(3)]
     assert [a[0] for a in ahead] == [40, 41, 42]
-    seen = [[a[0]] for a in ahead]
+    fresh = make_batch("compiled", venv.cfg, 1)
+
+    def dealt(i: int) -> int | bytes:
+        """Slot ``i``'s current wall seed, checked against a fresh deal of that seed (every seat's hand)."""
+        hand = venv.upcoming_hands(i)[0]
+        fresh.deal(0, hand)
+        np.testing.assert_array_equal(
+            venv.backend.state[i, HANDS : HANDS + 4 * 34], fresh.state[0, HANDS : HANDS + 4 * 34]
+        )
+        return hand
+
+    seen = [[dealt(i)] for i in range(3)]
     rng = np.random.default_rng(0)
     while min(len(s) for s in seen) < 3:
         _, _, dones, _ = venv.step(venv.sample_actions(rng))
         for i in np.flatnonzero(dones).tolist():
-            seen[i].append(venv.upcoming_hands(i)[0])
+            seen[i].append(dealt(i))
     assert [s[:3] for s in seen] == ahead
     with pytest.raises(ValueError, match="count must be positive"):
         venv.upcoming_hands(0, 0)
