@@ -10,6 +10,7 @@ PPO starts from a sensible policy *and* critic.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -24,6 +25,7 @@ from envs.core.actions import ACTION_SPACE_SIZE
 from envs.core.rule_config import RuleConfig, load_variant
 from envs.engine.observation import OBS_SHAPE
 from envs.sichuan_mahjong_v0 import raw_env
+from training.wall_reference import WallReference
 
 
 @dataclass
@@ -37,6 +39,9 @@ class Decisions:
     actions: np.ndarray  # (N,) int64
     returns: np.ndarray  # (N,) float32
     hands: int
+    seats: np.ndarray | None = None  # (N,) int64: the deciding seat
+    hand_seeds: list[int] | None = None  # the wall seed of each hand played, in order (hand_seeds(seed))
+    hand_of: np.ndarray | None = None  # (N,) int64: the index into hand_seeds of each decision's hand
 
     def __len__(self) -> int:
         return int(self.actions.shape[0])
@@ -56,6 +61,13 @@ class BCReport:
         return asdict(self)
 
 
+def hand_seeds(seed: int) -> Iterator[int]:
+    """The wall seeds of the teacher hands of ``seed``, in the order both collectors deal them."""
+    seeds = np.random.SeedSequence([seed, 0xBC])
+    while True:
+        yield int(seeds.spawn(1)[0].generate_state(1)[0])
+
+
 def collect_decisions(
     cfg: RuleConfig,
     teacher: str,
@@ -68,6 +80,7 @@ def collect_decisions(
     advisor: str = "",
     batched: bool | None = None,
     slots: int = 128,
+    reference: WallReference | None = None,
 ) -> Decisions:
     """Play teacher-only hands (seeds derived from ``seed``) until ``num_decisions`` decisions are recorded.
 
@@ -75,7 +88,8 @@ def collect_decisions(
     ``net.advisor`` (:mod:`agents.learned.net_input`) instead of the bare observation.
     ``batched``: play ``slots`` hands at once on the compiled engine with the teacher asked once per step for all
     its seats (:func:`collect_batched`, the same decisions); ``None`` (default): whenever the compiled engine plays
-    the rules, else hand by hand on the AEC environment.
+    the rules, else hand by hand on the AEC environment.  ``reference``: the returns are relative to the reference
+    agent's points on the same wall (the trainer's ``env.reward_baseline``, :mod:`training.wall_reference`).
     """
     if num_decisions <= 0:
         raise ValueError(f"num_decisions must be positive, got {num_decisions}")
@@ -97,6 +111,7 @@ def collect_decisions(
             hand_features=hand_features,
             advisor=advisor,
             slots=slots,
+            reference=reference,
         )
     env = raw_env(variant=cfg, **options)
     factor = env.reward_factor
@@ -106,12 +121,16 @@ def collect_decisions(
     mask_buf = np.zeros((num_decisions, ACTION_SPACE_SIZE), dtype=bool)
     act_buf = np.zeros(num_decisions, dtype=np.int64)
     ret_buf = np.zeros(num_decisions, dtype=np.float32)
-    seeds = np.random.SeedSequence([seed, 0xBC])
+    seat_buf = np.zeros(num_decisions, dtype=np.int64)
+    hand_buf = np.zeros(num_decisions, dtype=np.int64)
+    walls = hand_seeds(seed)
+    dealt: list[int] = []
     count = 0
     hands = 0
     bar = tqdm(total=num_decisions, desc="BC data", unit="dec", disable=not progress, leave=False)
     while count < num_decisions:
-        hand_seed = int(seeds.spawn(1)[0].generate_state(1)[0])
+        hand_seed = next(walls)
+        dealt.append(hand_seed)
         env.reset(seed=hand_seed)
         teachers = [make_agent(teacher, seed=hand_seed + s) for s in range(n)]
         for s, t in enumerate(teachers):
@@ -137,13 +156,17 @@ def collect_decisions(
                 score_then.append(env.scores[seat])
                 count += 1
             env.step(action)
-        final = env.scores
+        final = np.asarray(env.scores, dtype=np.float64)
+        if reference is not None and seats:
+            final = final - reference.take(hand_seed)
         for i, (seat, then) in enumerate(zip(seats, score_then)):
             ret_buf[start + i] = (final[seat] - then) * factor
+            seat_buf[start + i] = seat
+            hand_buf[start + i] = hands
         hands += 1
         bar.update(count - start)
     bar.close()
-    return Decisions(obs_buf, mask_buf, act_buf, ret_buf, hands)
+    return Decisions(obs_buf, mask_buf, act_buf, ret_buf, hands, seat_buf, dealt[:hands], hand_buf)
 
 
 def collect_batched(
@@ -157,6 +180,7 @@ def collect_batched(
     hand_features: bool = False,
     advisor: str = "",
     slots: int = 128,
+    reference: WallReference | None = None,
 ) -> Decisions:
     """:func:`collect_decisions` on the compiled engine, ``slots`` hands at a time (批量采集): the same hands (seeds),
     teachers (one per seat and hand, seeded as there, made by :func:`training.evaluation.fast.batch_agent`, the place
@@ -179,7 +203,8 @@ def collect_batched(
     known_advice = features.advisor is not None and features.advisor.name == teacher
     backend = make_batch("compiled", rules, slots)
     player = batch_agent(teacher, rules)
-    seeds = np.random.SeedSequence([seed, 0xBC])
+    walls = hand_seeds(seed)
+    dealt: list[int] = []
     # per hand: recorded (input row, mask, action, seat, score then); filled while it plays, kept once it ended
     playing: dict[int, list[tuple[np.ndarray, np.ndarray, int, int, int]]] = {}
     finished: dict[int, tuple[list[tuple[np.ndarray, np.ndarray, int, int, int]], list[int]]] = {}
@@ -198,7 +223,8 @@ def collect_batched(
         while state["prefix_decisions"] < num_decisions:
             h = state["dealt"]
             state["dealt"] += 1
-            hand = int(seeds.spawn(1)[0].generate_state(1)[0])
+            hand = next(walls)
+            dealt.append(hand)
             backend.deal(i, hand)
             for q in range(n):
                 player.new_hand(i, q, hand + q)
@@ -249,14 +275,23 @@ def collect_batched(
     mask_buf = np.zeros((num_decisions, ACTION_SPACE_SIZE), dtype=bool)
     act_buf = np.zeros(num_decisions, dtype=np.int64)
     ret_buf = np.zeros(num_decisions, dtype=np.float32)
+    seat_buf = np.zeros(num_decisions, dtype=np.int64)
+    hand_buf = np.zeros(num_decisions, dtype=np.int64)
+    kept = dealt[: state["prefix"]]
+    if reference is not None:
+        reference.add(hand for h, hand in enumerate(kept) if finished[h][0])  # the walls in one batch
     count = 0
     for h in range(state["prefix"]):
         recs, final = finished[h]
+        points = np.asarray(final, dtype=np.float64)
+        if reference is not None and recs:
+            points = points - reference.take(kept[h])
         for row, mask, action, q, then in recs[: num_decisions - count]:
             obs_buf[count], mask_buf[count], act_buf[count] = row, mask, action
-            ret_buf[count] = (final[q] - then) * factor
+            ret_buf[count] = (points[q] - then) * factor
+            seat_buf[count], hand_buf[count] = q, h
             count += 1
-    return Decisions(obs_buf, mask_buf, act_buf, ret_buf, state["prefix"])
+    return Decisions(obs_buf, mask_buf, act_buf, ret_buf, state["prefix"], seat_buf, kept, hand_buf)
 
 
 def _accuracy(policy: MaskableActorCriticPolicy, data: Decisions, idx: np.ndarray, batch: int) -> float:

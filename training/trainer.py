@@ -309,6 +309,7 @@ class Trainer:
             progress=progress,
             hand_features=self.cfg.net.hand_features,
             advisor=self.cfg.net.advisor,
+            reference=self._reference(),  # the critic learns the returns PPO will give it
         )
         t1 = time.perf_counter()
         say(f"BC: {len(data)} decisions of {b.teacher} in {data.hands} hands ({t1 - t0:.1f} s)")

@@ -159,3 +159,24 @@ def test_a_run_with_a_reward_baseline_trains_and_resumes_exactly(tmp_path: Path)
         for a, b in zip(whole.model.policy.parameters(), plain.model.policy.parameters())
     )
     assert differs  # the reference changes what the learner is taught
+
+
+@pytest.mark.parametrize("batched", [True, False])
+def test_bc_returns_are_relative_to_the_reference(batched: bool) -> None:
+    """Behaviour-cloning targets with a reference: the same decisions, each return lowered by the reference agent's
+    points in the deciding seat on that hand's wall (so the critic starts on the returns PPO gives it)."""
+    from training.bc import collect_decisions
+
+    rules = load_variant("chengdu")
+    options = {"reward_scale": 0.1, "normalize_reward": True}
+    plain = collect_decisions(rules, "greedy", 300, 4, env_options=options, batched=batched)
+    relative = collect_decisions(
+        rules, "greedy", 300, 4, env_options=options, batched=batched, reference=WallReference(rules, "value")
+    )
+    np.testing.assert_array_equal(relative.actions, plain.actions)
+    assert relative.hand_seeds == plain.hand_seeds and plain.seats is not None and plain.hand_of is not None
+    check = WallReference(rules, "value")
+    points = {h: check.take(plain.hand_seeds[h]) for h in sorted(set(plain.hand_of.tolist()))}
+    lowered = np.asarray([points[h][q] for h, q in zip(plain.hand_of, plain.seats)]) * 0.1 / rules.base_unit
+    np.testing.assert_allclose(relative.returns, plain.returns - lowered, atol=1e-5)
+    assert not np.allclose(relative.returns, plain.returns)
