@@ -19,7 +19,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from envs.backend import make_batch
+from envs.backend import BatchBackend, make_batch
 from envs.core.actions import ACTION_SPACE_SIZE
 from envs.core.rule_config import RuleConfig
 from envs.core.wall import Seed, encode_seed
@@ -52,8 +52,9 @@ class WallReference:
         self.rules = rules
         self.agent = agent
         self.player = batch_agent(agent, rules)
-        self._known: dict[int, np.ndarray] = {}
-        self._backend = None
+        self._known: dict[Seed, np.ndarray] = {}
+        self._backend: BatchBackend | None = None
+        self._size = 0  # slots of _backend
         self.walls_played = 0
 
     def add(self, hands: Iterable[Seed]) -> None:
@@ -75,12 +76,14 @@ class WallReference:
     def _play(self, hands: list[Seed]) -> np.ndarray:
         n = self.rules.num_players
         slots = len(hands)
-        if self._backend is None or self._backend.num_envs < slots:
-            self._backend = make_batch("compiled", self.rules, max(slots, 64))
-        backend, player = self._backend, self.player
-        obs = np.zeros((backend.num_envs, *OBS_SHAPE), dtype=np.float32)
-        masks = np.zeros((backend.num_envs, ACTION_SPACE_SIZE), dtype=np.int8)
-        seats = np.zeros(backend.num_envs, dtype=np.int64)
+        backend = self._backend
+        if backend is None or self._size < slots:
+            self._size = max(slots, 64)
+            backend = self._backend = make_batch("compiled", self.rules, self._size)
+        player = self.player
+        obs = np.zeros((self._size, *OBS_SHAPE), dtype=np.float32)
+        masks = np.zeros((self._size, ACTION_SPACE_SIZE), dtype=np.int8)
+        seats = np.zeros(self._size, dtype=np.int64)
         live = []
         for i, hand in enumerate(hands):
             backend.deal(i, hand)
