@@ -25,7 +25,7 @@ from envs.core.actions import ACTION_SPACE_SIZE
 from envs.core.rule_config import RuleConfig, load_variant
 from envs.engine.observation import OBS_SHAPE
 from envs.sichuan_mahjong_v0 import raw_env
-from training.wall_reference import WallReference
+from training.wall_reference import WallReference, agent_seed
 
 
 @dataclass
@@ -39,9 +39,9 @@ class Decisions:
     actions: np.ndarray  # (N,) int64
     returns: np.ndarray  # (N,) float32
     hands: int
-    seats: np.ndarray | None = None  # (N,) int64: the deciding seat
-    hand_seeds: list[int] | None = None  # the wall seed of each hand played, in order (hand_seeds(seed))
-    hand_of: np.ndarray | None = None  # (N,) int64: the index into hand_seeds of each decision's hand
+    seats: np.ndarray  # (N,) int64: the deciding seat
+    hand_seeds: list[int]  # the wall seed of each hand played, in order (hand_seeds(seed))
+    hand_of: np.ndarray  # (N,) int64: the index into hand_seeds of each decision's hand
 
     def __len__(self) -> int:
         return int(self.actions.shape[0])
@@ -132,7 +132,7 @@ def collect_decisions(
         hand_seed = next(walls)
         dealt.append(hand_seed)
         env.reset(seed=hand_seed)
-        teachers = [make_agent(teacher, seed=hand_seed + s) for s in range(n)]
+        teachers = [make_agent(teacher, seed=agent_seed(hand_seed, s)) for s in range(n)]
         for s, t in enumerate(teachers):
             t.reset(s, env.hand_cfg)
         start = count
@@ -227,7 +227,7 @@ def collect_batched(
             dealt.append(hand)
             backend.deal(i, hand)
             for q in range(n):
-                player.new_hand(i, q, hand + q)
+                player.new_hand(i, q, agent_seed(hand, q))
             playing[h] = []
             slot_hand[i] = h
             if not backend.is_over(i):

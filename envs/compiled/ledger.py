@@ -332,7 +332,7 @@ class Ledger:
         return r.is_win, r.payment, r.doublings or 0
 
     def _priced(self, doublings: int) -> None:
-        """A hook: a Wuhan or 断卡根 win was priced with ``doublings`` (what ``Game.wins`` records: the 断卡根 price
+        """A hook: the win being settled was priced with ``doublings`` (what ``Game.wins`` records; 断卡根: the price
         with the event's own 报胡, not a per-payer repricing); nothing to keep here."""
 
     def _win(self, row: np.ndarray, ev: np.ndarray) -> None:
@@ -356,8 +356,9 @@ class Ledger:
         elif cfg.fan_table == "wuhan":
             trs = self._wuhan_transfers(row, ev, tile)
         else:
-            is_win, payment, _ = self._score(ev, tile)
+            is_win, payment, doublings = self._score(ev, tile)
             assert is_win, f"seat {seat}: a win on {tile} that the scorer refuses"
+            self._priced(doublings)
             payer = int(ev[K.E_PAYER])
             if payer >= 0:
                 trs = win_transfers(cfg, seat, _HOW[how], payment, discarder=payer)

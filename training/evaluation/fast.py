@@ -29,13 +29,13 @@ replay files, on the Python evaluator.
 Hand statistics
 ---------------
 Scores come from the state rows; every win (seat, who paid as the discarder, doublings) is recorded by the hand's
-ledger as it settles (:class:`_StatsLedger`: the doublings of the scorer call that priced the win, the discarder as
-``Game`` records it — a 杠上花 paid as a discard names the kong's discarder); at an exhaustive draw the seats that never
-won are judged by :func:`envs.scoring.settlement.is_pig` and :func:`~envs.scoring.settlement.ready_value` on their end
-state, as :func:`training.evaluation.evaluate.seat_stats` does.  The 断卡根 and Wuhan tables price a win per payer
-outside that scorer call; their ledgers report the doublings ``Game.wins`` keeps through ``Ledger._priced`` (断卡根:
-the price with the event's own 报胡).  A configuration with a flag the compiled engine does not play is refused by
-:func:`compiled_refusal`, and ``auto`` stays on the Python evaluator for it.
+ledger as it settles (:class:`_StatsLedger`: the doublings ``Ledger._priced`` reports for the win, the discarder as
+``Game`` records it — a 杠上花 paid as a discard names the kong's discarder); at an exhaustive draw the seats that
+never won are judged by :func:`envs.scoring.settlement.is_pig` and :func:`~envs.scoring.settlement.ready_value` on
+their end state, as :func:`training.evaluation.evaluate.seat_stats` does. Every fan table reports the doublings
+``Game.wins`` keeps (断卡根, which prices a win per payer: the price with the event's own 报胡). A configuration with a
+flag the compiled engine does not play is refused by :func:`compiled_refusal`, and ``auto`` stays on the Python
+evaluator for it.
 """
 
 from __future__ import annotations
@@ -235,13 +235,8 @@ class _StatsLedger(Ledger):
         self.wins: list[tuple[int, int | None, int]] = []
         self._last = 0
 
-    def _score(self, ev: np.ndarray, tile: int) -> tuple[bool, int, int]:
-        result = super()._score(ev, tile)
-        self._last = result[2]  # the last call prices the win (a 天胡 tries every tile first)
-        return result
-
     def _priced(self, doublings: int) -> None:
-        self._last = doublings  # a Wuhan or 断卡根 win (their pricing does not go through _score)
+        self._last = doublings  # the price of the win being settled (Ledger._win calls it once per win)
 
     def _win(self, row: np.ndarray, ev: np.ndarray) -> None:
         super()._win(row, ev)
