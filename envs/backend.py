@@ -93,6 +93,11 @@ class TableBackend(Protocol):
         """A new ``chuanma-v1`` observation tensor of ``seat`` (its 换三张 picks so far shown)."""
         ...
 
+    def privileged(self, seat: int) -> np.ndarray:
+        """A new array of ``seat``'s privileged planes (:mod:`envs.engine.privileged`: what the rules hide from it;
+        for a training critic, never for the acting policy)."""
+        ...
+
     def picks(self, seat: int) -> list[int]:
         """``seat``'s 换三张 picks not yet sent to the engine (the first two of three)."""
         ...
@@ -162,6 +167,11 @@ class BatchBackend(Protocol):
 
     def observation(self, i: int, seat: int) -> np.ndarray:
         """A new observation tensor of ``seat`` in slot ``i``."""
+        ...
+
+    def privileged(self, rows: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
+        """The privileged planes (:mod:`envs.engine.privileged`) of ``seats[j]`` in slot ``rows[j]`` into ``out[j]``
+        (``out``: ``(len(rows), PRIVILEGED_ROWS, 34)``; a training critic's input, never the acting policy's)."""
         ...
 
     def scores(self, i: int) -> list[int]:

@@ -18,6 +18,7 @@ from envs.core.actions import ACTION_SPACE_SIZE, engine_action
 from envs.core.rule_config import RuleConfig
 from envs.engine.game import Game
 from envs.engine.observation import GameObserver, ObservationEncoder, game_mask
+from envs.engine.privileged import privileged_planes
 from envs.engine.view import Phase
 from envs.scoring.settlement import Transfer, score_final
 
@@ -106,6 +107,11 @@ class GameTable:
     def observe(self, seat: int) -> np.ndarray:
         return self._observer.encode(seat, exchange_picks=self._picks[seat])
 
+    def privileged(self, seat: int) -> np.ndarray:
+        if self._game is None:
+            raise RuntimeError("no hand has been dealt yet")
+        return privileged_planes(self._game, seat)
+
     def picks(self, seat: int) -> list[int]:
         return list(self._picks[seat])
 
@@ -188,6 +194,11 @@ class GameBatch:
 
     def observation(self, i: int, seat: int) -> np.ndarray:
         return self._observers[i].encode(seat, exchange_picks=self._picks[i][seat])
+
+    def privileged(self, rows: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
+        games = self._games
+        for j, (i, seat) in enumerate(zip(rows.tolist(), seats.tolist())):
+            privileged_planes(games[i], seat, out[j])
 
     def scores(self, i: int) -> list[int]:
         return list(self._games[i].scores)

@@ -99,6 +99,10 @@ class MatchBatch:
         m = self.match(i)
         return encode_match(m.ledger, seat, m.table.observe(seat))
 
+    def privileged(self, rows: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
+        for j, (i, seat) in enumerate(zip(rows.tolist(), seats.tolist())):
+            out[j] = self.match(i).table.privileged(seat)
+
     def scores(self, i: int) -> list[int]:
         led = self.ledger(i)
         return [s - start for s, start in zip(led.standing, led.rules.start)]

@@ -90,6 +90,7 @@ from envs.engine.game import Game
 from envs.engine.match import MatchRules, match_rules
 from envs.engine.match_observation import MATCH_OBS_SHAPE, match_bounds
 from envs.engine.observation import OBS_SHAPE, observation_bounds
+from envs.engine.privileged import PRIVILEGED_SHAPE
 from envs.match_backend import MatchBatch
 
 try:  # sb3 is an optional dependency (the ``train`` extra): without it the class is a plain batched env
@@ -625,6 +626,18 @@ class VectorEnv(_VecEnvBase):
         """The engine of each slot (full information: for tests and tools, not for agents); the Python engine only
         (``AttributeError`` on the compiled one)."""
         return self.backend.games()
+
+    def privileged_observations(self, rows: Sequence[int] | np.ndarray | None = None) -> np.ndarray:
+        """The privileged planes (:mod:`envs.engine.privileged`: the other seats' concealed hands, the live wall and
+        its next draws) of the seat each slot of ``rows`` (default: every slot) shows in ``obs``, a new
+        ``(len(rows), PRIVILEGED_ROWS, 34)`` float32 array.  For a training critic only: an acting policy must not
+        read them."""
+        if not self._was_reset:
+            raise RuntimeError(f"{type(self).__name__}: no hands before reset(): call reset() first to deal them")
+        idx = self._all if rows is None else np.asarray(rows, dtype=np.int64).reshape(-1)
+        out = np.zeros((idx.size, *PRIVILEGED_SHAPE), dtype=np.float32)
+        self.backend.privileged(idx, self.acting_seats[idx], out)
+        return out
 
     @property
     def reward_factor(self) -> float:

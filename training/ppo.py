@@ -10,6 +10,11 @@ optimizer), so checkpoints keep the ``MaskablePPO`` zip format:
   (``V`` clipped around the old value when ``clip_range_vf``), entropy bonus ``ent_coef``, ``vf_coef`` on the value
   loss, gradients clipped to ``max_grad_norm``;
 * the update stops early when the approximate KL of a minibatch exceeds ``1.5 * target_kl`` (sb3's rule).
+
+With a :class:`training.hidden_critic.HiddenCritic` (``ppo.critic: hidden``) the batch's values and advantages
+come from that critic: each minibatch also fits it to the returns (its own optimizer; clipped around the old
+values when ``clip_range_vf``), and the policy's value head, which no longer gives the old values, is fitted to the
+same returns without clipping.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import numpy as np
 import torch
 from torch.nn import functional as F
 
+from training.hidden_critic import HiddenCritic
 from training.rollout import Batch
 from training.train_config import PPOConfig
 
@@ -47,9 +53,15 @@ def evaluate_actions(
 
 
 def ppo_update(
-    policy: Any, batch: Batch, p: PPOConfig, learning_rate: float, rng: np.random.Generator
+    policy: Any,
+    batch: Batch,
+    p: PPOConfig,
+    learning_rate: float,
+    rng: np.random.Generator,
+    critic: HiddenCritic | None = None,
 ) -> dict[str, float]:
-    """One PPO update of ``policy`` on ``batch``; returns the mean losses (sb3's ``train/*`` names)."""
+    """One PPO update of ``policy`` (and of the hidden ``critic`` when given) on ``batch``; returns the mean losses
+    (sb3's ``train/*`` names, plus ``train/critic_loss`` with a critic)."""
     device = policy.device
     for group in policy.optimizer.param_groups:
         group["lr"] = learning_rate
@@ -61,8 +73,13 @@ def ppo_update(
     old_values = torch.as_tensor(batch.values, device=device)
     advantages = torch.as_tensor(batch.advantages, device=device)
     returns = torch.as_tensor(batch.returns, device=device)
+    if critic is not None:
+        if batch.privileged is None:
+            raise ValueError("a hidden critic needs the batch's privileged planes (SelfPlayRollout(critic=...))")
+        hidden = torch.as_tensor(batch.privileged, device=device)
+        critic.train()
     K = len(batch)
-    pg_losses, vf_losses, ent_losses, clip_fracs, kls = [], [], [], [], []
+    pg_losses, vf_losses, ent_losses, clip_fracs, kls, critic_losses = [], [], [], [], [], []
     stopped = False
     for _ in range(p.n_epochs):
         order = torch.as_tensor(rng.permutation(K), device=device)
@@ -75,7 +92,16 @@ def ppo_update(
                 adv = (adv - adv.mean()) / (adv.std() + 1e-8)
             ratio = torch.exp(logp - old_logp[mb])
             pg_loss = -torch.min(adv * ratio, adv * torch.clamp(ratio, 1 - p.clip_range, 1 + p.clip_range)).mean()
-            if p.clip_range_vf is not None:
+            if critic is not None:
+                critic_values = critic(inputs[mb], hidden[mb]).flatten()
+                if p.clip_range_vf is not None:
+                    critic_values = old_values[mb] + torch.clamp(
+                        critic_values - old_values[mb], -p.clip_range_vf, p.clip_range_vf
+                    )
+                critic_loss = F.mse_loss(returns[mb], critic_values)
+                critic.fit_step(critic_loss, p.max_grad_norm)
+                critic_losses.append(critic_loss.item())
+            elif p.clip_range_vf is not None:
                 values = old_values[mb] + torch.clamp(values - old_values[mb], -p.clip_range_vf, p.clip_range_vf)
             vf_loss = F.mse_loss(returns[mb], values)
             ent_loss = -torch.mean(entropy)
@@ -98,9 +124,11 @@ def ppo_update(
         if stopped:
             break
     policy.set_training_mode(False)
+    if critic is not None:
+        critic.eval()
     var_y = float(np.var(batch.returns))
     explained = float("nan") if var_y == 0 else 1.0 - float(np.var(batch.returns - batch.values)) / var_y
-    return {
+    stats = {
         "train/policy_gradient_loss": float(np.mean(pg_losses)),
         "train/value_loss": float(np.mean(vf_losses)),
         "train/entropy_loss": float(np.mean(ent_losses)),
@@ -110,3 +138,6 @@ def ppo_update(
         "train/learning_rate": float(learning_rate),
         "train/samples": float(K),
     }
+    if critic is not None:
+        stats["train/critic_loss"] = float(np.mean(critic_losses))
+    return stats

@@ -61,7 +61,9 @@ def _path(cfg: Any) -> str:
     if cfg.trainer == "batched":
         base = cfg.env.reward_baseline
         relative = f", rewards relative to `{base}` on the same wall" if base else ""
-        return f"batched self-play tables on the {cfg.env.engine} engine, training/ppo.py updates{relative}"
+        hidden = cfg.ppo.critic == "hidden"
+        critic = ", advantages from a critic that sees the hidden hands and the wall" if hidden else ""
+        return f"batched self-play tables on the {cfg.env.engine} engine, training/ppo.py updates{relative}{critic}"
     return f"MaskablePPO over {cfg.env.vec_env} envs on the {cfg.env.engine} engine"
 
 

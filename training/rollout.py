@@ -46,7 +46,9 @@ from agents.learned.net_input import NetInput
 from agents.policy import PolicyAgent
 from envs.core.actions import ACTION_SPACE_SIZE
 from envs.core.rule_config import RuleConfig
+from envs.engine.privileged import PRIVILEGED_SHAPE
 from envs.vector_env import make_vec_env
+from training.hidden_critic import HiddenCritic
 from training.opponents import batch_baseline
 from training.wall_reference import WallReference
 
@@ -66,6 +68,7 @@ class Batch:
     values: np.ndarray  # (K,) float32
     advantages: np.ndarray  # (K,) float32 (GAE per seat stream)
     returns: np.ndarray  # (K,) float32 (advantages + values)
+    privileged: np.ndarray | None = None  # (K, 8, 34) float32 with a hidden critic: its input, never the policy's
 
     def __len__(self) -> int:
         return int(self.actions.shape[0])
@@ -74,14 +77,16 @@ class Batch:
 class _Store:
     """Growable sample storage with the per-stream links the rewards and GAE need."""
 
-    def __init__(self, rows: int) -> None:
+    def __init__(self, rows: int, privileged_rows: int = 0) -> None:
         self.rows = rows
+        self.privileged_rows = privileged_rows
         self.size = 0
         self._alloc(1024)
 
     def _alloc(self, cap: int) -> None:
         self.cap = cap
         self.inputs = np.zeros((cap, self.rows, 34), dtype=np.float32)
+        self.privileged = np.zeros((cap, self.privileged_rows, 34), dtype=np.float32)
         self.masks = np.zeros((cap, ACTION_SPACE_SIZE), dtype=bool)
         self.actions = np.zeros(cap, dtype=np.int64)
         self.log_probs = np.zeros(cap, dtype=np.float32)
@@ -91,7 +96,7 @@ class _Store:
         self.closed = np.zeros(cap, dtype=bool)
         self.next = np.full(cap, -1, dtype=np.int64)
 
-    _FIELDS = ("inputs", "masks", "actions", "log_probs", "values", "rewards", "dones", "closed", "next")
+    _FIELDS = ("inputs", "privileged", "masks", "actions", "log_probs", "values", "rewards", "dones", "closed", "next")
 
     def reserve(self, extra: int) -> None:
         if self.size + extra <= self.cap:
@@ -165,6 +170,7 @@ class SelfPlayRollout:
         gae_lambda: float = 0.95,
         reference: WallReference | None = None,
         reference_ahead: int = 4,
+        critic: HiddenCritic | None = None,
     ) -> None:
         options = dict(env_options or {})
         options.pop("rules", None)
@@ -192,7 +198,8 @@ class SelfPlayRollout:
         self.baseline_share = float(baseline_share)
         self.latest_share = float(latest_share)
         self.players = np.zeros((num_envs, self.n), dtype=np.int64)
-        self.store = _Store(net_input.rows)
+        self.critic = critic
+        self.store = _Store(net_input.rows, PRIVILEGED_SHAPE[0] if critic is not None else 0)
         self.open = np.full((num_envs, self.n), -1, dtype=np.int64)  # open sample of each seat stream
         self.acc = np.zeros((num_envs, self.n), dtype=np.float64)  # reward of each stream since its open sample
         self.ep_return = np.zeros((num_envs, self.n), dtype=np.float64)
@@ -200,7 +207,7 @@ class SelfPlayRollout:
         self.decisions = 0  # every seat's decisions played
         # seconds spent per part of a step (benchmarks/bench_training.py reports them)
         self.timing = dict.fromkeys(
-            ("net_input", "learner", "snapshots", "baselines", "env", "reference", "bookkeeping"), 0.0
+            ("net_input", "learner", "critic", "snapshots", "baselines", "env", "reference", "bookkeeping"), 0.0
         )
         self.obs = self.venv.reset()
         self.infos: list[dict[str, Any]] = []  # the environment's infos of the last step
@@ -258,6 +265,13 @@ class SelfPlayRollout:
                 a, v, lp = self.policy.forward(torch.as_tensor(x, device=device), action_masks=m)
             timing["net_input"] += t1 - t0
             timing["learner"] += clock() - t1
+            if self.critic is not None:  # the values GAE uses come from the critic that also sees hidden tiles
+                t2 = clock()
+                hidden = venv.privileged_observations(rows)
+                with torch.no_grad():
+                    v = self.critic(torch.as_tensor(x, device=device), torch.as_tensor(hidden, device=device))
+                store.privileged[ks] = hidden
+                timing["critic"] += clock() - t2
             a_np = a.cpu().numpy().astype(np.int64)
             actions[rows] = a_np
             store.inputs[ks] = x
@@ -368,6 +382,7 @@ class SelfPlayRollout:
             values=store.values[idx].copy(),
             advantages=adv[idx].astype(np.float32),
             returns=(adv[idx] + values[idx]).astype(np.float32),
+            privileged=store.privileged[idx].copy() if self.critic is not None else None,
         )
         remap = store.keep(np.flatnonzero(~closed))
         self.open = np.where(self.open >= 0, remap[self.open], -1)

@@ -87,6 +87,10 @@ class PPOConfig:
     max_grad_norm: float = 0.5
     target_kl: float | None = None
     normalize_advantage: bool = True
+    # the values of the advantages (trainer: batched): the policy's own value head, or a training-only critic that
+    # also reads the other seats' hands and the wall (training/hidden_critic.py; the policy never reads them)
+    critic: Literal["policy", "hidden"] = "policy"
+    critic_learning_rate: float = 3e-4  # the hidden critic's Adam step size
 
 
 @dataclass(frozen=True)
@@ -407,6 +411,11 @@ def _validate(cfg: TrainConfig, source: str) -> None:
         )
     if cfg.env.reward_baseline:
         _validate_reward_baseline(cfg, source)
+    if cfg.ppo.critic == "hidden" and cfg.trainer != "batched":
+        raise TrainConfigError(
+            f"{source}: key 'ppo.critic' = 'hidden' needs 'trainer: batched' (sb3's MaskablePPO takes its advantages "
+            "from the policy's own value head)"
+        )
     if cfg.env.engine == "compiled":
         from envs.compiled.support import unsupported
 
@@ -427,6 +436,7 @@ def _validate(cfg: TrainConfig, source: str) -> None:
         ("ppo.batch_size", cfg.ppo.batch_size),
         ("ppo.n_epochs", cfg.ppo.n_epochs),
         ("ppo.clip_range", cfg.ppo.clip_range),
+        ("ppo.critic_learning_rate", cfg.ppo.critic_learning_rate),
         ("pool.max_size", cfg.pool.max_size),
         ("pool.snapshot_every", cfg.pool.snapshot_every),
         ("schedule.segment_steps", cfg.schedule.segment_steps),

@@ -20,9 +20,10 @@ A run
    :meth:`agents.policy.PolicyAgent.load`), ``report.json``, ``report.md`` and ``learning_curve.png``.
 
 Checkpoints (``checkpoints/step_<N>/``) hold the ``MaskablePPO`` zip (weights, optimizer, counters; with the chuanma
-metadata), ``state.json`` (segment, step, metrics history, evaluations) and ``pool.json``.  Because every segment
-starts from a state that depends only on the checkpoint, a resumed run reproduces the uninterrupted one exactly:
-same step count, same pool, same weights.
+metadata), ``state.json`` (segment, step, metrics history, evaluations), ``pool.json`` and, with ``ppo.critic:
+hidden``, ``critic.pt`` (:mod:`training.hidden_critic`: the training-only critic and its optimizer).  Because
+every segment starts from a state that depends only on the checkpoint, a resumed run reproduces the uninterrupted
+one exactly: same step count, same pool, same weights.
 
 Logs: TensorBoard under ``tb/`` (sb3's rollout/train scalars: episode reward and length, entropy, policy / value
 losses, KL, clip fraction; plus ``eval/*`` points), ``metrics.jsonl`` and ``evals.jsonl``; a tqdm bar with ETA, and
@@ -58,6 +59,7 @@ from envs.core.rule_config import RuleConfig, load_variant
 from envs.engine.observation import OBS_VERSION
 from training.evaluation.evaluate import MatchResult
 from training.evaluation.evaluate_policy import evaluate_agent, evaluate_checkpoint, result_row
+from training.hidden_critic import CRITIC_FILE, HiddenCritic
 from training.publish import git_commit
 from training.selfplay import SnapshotPool, env_options, make_training_vec_env
 from training.train_config import TrainConfig, dump_train_config, load_train_config, match_options
@@ -185,6 +187,7 @@ class Trainer:
         self.net = cfg.net_spec()
         self._snapshot_agents: dict[int, PolicyAgent] = {}  # batched trainer: loaded snapshots, kept across segments
         self._wall_reference: WallReference | None = None  # batched trainer with env.reward_baseline, kept likewise
+        self.critic: HiddenCritic | None = None  # ppo.critic: hidden (made after BC, saved with every checkpoint)
         self._counted = 0
         self.rollout_timing: dict[str, float] = {}  # batched trainer: seconds per part, this process (benchmarks)
         self._configure_logger()
@@ -234,6 +237,7 @@ class Trainer:
         show = cfg.logging.progress_bar if progress is None else progress
         if cfg.bc.decisions > 0:
             trainer._warm_start(show)
+        trainer.critic = trainer._new_critic()
         pool.add(model.policy, trainer.meta(0))
         if cfg.eval.every:
             trainer.evaluate(cfg.eval.deals)  # the starting point (after BC) of the evaluation curve
@@ -267,9 +271,18 @@ class Trainer:
                 f"{state.num_timesteps}"
             )
         trainer = cls(cfg, run_dir, state, model, pool)
+        trainer.critic = trainer._new_critic()
+        if trainer.critic is not None:
+            trainer.critic.load(ckpt / CRITIC_FILE)
         say(f"resume {run_dir} at step {state.num_timesteps}: {plan(cfg)}")
         trainer._reopen_last_boundary()
         return trainer
+
+    def _new_critic(self) -> HiddenCritic | None:
+        """The hidden critic of ``ppo.critic: hidden`` (None otherwise), copied from the policy as it is now."""
+        if self.cfg.ppo.critic != "hidden":
+            return None
+        return HiddenCritic(self.model.policy, learning_rate=self.cfg.ppo.critic_learning_rate, seed=self.cfg.seed)
 
     def _reopen_last_boundary(self) -> None:
         """A finished run extended by ``total_steps``: do what its last segment boundary skipped because the run
@@ -428,6 +441,7 @@ class Trainer:
             gamma=cfg.ppo.gamma,
             gae_lambda=cfg.ppo.gae_lambda,
             reference=self._reference(),
+            critic=self.critic,
         )
         start = self.state.num_timesteps
         goal = min(cfg.schedule.segment_steps, cfg.total_steps - start)
@@ -437,7 +451,7 @@ class Trainer:
                 t_roll = time.perf_counter()
                 batch = rollout.collect(cfg.rollout_steps)
                 t_upd = time.perf_counter()
-                stats = ppo_update(model.policy, batch, cfg.ppo, lr, rng)
+                stats = ppo_update(model.policy, batch, cfg.ppo, lr, rng, critic=self.critic)
                 t_end = time.perf_counter()
                 done += len(batch)
                 model.num_timesteps += len(batch)
@@ -576,6 +590,8 @@ class Trainer:
         tmp.mkdir(parents=True)
         self.model.save(tmp / MODEL_FILE)
         write_meta(tmp / MODEL_FILE, self.meta(step))
+        if self.critic is not None:
+            self.critic.save(tmp / CRITIC_FILE)
         (tmp / STATE_FILE).write_text(json.dumps(self.state.to_dict(), indent=1, default=_json_default))
         self.pool.save(tmp / "pool.json")
         self.pool.save()

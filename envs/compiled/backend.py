@@ -41,6 +41,7 @@ from envs.compiled.layout import (
     WON,
 )
 from envs.compiled.ledger import Ledger
+from envs.compiled.privileged import privileged_rows
 from envs.compiled.shadow import HandReplay
 from envs.compiled.support import check_supported, rule_vector, win_table
 from envs.core.actions import ACTION_SPACE_SIZE
@@ -49,6 +50,7 @@ from envs.core.wall import tile_multiset
 from envs.engine.game import Game
 from envs.engine.match import next_dealer
 from envs.engine.observation import OBS_SHAPE, PHASES
+from envs.engine.privileged import PRIVILEGED_SHAPE
 from envs.engine.view import Phase
 from envs.scoring.settlement import Transfer
 
@@ -157,6 +159,11 @@ class CompiledTable:
         encode_row(self._row, seat, self._base_unit, obs)
         return obs
 
+    def privileged(self, seat: int) -> np.ndarray:
+        out = np.empty((1, *PRIVILEGED_SHAPE), dtype=np.float32)
+        privileged_rows(self._row[None], np.zeros(1, dtype=np.int64), np.array([seat]), self.cfg.num_players, out)
+        return out[0]
+
     def picks(self, seat: int) -> list[int]:
         return self._replay.picks(seat)
 
@@ -239,6 +246,9 @@ class CompiledBatch:
         out = np.empty(OBS_SHAPE, dtype=np.float32)
         encode_row(self.state[i], seat, self._base_unit, out)
         return out
+
+    def privileged(self, rows: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
+        privileged_rows(self.state, rows, seats, self.num_players, out)
 
     def scores(self, i: int) -> list[int]:
         return self.state[i, SCORES : SCORES + self.num_players].tolist()
