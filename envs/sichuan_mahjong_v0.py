@@ -634,6 +634,14 @@ class raw_env(AECEnv, EzPickle):
             mask = np.zeros(ACTION_SPACE_SIZE, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
 
+    def privileged_observation(self, agent: str) -> np.ndarray:
+        """What the rules hide from ``agent`` now, as tile planes (:mod:`envs.engine.privileged`: the other seats'
+        concealed hands, the live wall and its next draws; a new ``(8, 34)`` float32 array) — for a critic during
+        training (an asymmetric actor-critic), never for the policy that acts."""
+        if agent not in self.agent_name_mapping:
+            raise ValueError(f"unknown agent {agent!r}; the agents are {list(self.agent_name_mapping)}")
+        return self.backend.privileged(self.agent_name_mapping[agent])
+
     def legal_mask(self, seat: int) -> np.ndarray:
         """The seat's legal mask now, cached until the next action (do not modify it: ``observe`` and
         :meth:`action_mask` return copies)."""

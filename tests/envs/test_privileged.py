@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from envs import sichuan_mahjong_v0
 from envs.core.rule_config import load_variant
 from envs.core.tiles import NUM_KINDS
 from envs.core.wall import tile_multiset
@@ -83,3 +84,22 @@ def test_bad_seats_and_calls_before_a_deal_are_refused() -> None:
         privileged_planes(game, 2)
     with pytest.raises(RuntimeError, match="reset"):
         VectorEnv("chengdu", 2, seed=0, engine="compiled").privileged_observations()
+
+
+def test_the_aec_env_gives_each_agent_its_planes_on_both_engines() -> None:
+    envs = [sichuan_mahjong_v0.raw_env(variant="hongzhong", engine=e) for e in ("python", "compiled")]
+    for env in envs:
+        env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        for seat, agent in enumerate(envs[0].possible_agents):
+            planes = envs[0].privileged_observation(agent)
+            np.testing.assert_array_equal(planes, privileged_planes(envs[0].game, seat))
+            np.testing.assert_array_equal(planes, envs[1].privileged_observation(agent))
+        _, _, term, trunc, _ = envs[0].last()
+        mask = envs[0].observe(envs[0].agent_selection)["action_mask"]
+        action = None if term or trunc else int(rng.choice(np.flatnonzero(mask)))
+        for env in envs:
+            env.step(action)
+    with pytest.raises(ValueError, match="unknown agent"):
+        envs[1].privileged_observation("player_9")
