@@ -205,6 +205,12 @@ class Trainer:
             )
         run_dir.mkdir(parents=True, exist_ok=True)
         say(f"train {plan(cfg)}; run directory {run_dir}")
+        if cfg.ppo.critic == "hidden" and cfg.ppo.gae_lambda < 1:
+            say(
+                f"warning: ppo.critic hidden with ppo.gae_lambda {cfg.ppo.gae_lambda} bootstraps the advantages from "
+                "a critic that reads hidden tiles, which biases them; gae_lambda 1.0 keeps it a plain baseline "
+                "(README, training/RESULTS.md)"
+            )
         (run_dir / "config.yaml").write_text(dump_train_config(cfg), encoding="utf-8")
         rules = load_variant(cfg.variant, **cfg.env.rules)
         (run_dir / "run.json").write_text(json.dumps(run_metadata(cfg, rules), indent=2, ensure_ascii=False) + "\n")

@@ -94,10 +94,11 @@ def test_sb3_trainer_refuses_the_hidden_critic() -> None:
         cfg.replace(**{"ppo.critic": "oracle"})
 
 
-def test_a_run_with_the_hidden_critic_resumes_exactly(tmp_path: Path) -> None:
-    longer = {"total_steps": 256, "schedule.segment_steps": 128, "ppo.critic": "hidden"}
+def test_a_run_with_the_hidden_critic_resumes_exactly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    longer = {"total_steps": 256, "schedule.segment_steps": 128, "ppo.critic": "hidden", "ppo.gae_lambda": 0.9}
     cfg = load_train_config("chengdu").replace(**{**TINY, **longer, "env.engine": "compiled"})
     whole = Trainer.create(cfg, tmp_path / "whole", progress=False)
+    assert "warning: ppo.critic hidden with ppo.gae_lambda 0.9" in capsys.readouterr().out
     whole.train(progress=False)
     assert whole.critic is not None and whole.rollout_timing["critic"] > 0
     assert "critic that sees the hidden hands" in whole.finish()["markdown"]
