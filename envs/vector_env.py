@@ -329,9 +329,9 @@ class VectorEnv(_VecEnvBase):
         self._settle(list(indices), infos, fresh=set(indices))
 
     # ---- stepping ------------------------------------------------------------------------------------------------
-    def _require_reset(self) -> None:
+    def _require_reset(self, call: str = "step()") -> None:
         if not self._was_reset:
-            raise RuntimeError(f"{type(self).__name__}.step() before reset(): call reset() first to deal the hands")
+            raise RuntimeError(f"{type(self).__name__}.{call} before reset(): call reset() first to deal the hands")
 
     def step_async(self, actions: np.ndarray) -> None:
         self._require_reset()
@@ -632,8 +632,7 @@ class VectorEnv(_VecEnvBase):
         its next draws) of the seat each slot of ``rows`` (default: every slot) shows in ``obs``, a new
         ``(len(rows), PRIVILEGED_ROWS, 34)`` float32 array.  For a training critic only: an acting policy must not
         read them."""
-        if not self._was_reset:
-            raise RuntimeError(f"{type(self).__name__}: no hands before reset(): call reset() first to deal them")
+        self._require_reset("privileged_observations()")
         idx = self._all if rows is None else np.asarray(rows, dtype=np.int64).reshape(-1)
         out = np.zeros((idx.size, *PRIVILEGED_SHAPE), dtype=np.float32)
         self.backend.privileged(idx, self.acting_seats[idx], out)
@@ -652,7 +651,7 @@ class VectorEnv(_VecEnvBase):
             raise ValueError("upcoming_hands: a match slot deals its hands from the match's sequence")
         if count < 1:
             raise ValueError(f"count must be positive, got {count}")
-        self._require_reset()
+        self._require_reset("upcoming_hands()")
         s = self._slots[i]
         return [s.seed if k == 0 else hand_seed(s.seed, k) for k in range(s.hand_index, s.hand_index + count)]
 

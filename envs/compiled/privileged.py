@@ -12,6 +12,7 @@ from envs.engine.privileged import NEXT_DRAWS, OTHER_SEAT_ROWS, PRIVILEGED_ROWS
 __all__ = ["privileged_rows"]
 
 _POSITIONS = np.arange(WALL_LEN)
+_KINDS = np.arange(NK)
 
 
 def privileged_rows(state: np.ndarray, rows: np.ndarray, seats: np.ndarray, num_players: int, out: np.ndarray) -> None:
@@ -35,10 +36,8 @@ def privileged_rows(state: np.ndarray, rows: np.ndarray, seats: np.ndarray, num_
     back = st[:, BACK].astype(np.int64)
     wall = st[:, WALL : WALL + WALL_LEN]
     live = (front[:, None] <= _POSITIONS) & (back[:, None] > _POSITIONS)
-    kinds = np.where(live, wall, NK)  # NK: a cell outside the live wall, dropped below
-    counts = np.zeros((m, NK + 1), dtype=np.float32)
-    np.add.at(counts, (np.repeat(np.arange(m), WALL_LEN), kinds.ravel()), 1.0)
-    out[:, OTHER_SEAT_ROWS] = counts[:, :NK] / 4.0
+    kinds = np.where(live, wall, -1)  # -1: a cell outside the live wall, which matches no kind
+    out[:, OTHER_SEAT_ROWS] = (kinds[:, :, None] == _KINDS).sum(axis=1) / 4.0
     for j in range(NEXT_DRAWS):
         pos = front + j
         has = np.flatnonzero(pos < back)
