@@ -22,7 +22,7 @@ import time
 import numpy as np
 
 from agents.compiled.hand_features import BatchHandFeatures
-from agents.compiled.shanten import SUIT_TABLE
+from agents.compiled.shanten import SHANTEN_TABLES, clear_tables
 from agents.handeval import clear_caches
 from agents.learned.hand_features import HandFeatures
 from agents.registry import make_agent
@@ -91,7 +91,7 @@ def _bench_compiled(cfg, positions: list, name: str) -> dict:
         t_py = time.perf_counter() - t
         if label == "cold":
             clear_caches()
-            SUIT_TABLE[:] = -2  # agents.compiled.shanten._UNSET
+            clear_tables(SHANTEN_TABLES)
             MEMO[1][:] = -1  # the compiled shanten memo
         t = time.perf_counter()
         got = batch.act_batch(obs, masks)
@@ -114,7 +114,7 @@ def _bench_hand_features(cfg, positions: list) -> dict:
     for label in ("cold", "warm"):
         if label == "cold":
             clear_caches()
-            SUIT_TABLE[:] = -2  # agents.compiled.shanten._UNSET
+            clear_tables(SHANTEN_TABLES)
         t = time.perf_counter()
         for o in obs:
             py.planes(o)

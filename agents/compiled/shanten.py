@@ -15,7 +15,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["SUIT_TABLE", "new_suit_table", "shanten_caps", "shanten_dead"]
+__all__ = [
+    "NO_SPLIT",
+    "SHANTEN_TABLES",
+    "SUIT_TABLE",
+    "clear_tables",
+    "new_suit_table",
+    "new_tables",
+    "shanten_caps",
+    "shanten_dead",
+    "split_hand",
+    "split_shanten",
+]
 
 _INF = 1 << 20
 _UNSET = -2  # a suit profile not computed yet
@@ -28,8 +39,58 @@ def new_suit_table() -> np.ndarray:
     return np.full((5**9, 5, 2), _UNSET, dtype=np.int8)
 
 
-SUIT_TABLE = new_suit_table()
-"""The process-wide memo the agents pass to :func:`shanten_dead` / :func:`shanten_caps`."""
+_CAPPED_SLOTS = 1 << 16
+_POW9 = 5**9
+_POW5 = np.array([5 ** (8 - i) for i in range(9)], dtype=np.int64)  # weight of the i-th kind of a suit in its code
+NO_SPLIT = -100
+"""What :func:`split_hand` / :func:`split_shanten` return when the split does not apply (ask :func:`shanten_dead`)."""
+# split_hand's parts: suit profiles 0-2, honors (allowed, other) 3-4, the rest without suit g (allowed 5+g, other 8+g),
+# a candidate's suit profile 11 and its two sides 12-13
+_P_SUIT, _P_HON_A, _P_HON_O, _P_REST_A, _P_REST_O, _P_NEW, _P_SIDE_A, _P_SIDE_O = 0, 3, 4, 5, 8, 11, 12, 13
+_NUM_PARTS = 14
+# split_hand's meta: sets, wildcards, seven pairs on, tile total, split applies, allowed and dead masks, then per
+# suit: wildcard-allowed, code, capped
+_M_N, _M_WILDS, _M_SEVEN, _M_TOTAL, _M_OK, _M_ALLOWED, _M_DEAD = range(7)
+_M_SIDE, _M_CODE, _M_CAPPED = 7, 10, 13
+_NUM_META = 16
+
+
+def new_tables(suit_table: np.ndarray | None = None, capped_slots: int = _CAPPED_SLOTS) -> tuple:
+    """The ``tables`` argument of :func:`shanten_caps` / :func:`shanten_dead`: ``(suit table, capped keys, capped
+    profiles, profile scratch, kind scratch)``.
+
+    * the suit table (:func:`new_suit_table`): the profiles of uncapped suits, filled on first use;
+    * a direct-mapped memo of the profiles of suits with capped kinds (a pong or kong of the suit, a dead tile):
+      keys ``code * 5**9 + caps code`` (int64, ``-1`` empty) and the profiles ``(slots, 5, 2)`` int8, so a suit
+      that holds a meld is a lookup after its first time as well;
+    * scratch arrays the computation reuses instead of allocating per call (the compiled agents are single-threaded),
+      and the split hand of :func:`split_hand` / :func:`split_shanten`.
+    """
+    if capped_slots <= 0 or capped_slots & (capped_slots - 1):
+        raise ValueError(f"capped_slots must be a power of two, got {capped_slots}")
+    return (
+        new_suit_table() if suit_table is None else suit_table,
+        np.full(capped_slots, -1, dtype=np.int64),
+        np.zeros((capped_slots, 5, 2), dtype=np.int8),
+        np.empty((5, 5, 2), dtype=np.int64),
+        np.empty((4, 34), dtype=np.int64),
+        np.empty((_NUM_PARTS, 5, 2), dtype=np.int64),
+        np.empty((2, 34), dtype=np.int64),
+        np.zeros(_NUM_META, dtype=np.int64),
+        np.zeros((2, 3), dtype=np.int64),
+    )
+
+
+def clear_tables(tables: tuple) -> None:
+    """Empty the memos of ``tables`` (a cold start, for benchmarks)."""
+    tables[0][:] = _UNSET
+    tables[1][:] = -1
+
+
+SHANTEN_TABLES = new_tables()
+"""The process-wide tables the agents pass to :func:`shanten_dead` / :func:`shanten_caps`."""
+SUIT_TABLE = SHANTEN_TABLES[0]
+"""Its suit table (:func:`new_suit_table`)."""
 
 _DUMMIES = np.array([27, 28, 29, 30, 32, 33], dtype=np.int64)  # honor dummies (红中 31 skipped), popped from the end
 
@@ -107,11 +168,21 @@ def _seven_pairs(counts, wilds, allowed):  # pragma: no cover - compiled
     for the best ``j``."""
     steps = np.zeros((2, 3), dtype=np.int64)  # [allowed?, missing tiles 0 / 1 / 2]: pair steps available
     for k in range(34):
-        c = counts[k]
-        first = 2 - c if c < 2 else 0
-        pool = (allowed >> k) & 1
-        steps[pool, first] += 1
-        steps[pool, (4 - c if c < 4 else 0) - first] += 1
+        _pair_steps(steps, (allowed >> k) & 1, counts[k], 1)
+    return _seven_from_steps(steps, wilds)
+
+
+@njit(cache=True)
+def _pair_steps(steps, pool, c, sign):  # pragma: no cover - compiled
+    """Add (``sign`` 1) or remove (-1) the two pair steps of a kind held ``c`` times to ``steps[pool]``."""
+    first = 2 - c if c < 2 else 0
+    steps[pool, first] += sign
+    steps[pool, (4 - c if c < 4 else 0) - first] += sign
+
+
+@njit(cache=True)
+def _seven_from_steps(steps, wilds):  # pragma: no cover - compiled
+    """:func:`_seven_pairs` of the pair steps counted in ``steps``."""
     best = _INF
     for j in range(8):
         sa = _cheapest(j, steps[1, 0], steps[1, 1], steps[1, 2])
@@ -179,9 +250,9 @@ def _honor(c, cap, n, out):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _merge(a, b, n, out, tmp):  # pragma: no cover - compiled
-    """(min, +) product of two (sets, pair) profiles into ``a`` (``tmp`` is scratch)."""
-    tmp[:] = _INF
+def _product(a, b, n, out):  # pragma: no cover - compiled
+    """(min, +) product of two (sets, pair) profiles into ``out`` (which is neither of them)."""
+    out[:] = _INF
     for s1 in range(n + 1):
         for p1 in range(2):
             x = a[s1, p1]
@@ -190,77 +261,21 @@ def _merge(a, b, n, out, tmp):  # pragma: no cover - compiled
             for s2 in range(n + 1 - s1):
                 for p2 in range(2 - p1):
                     y = b[s2, p2]
-                    if y < _INF and x + y < tmp[s1 + s2, p1 + p2]:
-                        tmp[s1 + s2, p1 + p2] = x + y
+                    if y < _INF and x + y < out[s1 + s2, p1 + p2]:
+                        out[s1 + s2, p1 + p2] = x + y
+
+
+@njit(cache=True)
+def _merge(a, b, n, tmp):  # pragma: no cover - compiled
+    """(min, +) product of two (sets, pair) profiles into ``a`` (``tmp`` is scratch)."""
+    _product(a, b, n, tmp)
     a[:] = tmp
 
 
 @njit(cache=True)
-def _by_groups(counts, wilds, allowed, caps, n, table):  # pragma: no cover - compiled
-    """Least ``|T - H|`` when every group (suit, honor kind) is wholly allowed or wholly not: allowed groups' missing
-    tiles are covered by the wildcards, the others' all count; ``-1`` when a suit is partly allowed."""
-    scratch = np.empty((5, max(n + 1, 5), 2), dtype=np.int64)  # one allocation for the five profiles
-    pa = scratch[0, : n + 1]
-    po = scratch[1, : n + 1]
-    prof = scratch[2, : n + 1]
-    full_prof = scratch[3, :5]
-    tmp = scratch[4, : n + 1]
-    pa[:] = _INF
-    po[:] = _INF
-    pa[0, 0] = 0
-    po[0, 0] = 0
-    groups = 10
-    if (allowed >> 27) & 0x7F == 0:
-        empty = True
-        for k in range(27, 34):
-            if counts[k] != 0 or caps[k] != 4:
-                empty = False
-        if empty:  # seven empty, uncapped honor kinds not allowed: s triplets and p pairs from scratch, one product
-            for s in range(n + 1):
-                for p in range(2):
-                    prof[s, p] = 3 * s + 2 * p if s + p <= 7 else _INF
-            _merge(po, prof, n, po, tmp)
-            groups = 3
-    for g in range(groups):
-        lo = 9 * g if g < 3 else 24 + g
-        hi = lo + 9 if g < 3 else lo + 1
-        bits = (allowed >> lo) & ((1 << (hi - lo)) - 1)
-        full = (1 << (hi - lo)) - 1
-        if bits != 0 and bits != full:
-            return -1
-        if (
-            g < 3
-            and caps[lo] == 4
-            and caps[lo + 1] == 4
-            and caps[lo + 2] == 4
-            and caps[lo + 3] == 4
-            and caps[lo + 4] == 4
-            and caps[lo + 5] == 4
-            and caps[lo + 6] == 4
-            and caps[lo + 7] == 4
-            and caps[lo + 8] == 4
-        ):
-            code = 0
-            for k in range(lo, hi):
-                code = code * 5 + counts[k]
-            if table[code, 0, 0] == _UNSET:
-                _group(counts, caps, lo, hi, 4, full_prof)
-                for s in range(5):
-                    for p in range(2):
-                        v = full_prof[s, p]
-                        table[code, s, p] = _FAR if v >= _FAR else v
-            for s in range(n + 1):
-                for p in range(2):
-                    v = table[code, s, p]
-                    prof[s, p] = _INF if v == _FAR else v
-        elif g >= 3:
-            _honor(counts[lo], caps[lo], n, prof)
-        else:
-            _group(counts, caps, lo, hi, n, prof)
-        if bits == full:
-            _merge(pa, prof, n, pa, tmp)
-        else:
-            _merge(po, prof, n, po, tmp)
+def _least(po, pa, n, wilds):  # pragma: no cover - compiled
+    """Least ``|T - H|`` of ``n`` sets and a pair from the profiles of the groups no wildcard may stand for
+    (``po``) and of the wildcard-allowed groups (``pa``), whose missing tiles the wildcards cover."""
     best = _INF
     for s in range(n + 1):
         for p in range(2):
@@ -274,21 +289,92 @@ def _by_groups(counts, wilds, allowed, caps, n, table):  # pragma: no cover - co
     return best
 
 
+@njit(cache=True, inline="always")
+def _store(prof, row):  # pragma: no cover - compiled
+    for s in range(5):
+        for p in range(2):
+            v = prof[s, p]
+            row[s, p] = _FAR if v >= _FAR else v
+
+
 @njit(cache=True)
-def shanten_caps(counts, wilds, allowed, melded, seven_pairs, table):  # pragma: no cover - compiled
+def _honors(counts, caps, allowed, n, pa, po, prof, tmp):  # pragma: no cover - compiled
+    """Merge the honor kinds into the wildcard-allowed (``pa``) and other (``po``) profiles: a kind capped at one
+    copy (a dead tile's dummy) adds nothing, the empty, uncapped kinds no wildcard may stand for are one profile
+    (``s`` triplets and ``p`` pairs from scratch), every other kind its own."""
+    free = 0
+    for k in range(27, 34):
+        if caps[k] <= 1:  # no pair or set of this kind fits: nothing to add
+            continue
+        is_allowed = (allowed >> k) & 1
+        if counts[k] == 0 and caps[k] == 4 and not is_allowed:
+            free += 1
+            continue
+        _honor(counts[k], caps[k], n, prof)
+        if is_allowed:
+            _merge(pa, prof, n, tmp)
+        else:
+            _merge(po, prof, n, tmp)
+    if free:
+        for s in range(n + 1):
+            for p in range(2):
+                prof[s, p] = 3 * s + 2 * p if s + p <= free else _INF
+        _merge(po, prof, n, tmp)
+
+
+@njit(cache=True)
+def _by_groups(counts, wilds, allowed, caps, n, table, cap_keys, cap_vals, scratch):  # pragma: no cover - compiled
+    """Least ``|T - H|`` when every group (suit, honor kind) is wholly allowed or wholly not: allowed groups' missing
+    tiles are covered by the wildcards, the others' all count; ``-1`` when a suit is partly allowed."""
+    pa = scratch[0, : n + 1]
+    po = scratch[1, : n + 1]
+    prof = scratch[2, : n + 1]
+    tmp = scratch[3, : n + 1]
+    pa[:] = _INF
+    po[:] = _INF
+    pa[0, 0] = 0
+    po[0, 0] = 0
+    for g in range(3):
+        lo = 9 * g
+        bits = (allowed >> lo) & 0x1FF
+        if bits != 0 and bits != 0x1FF:
+            return -1
+        code = 0
+        capped = False
+        for k in range(lo, lo + 9):
+            code = code * 5 + counts[k]
+            if caps[k] != 4:
+                capped = True
+        _suit_into(counts, caps, lo, code, capped, table, cap_keys, cap_vals, scratch, 2, 4)
+        if bits == 0x1FF:
+            _merge(pa, prof, n, tmp)
+        else:
+            _merge(po, prof, n, tmp)
+    _honors(counts, caps, allowed, n, pa, po, prof, tmp)
+    return _least(po, pa, n, wilds)
+
+
+@njit(cache=True)
+def shanten_caps(counts, wilds, allowed, melded, seven_pairs, tables):  # pragma: no cover - compiled
     """Shanten of natural ``counts`` (34) with ``wilds`` wildcards over ``allowed`` kinds and ``melded`` copies
-    (34, all zero for no melds); seven pairs when ``seven_pairs``, ``n == 4`` and no melds.  ``table``:
-    :data:`SUIT_TABLE` (or one of :func:`new_suit_table`)."""
+    (34, all zero for no melds); seven pairs when ``seven_pairs``, ``n == 4`` and no melds.  ``tables``:
+    :data:`SHANTEN_TABLES` (or one of :func:`new_tables`)."""
     total = wilds
-    no_melds = True
-    caps = np.empty(34, dtype=np.int64)
     for k in range(34):
         total += counts[k]
+    return _shanten_n(counts, wilds, allowed, melded, seven_pairs, (total - 1) // 3, tables)
+
+
+@njit(cache=True, inline="always")
+def _shanten_n(counts, wilds, allowed, melded, seven_pairs, n, tables):  # pragma: no cover - compiled
+    """:func:`shanten_caps` with the number of sets ``n`` of the targets given."""
+    no_melds = True
+    caps = tables[4][3]
+    for k in range(34):
         caps[k] = 4 - melded[k]
         if melded[k]:
             no_melds = False
-    n = (total - 1) // 3
-    cost = _by_groups(counts, wilds, allowed, caps, n, table)
+    cost = _by_groups(counts, wilds, allowed, caps, n, tables[0], tables[1], tables[2], tables[3])
     if cost < 0:
         cost = _standard(counts, wilds, allowed, caps, n)
     if seven_pairs and n == 4 and no_melds and cost > 0:
@@ -299,18 +385,27 @@ def shanten_caps(counts, wilds, allowed, melded, seven_pairs, table):  # pragma:
 
 
 @njit(cache=True)
-def shanten_dead(counts, wilds, dead, allowed, melded, table):  # pragma: no cover - compiled
+def shanten_dead(counts, wilds, dead, allowed, melded, tables):  # pragma: no cover - compiled
     """:func:`agents.handeval.shanten_dead`: each dead tile becomes an honor dummy capped at one copy (while the
-    six dummies last; further dead tiles stay ordinary tiles), seven pairs only without dummies or melds."""
+    six dummies last; further dead tiles stay ordinary tiles), seven pairs only without dummies or melds.
+
+    A dummy adds nothing to a target (:func:`_by_groups`), so when the spare dummies hold every dead tile the dead
+    tiles are simply left out of the counts (the number of sets still counts them) and the dummies' kinds capped."""
     any_caps = False
     for k in range(34):
         if melded[k]:
             any_caps = True
     if not dead:  # nothing to rewrite: no copies
-        return shanten_caps(counts, wilds, allowed, melded, not any_caps, table)
-    c = counts.astype(np.int64)
-    caps_m = melded.astype(np.int64)
-    spare = np.empty(6, dtype=np.int64)
+        return shanten_caps(counts, wilds, allowed, melded, not any_caps, tables)
+    work = tables[4]
+    c = work[0]
+    caps_m = work[1]
+    spare = work[2]
+    total = wilds
+    for k in range(34):
+        c[k] = counts[k]
+        caps_m[k] = melded[k]
+        total += counts[k]
     ns = 0
     for i in range(6):
         d = _DUMMIES[i]
@@ -323,8 +418,215 @@ def shanten_dead(counts, wilds, dead, allowed, melded, table):  # pragma: no cov
                 c[k] -= 1
                 ns -= 1
                 d = spare[ns]
-                c[d] = 1
-                caps_m[d] = 3
+                caps_m[d] = 3  # held once and capped at one copy: the same profile as empty and capped
                 any_caps = True
-    allowed = allowed & ~dead
-    return shanten_caps(c, wilds, allowed, caps_m, not any_caps, table)
+    return _shanten_n(c, wilds, allowed & ~dead, caps_m, not any_caps, (total - 1) // 3, tables)
+
+
+# ---- a hand split into its groups, for the shanten of the hand with one tile more or less ------------------------
+# The split state lives in the arrays of ``tables`` (``parts``, ``kinds``, ``meta``, ``steps``); the inner functions
+# take those arrays one by one and index them in place (no views: numba counts the references of every view).
+@njit(cache=True, inline="always")
+def _suit_into(c, caps, lo, code, capped, table, cap_keys, cap_vals, parts, dst, work):  # pragma: no cover - compiled
+    """``parts[dst]``: the full profile (five set counts) of the suit ``lo..lo+8`` of ``c`` (base-5 ``code``), from
+    the suit table when no kind is ``capped``, else from the capped memo; computed by :func:`_group` (into
+    ``parts[work]``) on first use."""
+    if not capped:
+        if table[code, 0, 0] == _UNSET:
+            _group(c, caps, lo, lo + 9, 4, parts[work])
+            _store(parts[work], table[code])
+        for s in range(5):
+            for p in range(2):
+                v = table[code, s, p]
+                parts[dst, s, p] = _INF if v == _FAR else v
+        return
+    key = np.int64(code)
+    for k in range(lo, lo + 9):
+        key = key * 5 + caps[k]
+    h = (np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)
+    i = np.int64(h) & (cap_keys.shape[0] - 1)
+    if cap_keys[i] != key:
+        _group(c, caps, lo, lo + 9, 4, parts[work])
+        _store(parts[work], cap_vals[i])
+        cap_keys[i] = key
+    for s in range(5):
+        for p in range(2):
+            v = cap_vals[i, s, p]
+            parts[dst, s, p] = _INF if v == _FAR else v
+
+
+@njit(cache=True, inline="always")
+def _product_at(parts, a, b, n, out):  # pragma: no cover - compiled
+    """:func:`_product` of ``parts[a]`` and ``parts[b]`` into ``parts[out]``."""
+    for s in range(n + 1):
+        for p in range(2):
+            parts[out, s, p] = _INF
+    for s1 in range(n + 1):
+        for p1 in range(2):
+            x = parts[a, s1, p1]
+            if x >= _INF:
+                continue
+            for s2 in range(n + 1 - s1):
+                for p2 in range(2 - p1):
+                    y = parts[b, s2, p2]
+                    if y < _INF and x + y < parts[out, s1 + s2, p1 + p2]:
+                        parts[out, s1 + s2, p1 + p2] = x + y
+
+
+@njit(cache=True, inline="always")
+def _least_at(parts, o, a, n, wilds):  # pragma: no cover - compiled
+    """:func:`_least` of ``parts[o]`` (no wildcards) and ``parts[a]`` (wildcard-allowed)."""
+    best = _INF
+    for s in range(n + 1):
+        for p in range(2):
+            x = parts[o, s, p]
+            y = parts[a, n - s, 1 - p]
+            if x >= _INF or y >= _INF:
+                continue
+            cost = x + (y - wilds if y > wilds else 0)
+            if cost < best:
+                best = cost
+    return best
+
+
+@njit(cache=True)
+def split_hand(counts, wilds, dead, allowed, melded, tables):  # pragma: no cover - compiled
+    """:func:`shanten_dead` of the hand, keeping its groups in ``tables`` so that :func:`split_shanten` answers the
+    same hand with one suited tile more or less from one suit profile; :data:`NO_SPLIT` when the split does not
+    apply (a suit partly wildcard-allowed: :func:`shanten_dead` computes those with its full programme)."""
+    return _split(counts, wilds, dead, allowed, melded, tables[0], tables[1], tables[2], tables[4], tables[5],
+                  tables[6], tables[7], tables[8])  # fmt: skip
+
+
+@njit(cache=True)
+def _split(counts, wilds, dead, allowed, melded, table, cap_keys, cap_vals, work, parts, kinds, meta, steps):
+    # pragma: no cover - compiled
+    """:func:`split_hand` on the arrays of the tables."""
+    any_caps = False
+    total = wilds
+    for k in range(34):
+        kinds[0, k] = counts[k]
+        kinds[1, k] = 4 - melded[k]
+        total += counts[k]
+        if melded[k]:
+            any_caps = True
+    c = kinds[0]
+    caps = kinds[1]
+    if dead:  # shanten_dead's dummies: each takes a dead tile out of the counts and caps its honor kind at one copy
+        ns = 0
+        for i in range(6):
+            d = _DUMMIES[i]
+            if c[d] == 0 and caps[d] == 4:
+                work[2, ns] = d
+                ns += 1
+        for k in range(27):
+            if (dead >> k) & 1:
+                while c[k] > 0 and ns > 0:
+                    c[k] -= 1
+                    ns -= 1
+                    caps[work[2, ns]] = 1
+                    any_caps = True
+        allowed = allowed & ~dead
+    meta[_M_OK] = 0
+    meta[_M_DEAD] = dead
+    for g in range(3):
+        bits = (allowed >> (9 * g)) & 0x1FF
+        if bits != 0 and bits != 0x1FF:
+            return NO_SPLIT
+    n = (total - 1) // 3
+    meta[_M_N] = n
+    meta[_M_WILDS] = wilds
+    meta[_M_TOTAL] = total
+    meta[_M_ALLOWED] = allowed
+    meta[_M_SEVEN] = 1 if not any_caps and n == 4 else 0
+    for g in range(3):
+        lo = 9 * g
+        code = 0
+        capped = False
+        for k in range(lo, lo + 9):
+            code = code * 5 + c[k]
+            if caps[k] != 4:
+                capped = True
+        meta[_M_SIDE + g] = 1 if (allowed >> lo) & 1 else 0
+        meta[_M_CODE + g] = code
+        meta[_M_CAPPED + g] = capped
+        _suit_into(c, caps, lo, code, capped, table, cap_keys, cap_vals, parts, _P_SUIT + g, _P_NEW)
+    parts[_P_HON_A] = _INF
+    parts[_P_HON_O] = _INF
+    parts[_P_HON_A, 0, 0] = 0
+    parts[_P_HON_O, 0, 0] = 0
+    _honors(c, caps, allowed, n, parts[_P_HON_A, : n + 1], parts[_P_HON_O, : n + 1], parts[_P_NEW, : n + 1],
+            parts[_P_SIDE_A, : n + 1])  # fmt: skip
+    for g in range(3):  # everything but suit g, on each side
+        a, o = _P_REST_A + g, _P_REST_O + g
+        parts[a] = parts[_P_HON_A]
+        parts[o] = parts[_P_HON_O]
+        for h in range(3):
+            if h != g:
+                side = a if meta[_M_SIDE + h] else o
+                _product_at(parts, side, _P_SUIT + h, n, _P_SIDE_A)
+                parts[side] = parts[_P_SIDE_A]
+    if meta[_M_SEVEN]:
+        steps[:] = 0
+        for k in range(34):
+            _pair_steps(steps, (allowed >> k) & 1, c[k], 1)
+    meta[_M_OK] = 1
+    return _split_cost(0, _P_SUIT, parts, meta, steps) - 1
+
+
+@njit(cache=True, inline="always")
+def _split_cost(g, prof, parts, meta, steps):  # pragma: no cover - compiled
+    """Least ``|T - H|`` of the split hand with the profile of suit ``g`` replaced by ``parts[prof]`` (standard
+    shapes, then seven pairs from the pair ``steps`` when they apply)."""
+    n = meta[_M_N]
+    wilds = meta[_M_WILDS]
+    if meta[_M_SIDE + g]:
+        _product_at(parts, _P_REST_A + g, prof, n, _P_SIDE_A)
+        cost = _least_at(parts, _P_REST_O + g, _P_SIDE_A, n, wilds)
+    else:
+        _product_at(parts, _P_REST_O + g, prof, n, _P_SIDE_O)
+        cost = _least_at(parts, _P_SIDE_O, _P_REST_A + g, n, wilds)
+    if meta[_M_SEVEN] and cost > 0:
+        sp = _seven_from_steps(steps, wilds)
+        if sp < cost:
+            cost = sp
+    return cost
+
+
+@njit(cache=True)
+def split_shanten(t, d, tables):  # pragma: no cover - compiled
+    """The shanten of the hand :func:`split_hand` split, with ``d`` (+1 or -1) tiles of the suited kind ``t``
+    more: :data:`NO_SPLIT` when the split does not apply, ``t`` is dead (the dummies would change), the count would
+    leave 0-4 or its cap, or the number of sets of the targets would change (ask :func:`shanten_dead`)."""
+    return split_step(t, d, tables[0], tables[1], tables[2], tables[5], tables[6], tables[7], tables[8])
+
+
+@njit(cache=True)
+def split_step(t, d, table, cap_keys, cap_vals, parts, kinds, meta, steps):  # pragma: no cover - compiled
+    """:func:`split_shanten` on the arrays of the tables (``tables[0:3]`` and ``tables[5:9]``: a caller asking many
+    candidates takes them out of the tuple once)."""
+    if not meta[_M_OK] or t >= 27 or (meta[_M_DEAD] >> t) & 1:
+        return NO_SPLIT
+    n = meta[_M_N]
+    if (meta[_M_TOTAL] + d - 1) // 3 != n:
+        return NO_SPLIT
+    old = kinds[0, t]
+    new = old + d
+    if new < 0 or new > kinds[1, t]:
+        return NO_SPLIT
+    g = t // 9
+    lo = 9 * g
+    kinds[0, t] = new
+    _suit_into(kinds[0], kinds[1], lo, meta[_M_CODE + g] + d * _POW5[t - lo], meta[_M_CAPPED + g] != 0, table,
+               cap_keys, cap_vals, parts, _P_NEW, _P_NEW)  # fmt: skip
+    kinds[0, t] = old
+    seven = meta[_M_SEVEN] != 0
+    pool = (meta[_M_ALLOWED] >> t) & 1
+    if seven:
+        _pair_steps(steps, pool, old, -1)
+        _pair_steps(steps, pool, new, 1)
+    cost = _split_cost(g, _P_NEW, parts, meta, steps)
+    if seven:
+        _pair_steps(steps, pool, new, -1)
+        _pair_steps(steps, pool, old, 1)
+    return cost - 1

@@ -5,7 +5,7 @@ across the decisions of a game (the Python agents keep a dict for the same reaso
 :func:`shanten_cached` is :func:`agents.compiled.shanten.shanten_dead` behind a direct-mapped table: the full input
 (34 counts, wildcards, dead and allowed masks, 34 meld counts) is packed into six int64 words and compared whole, so a
 hit is always the exact value (a slot keeps the last hand hashed to it).  :func:`new_memo` makes the
-``(suit table, keys, values)`` tuple the compiled agents pass where :mod:`agents.compiled.shanten` takes its table.
+``(shanten tables, keys, values)`` tuple the compiled agents pass where :mod:`agents.compiled.shanten` takes its tables.
 :func:`useful_tiles` (有效牌) and :func:`discard_shanten` ask the shanten of the hand plus or minus one tile of each
 candidate kind: their keys are the hand's key plus or minus one count, so a hit costs a hash and a comparison.
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from agents.compiled.shanten import SUIT_TABLE, shanten_dead
+from agents.compiled.shanten import NO_SPLIT, SHANTEN_TABLES, shanten_dead, split_hand, split_step
 from envs.core.tiles import NUM_SUITED
 
 __all__ = [
@@ -42,11 +42,12 @@ _M1 = np.uint64(0x9E3779B97F4A7C15)
 _M2 = np.uint64(0xC2B2AE3D27D4EB4F)
 
 
-def new_memo(slots: int = _SLOTS, table: np.ndarray = SUIT_TABLE) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(suit table, keys (slots, 6) int64, values (slots,) int64)``; ``slots`` must be a power of two."""
+def new_memo(slots: int = _SLOTS, tables: tuple = SHANTEN_TABLES) -> tuple[tuple, np.ndarray, np.ndarray]:
+    """``(shanten tables, keys (slots, 6) int64, values (slots,) int64)``; ``slots`` must be a power of two;
+    ``tables``: :func:`agents.compiled.shanten.new_tables`."""
     if slots <= 0 or slots & (slots - 1):
         raise ValueError(f"slots must be a power of two, got {slots}")
-    return table, np.full((slots, 6), -1, dtype=np.int64), np.zeros(slots, dtype=np.int64)
+    return tables, np.full((slots, 6), -1, dtype=np.int64), np.zeros(slots, dtype=np.int64)
 
 
 MEMO = new_memo()
@@ -132,10 +133,17 @@ def shanten_cached(counts, wilds, dead, allowed, melded, memo):  # pragma: no co
 def useful_tiles(counts, wilds, dead, allowed, melded, cand, near, memo, out):  # pragma: no cover - compiled
     """``(shanten, n)``: :func:`agents.handeval.useful_tiles` with ``candidates`` = ``cand`` (pass
     ``allowed & ~dead`` for the default), its pruning to the kinds ``near`` the held suited tiles included; the
-    first ``n`` entries of ``out`` are the useful kinds (whose draw lowers the shanten), ascending.  The key of each
-    drawn hand is the held hand's plus one tile (:func:`add_tile`)."""
+    first ``n`` entries of ``out`` are the useful kinds (whose draw lowers the shanten), ascending.  The hand is
+    split into its groups once (:func:`agents.compiled.shanten.split_hand`), so each drawn hand is one suit profile;
+    where the split does not apply, the memo answers (the key of each drawn hand is the held hand's plus one tile)."""
+    tables = memo[0]
+    table, cap_keys, cap_vals, parts, kinds, meta, steps = tables[0], tables[1], tables[2], tables[5], tables[6], \
+        tables[7], tables[8]  # fmt: skip
+    s = split_hand(counts, wilds, dead, allowed, melded, tables)
+    split = s != NO_SPLIT
     ok, w0, w1, w4, w5 = memo_words(counts, wilds, melded)
-    s = shanten_keyed(counts, wilds, dead, allowed, melded, memo, ok, w0, w1, w4, w5)
+    if not split:
+        s = shanten_keyed(counts, wilds, dead, allowed, melded, memo, ok, w0, w1, w4, w5)
     if wilds == 0 and 0 <= s <= 3:
         nm = np.int64(0)
         for k in range(27):
@@ -148,26 +156,37 @@ def useful_tiles(counts, wilds, dead, allowed, melded, cand, near, memo, out):  
             continue
         if counts[t] + melded[t] >= 4:
             continue
-        counts[t] += 1  # at most 4 (the check above): the key stays exact
-        a0, a1 = add_tile(w0, w1, t, 1)
-        if shanten_keyed(counts, wilds, dead, allowed, melded, memo, ok, a0, a1, w4, w5) < s:
+        s2 = split_step(t, 1, table, cap_keys, cap_vals, parts, kinds, meta, steps) if split else NO_SPLIT
+        if s2 == NO_SPLIT:
+            counts[t] += 1  # at most 4 (the check above): the key stays exact
+            a0, a1 = add_tile(w0, w1, t, 1)
+            s2 = shanten_keyed(counts, wilds, dead, allowed, melded, memo, ok, a0, a1, w4, w5)
+            counts[t] -= 1
+        if s2 < s:
             out[n] = t
             n += 1
-        counts[t] -= 1
     return s, n
 
 
 @njit(cache=True)
 def discard_shanten(counts, wilds, melded, cands, n, dead, allowed, wild, memo, out):  # pragma: no cover - compiled
     """``out[i]``: the shanten of the hand after discarding one ``cands[i]`` (``i < n``; a wildcard when
-    ``wild[cands[i]]``); the key of each hand is the held hand's minus one count."""
+    ``wild[cands[i]]``): one suit profile of the split hand (:func:`agents.compiled.shanten.split_hand`), else the
+    memo (the key of each hand is the held hand's minus one count)."""
+    tables = memo[0]
+    table, cap_keys, cap_vals, parts, kinds, meta, steps = tables[0], tables[1], tables[2], tables[5], tables[6], \
+        tables[7], tables[8]  # fmt: skip
+    split = split_hand(counts, wilds, dead, allowed, melded, tables) != NO_SPLIT
     ok, w0, w1, w4, w5 = memo_words(counts, wilds, melded)
     for i in range(n):
         k = cands[i]
         if wild[k]:
             out[i] = shanten_cached(counts, wilds - 1, dead, allowed, melded, memo)
             continue
-        counts[k] -= 1
-        a0, a1 = add_tile(w0, w1, k, -1)
-        out[i] = shanten_keyed(counts, wilds, dead, allowed, melded, memo, ok and counts[k] >= 0, a0, a1, w4, w5)
-        counts[k] += 1
+        s = split_step(k, -1, table, cap_keys, cap_vals, parts, kinds, meta, steps) if split else NO_SPLIT
+        if s == NO_SPLIT:
+            counts[k] -= 1
+            a0, a1 = add_tile(w0, w1, k, -1)
+            s = shanten_keyed(counts, wilds, dead, allowed, melded, memo, ok and counts[k] >= 0, a0, a1, w4, w5)
+            counts[k] += 1
+        out[i] = s

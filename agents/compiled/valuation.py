@@ -36,6 +36,7 @@ __all__ = [
     "plan_doublings",
     "values_vector",
     "wait_payment",
+    "wait_payment_memo",
     "win_value",
 ]
 
@@ -161,6 +162,7 @@ def completion_probability(shanten, useful, unseen, draws, plan, claim_seats, cl
 
 # ---- wait payments by the compiled scorers ---------------------------------------------------------------------
 SC_SICHUAN, SC_DKG, SC_YIBIN, SC_WUHAN = 0, 1, 2, 3
+_PAY_SLOTS = 1 << 14
 
 
 class WaitScorer:
@@ -188,10 +190,13 @@ class WaitScorer:
         else:
             self.wuhan[2] = cfg.hand_size
         self.work = (workspace(), workspace_dkg(), workspace_yibin(), workspace_wuhan())
+        # a direct-mapped memo of this configuration's payments (wait_payment_memo): packed keys and the payments
+        self.memo = (np.full((_PAY_SLOTS, 3), -1, dtype=np.int64), np.zeros(_PAY_SLOTS, dtype=np.float64))
 
     def args(self) -> tuple:
-        """``(kind, rules, wuhan constants, workspaces)``: the scorer arguments of :func:`wait_payment`."""
-        return (self.kind, self.rules, self.wuhan, self.work)
+        """``(kind, rules, wuhan constants, workspaces, payment memo)``: the scorer arguments of
+        :func:`wait_payment_memo` (the first four: of :func:`wait_payment`)."""
+        return (self.kind, self.rules, self.wuhan, self.work, self.memo)
 
 
 @njit(cache=True)
@@ -268,4 +273,57 @@ def wait_payment(hand, melds, n_melds, void, indicator, t, v, kind, rules, const
             elif n_melds == 0 and hand[31] == 0 and t != laizi_kind(indicator):
                 pay = payment(v, v[V_BASE] - v[V_SHAGUI])  # refused only for 开口: a small soft win
     hand[t] -= 1
+    return pay
+
+
+@njit(cache=True)
+def _payment_key(hand, melds, n_melds, void, indicator, t):  # pragma: no cover - compiled
+    """``(ok, w0, w1, w2)``: the inputs of :func:`wait_payment` packed exactly (counts 0-7, up to five melds of the
+    hand's meld kinds); ``ok`` is False for inputs the words do not hold (they are scored every time)."""
+    ok = 0 <= t < 34 and -1 <= void < 7 and -1 <= indicator < 63 and 0 <= n_melds <= 5
+    w0 = np.int64(0)
+    w1 = np.int64(0)
+    for k in range(34):
+        c = hand[k]
+        if c < 0 or c > 7:
+            ok = False
+        if k < 21:
+            w0 |= np.int64(c & 7) << (3 * k)
+        else:
+            w1 |= np.int64(c & 7) << (3 * (k - 21))
+    w1 |= np.int64(t & 63) << 39
+    w1 |= np.int64((void + 1) & 7) << 45
+    w1 |= np.int64((indicator + 1) & 63) << 48
+    w2 = np.int64(n_melds)
+    for i in range(min(n_melds, 5)):
+        mk = melds[3 * i]
+        tile = melds[3 * i + 1]
+        if mk < 0 or mk > 7 or tile < 0 or tile > 33 or melds[3 * i + 2] != -1:
+            ok = False
+        w2 |= np.int64((mk & 7) | ((tile & 63) << 3)) << (3 + 9 * i)
+    return ok, w0, w1, w2
+
+
+@njit(cache=True)
+def wait_payment_memo(hand, melds, n_melds, void, indicator, t, v, kind, rules, consts, work, memo):
+    # pragma: no cover - compiled
+    """:func:`wait_payment` behind a direct-mapped memo of one configuration (:attr:`WaitScorer.memo`): the full
+    input is packed into the key and compared whole, so a hit is always the exact payment.  A ready hand is priced
+    again and again (every discard that keeps it, every claim that looks at it), and its scoring is the dearest part
+    of a hand's value."""
+    keys, vals = memo
+    ok, w0, w1, w2 = _payment_key(hand, melds, n_melds, void, indicator, t)
+    if not ok:
+        return wait_payment(hand, melds, n_melds, void, indicator, t, v, kind, rules, consts, work)
+    h = (np.uint64(w0) * np.uint64(0x9E3779B97F4A7C15)) ^ (np.uint64(w1) * np.uint64(0xC2B2AE3D27D4EB4F))
+    h = (h ^ (h >> np.uint64(29))) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(w2)
+    h = (h ^ (h >> np.uint64(31))) * np.uint64(0xC2B2AE3D27D4EB4F)
+    i = np.int64(h >> np.uint64(40)) & (keys.shape[0] - 1)
+    if keys[i, 0] == w0 and keys[i, 1] == w1 and keys[i, 2] == w2:
+        return vals[i]
+    pay = wait_payment(hand, melds, n_melds, void, indicator, t, v, kind, rules, consts, work)
+    keys[i, 0] = w0
+    keys[i, 1] = w1
+    keys[i, 2] = w2
+    vals[i] = pay
     return pay

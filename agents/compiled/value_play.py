@@ -35,7 +35,7 @@ from agents.compiled.danger import danger_from, deal_in_by_kind, expected_wilds,
 from agents.compiled.hand_features import _DUMMIES, _JIANG, _has_jiang
 from agents.compiled.opening import OPENING_ACTIONS
 from agents.compiled.shanten_memo import MEMO, NEAR, discard_shanten, shanten_cached, useful_tiles
-from agents.compiled.valuation import WaitScorer, values_vector, wait_payment
+from agents.compiled.valuation import WaitScorer, values_vector, wait_payment_memo
 from agents.compiled.value_plans import (
     CI_HZ_CLAIMABLE,
     CI_NUM_TILES,
@@ -244,8 +244,8 @@ def jiang_wait(counts, wilds, t, melded, pos, setup):  # pragma: no cover - comp
         melds[3 * n + 1] = chis[i]
         melds[3 * n + 2] = -1
         n += 1
-    kind, rules, consts, work = scorer
-    return wait_payment(hand, melds, n, -1, row_i[R_INDICATOR], t, v, kind, rules, consts, work) > 0
+    kind, rules, consts, work, memo = scorer
+    return wait_payment_memo(hand, melds, n, -1, row_i[R_INDICATOR], t, v, kind, rules, consts, work, memo) > 0
 
 
 @njit(cache=True)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from agents.compiled import danger as cd
-from agents.compiled.shanten import SUIT_TABLE
+from agents.compiled.shanten import SHANTEN_TABLES
 from agents.compiled.value_plans import ValueKit
 from agents.danger import (
     danger_from,
@@ -54,7 +54,7 @@ def test_danger_equal(variant: str) -> None:
         want_rows = deal_in_by_kind(seen, cfg)
         cd.deal_in_by_kind(n, rows.opp[b], rows.disc[b], rows.opp_melded[b], rows.revealed[b], d.hand[b],
                            d.wild[b], d.live[b], d.visible[b], cfg.hz_red_discard_claimable, cfg.num_tiles, suited,
-                           SUIT_TABLE, out)  # fmt: skip
+                           SHANTEN_TABLES, out)  # fmt: skip
         for i in range(n):
             assert out[i].tolist() == want_rows[i], f"row {b} opponent {i}"
         cd.danger_from(n, rows.opp[b], out, kit.values, danger)

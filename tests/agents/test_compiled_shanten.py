@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.compiled.shanten import SUIT_TABLE
+from agents.compiled.shanten import SHANTEN_TABLES
 from agents.compiled.shanten import shanten_dead as compiled_shanten
 from agents.handeval import shanten_dead, suit_mask
 
@@ -35,7 +35,7 @@ def test_compiled_shanten_equals_handeval() -> None:
             dead,
             allowed,
             np.frombuffer(melded or bytes(34), dtype=np.uint8).astype(np.int8),
-            SUIT_TABLE,
+            SHANTEN_TABLES,
         )
         assert got == expected, (counts, wilds, dead, allowed, list(melded))
 
@@ -77,3 +77,77 @@ def test_compiled_seven_pairs_is_the_definition() -> None:
         allowed = int(rng.integers(0, 1 << 34)) if i % 3 == 0 else (1 << 27) - 1
         got = _seven_pairs(np.array(counts, dtype=np.int64), wilds, allowed)
         assert got == _seven_pairs_by_definition(counts, wilds, allowed), (counts, wilds, hex(allowed))
+
+
+def test_compiled_shanten_reuses_capped_profiles_exactly() -> None:
+    """Hands with melds in one to three suits and dead tiles (more than the six dummies hold, too), asked twice
+    through tables whose capped memo has four slots: every answer, from a fresh computation, a hit or a slot another
+    suit overwrote, equals the Python definition."""
+    from agents.compiled.shanten import new_tables
+
+    tables = new_tables(capped_slots=4)
+    rng = np.random.default_rng(11)
+    cases = []
+    for i in range(600):
+        n_melds = int(rng.integers(0, 4))
+        size = 13 - 3 * n_melds + (i % 2)
+        wilds = int(rng.integers(0, 3)) if i % 3 == 0 else 0
+        melded = [0] * 34
+        for k in rng.choice(27, size=n_melds, replace=False):
+            melded[int(k)] = 3 if rng.random() < 0.7 else 4
+        pool = [k for k in range(27) for _ in range(4 - melded[k])]
+        counts = [0] * 34
+        for t in rng.choice(pool, size - wilds, replace=False):
+            counts[int(t)] += 1
+        dead = suit_mask(int(rng.integers(0, 3))) if i % 2 else 0
+        cases.append((counts, wilds, dead, melded))
+    for _ in range(2):
+        for counts, wilds, dead, melded in cases:
+            allowed = (1 << 27) - 1
+            expected = shanten_dead(counts, wilds, dead=dead, allowed=allowed, melded=bytes(melded))
+            got = compiled_shanten(np.array(counts, dtype=np.int64), wilds, dead, allowed,
+                                   np.array(melded, dtype=np.int64), tables)  # fmt: skip
+            assert got == expected, (counts, wilds, hex(dead), melded)
+
+
+def test_split_hand_answers_one_tile_more_or_less_exactly() -> None:
+    """split_hand / split_shanten equal shanten_dead on the hand and on every hand one suited tile away: melds,
+    dead suits (with more dead tiles than dummies), wildcards, partly allowed suits (refused: NO_SPLIT)."""
+    from agents.compiled.shanten import NO_SPLIT, new_tables, split_hand, split_shanten
+
+    tables = new_tables(capped_slots=8)
+    rng = np.random.default_rng(17)
+    checked = refused = 0
+    for i in range(500):
+        n_melds = int(rng.integers(0, 3))
+        size = 13 - 3 * n_melds + (i % 2)
+        wilds = int(rng.integers(0, 3)) if i % 3 == 0 else 0
+        melded = np.zeros(34, dtype=np.int64)
+        for k in rng.choice(27, size=n_melds, replace=False):
+            melded[int(k)] = 3 if rng.random() < 0.7 else 4
+        pool = [k for k in range(27) for _ in range(4 - int(melded[k]))]
+        counts = np.zeros(34, dtype=np.int64)
+        for t in rng.choice(pool, size - wilds, replace=False):
+            counts[int(t)] += 1
+        dead = suit_mask(int(rng.integers(0, 3))) if i % 2 else 0
+        allowed = (1 << 27) - 1 if i % 7 else (1 << 27) - 1 - (1 << int(rng.integers(0, 27)))
+        base = split_hand(counts, wilds, dead, allowed, melded, tables)
+        want = compiled_shanten(counts, wilds, dead, allowed, melded, SHANTEN_TABLES)
+        if base == NO_SPLIT:
+            refused += 1
+            assert i % 7 == 0
+            continue
+        assert base == want
+        for t in range(27):
+            for d in (1, -1):
+                got = split_shanten(t, d, tables)
+                if (dead >> t) & 1 or not 0 <= counts[t] + d <= 4 - melded[t]:
+                    assert got == NO_SPLIT
+                    continue
+                if got == NO_SPLIT:  # the number of sets would change
+                    continue
+                counts[t] += d
+                assert got == compiled_shanten(counts, wilds, dead, allowed, melded, SHANTEN_TABLES), (t, d)
+                counts[t] -= d
+                checked += 1
+    assert refused > 0 and checked > 5000

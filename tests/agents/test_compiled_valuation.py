@@ -197,3 +197,46 @@ def test_memo_words_plus_one_tile_is_the_drawn_hand() -> None:
         t = int(rng.integers(0, NUM_KINDS))
         c[t] += 1
         assert ok and (*add_tile(w0, w1, t, 1), w4, w5) == memo_words(c, 2, m)[1:]
+
+
+@pytest.mark.parametrize("variant", ["chengdu", "hongzhong", "duankagen", "yibin", "wuhan"])
+def test_payment_memo_is_exact(variant: str) -> None:
+    """``wait_payment_memo`` (two slots: hits, and slots other hands overwrote) gives ``wait_payment``'s payment of
+    every wait of ready hands with and without a pong, asked three times over."""
+    cfg = load_variant(variant)
+    kind, rules, consts, work, _ = cv.WaitScorer(cfg).args()
+    v = cv.values_vector(cfg)
+    memo = (np.full((2, 3), -1, dtype=np.int64), np.zeros(2, dtype=np.float64))
+    rng = np.random.default_rng(3)
+    cases = []
+    for i in range(80):
+        hand = np.zeros(NUM_KINDS, dtype=np.int32)
+        melds = np.full(3 * 16, -1, dtype=np.int32)
+        n_melds = 0
+        for j in range(4):
+            if rng.random() < 0.5:
+                k = int(rng.integers(0, NUM_SUITED))
+                if hand[k] == 0 and j == 0 and i % 2:
+                    melds[0:3] = (1, k, -1)  # a pong
+                    n_melds = 1
+                elif hand[k] <= 1:
+                    hand[k] += 3
+            else:
+                k = int(rng.integers(0, 7)) + 9 * int(rng.integers(0, 3))
+                if max(hand[k : k + 3]) < 4:
+                    hand[k : k + 3] += 1
+        k = int(rng.integers(0, NUM_SUITED))
+        if hand[k] <= 2:
+            hand[k] += 2
+        held = [t for t in range(NUM_KINDS) if hand[t]]
+        t = int(rng.choice(held))
+        hand[t] -= 1
+        cases.append((hand, melds, n_melds, t))
+    priced = 0
+    for _ in range(3):
+        for hand, melds, n_melds, t in cases:
+            want = cv.wait_payment(hand, melds, n_melds, -1, -1, t, v, kind, rules, consts, work)
+            got = cv.wait_payment_memo(hand, melds, n_melds, -1, -1, t, v, kind, rules, consts, work, memo)
+            assert got == want, (variant, hand.tolist(), n_melds, t)
+            priced += want > 0
+    assert priced >= 3  # at least one priced wait on each pass
