@@ -185,9 +185,10 @@ def collect_batched(
     """:func:`collect_decisions` on the compiled engine, ``slots`` hands at a time (批量采集): the same hands (seeds),
     teachers (one per seat and hand, seeded as there, made by :func:`training.evaluation.fast.batch_agent`, the place
     where compiled teachers answer a whole batch), observations, masks, actions and returns, in the same order — the
-    hands finish out of order and are put back in order, and the hands dealt past the one that completes
-    ``num_decisions`` are dropped.  ``env_options``: the AEC env's (``reward_scale``, ``normalize_reward`` and
-    ``rules`` matter here; the engine is the compiled one)."""
+    hands finish out of order and are put back in order.  No hand is dealt, and a hand in play is abandoned, once
+    the hands before it have recorded ``num_decisions`` decisions between them (their counts only grow, so it could
+    never be used).  ``env_options``: the AEC env's (``reward_scale``, ``normalize_reward`` and ``rules`` matter here;
+    the engine is the compiled one)."""
     from envs.backend import make_batch
     from training.evaluation.fast import batch_agent
 
@@ -209,7 +210,8 @@ def collect_batched(
     playing: dict[int, list[tuple[np.ndarray, np.ndarray, int, int, int]]] = {}
     finished: dict[int, tuple[list[tuple[np.ndarray, np.ndarray, int, int, int]], list[int]]] = {}
     slot_hand = [-1] * slots
-    state = {"dealt": 0, "prefix": 0, "prefix_decisions": 0}  # hands dealt; finished hands in order and their rows
+    # hands dealt; finished hands in order and their rows; rows recorded by every hand dealt
+    state = {"dealt": 0, "prefix": 0, "prefix_decisions": 0, "recorded": 0}
     bar = tqdm(total=num_decisions, desc="BC data", unit="dec", disable=not progress, leave=False)
 
     def advance_prefix() -> None:
@@ -220,7 +222,7 @@ def collect_batched(
             bar.update(min(got, num_decisions - bar.n))
 
     def deal(i: int) -> None:
-        while state["prefix_decisions"] < num_decisions:
+        while state["recorded"] < num_decisions:
             h = state["dealt"]
             state["dealt"] += 1
             hand = next(walls)
@@ -265,9 +267,14 @@ def collect_batched(
                 q = int(seats[i])
                 record = (inputs[k], masks[i].astype(bool), int(actions[j]), q, backend.scores(i)[q])
                 playing[slot_hand[i]].append(record)
+            state["recorded"] += chosen.size
         backend.step(rows, seats[rows], actions)
+        last = _last_needed(playing, finished, state["prefix"], state["prefix_decisions"], num_decisions)
         for i in rows.tolist():
-            if backend.is_over(i):
+            if slot_hand[i] > last:  # the hands before it hold enough decisions: it can never be used
+                del playing[slot_hand[i]]
+                slot_hand[i] = -1
+            elif backend.is_over(i):
                 finish(i)
                 deal(i)
     bar.close()
@@ -292,6 +299,19 @@ def collect_batched(
             seat_buf[count], hand_buf[count] = q, h
             count += 1
     return Decisions(obs_buf, mask_buf, act_buf, ret_buf, state["prefix"], seat_buf, kept, hand_buf)
+
+
+def _last_needed(playing: dict, finished: dict, prefix: int, prefix_decisions: int, num_decisions: int) -> int:
+    """The last hand that may still be needed: the first, from the finished prefix on, by which the hands in order
+    have recorded ``num_decisions`` decisions so far (a hand's count only grows), or every hand when none has."""
+    total = prefix_decisions
+    h = prefix
+    while h in playing or h in finished:
+        total += len(playing[h]) if h in playing else len(finished[h][0])
+        if total >= num_decisions:
+            return h
+        h += 1
+    return h
 
 
 def _accuracy(policy: MaskableActorCriticPolicy, data: Decisions, idx: np.ndarray, batch: int) -> float:
