@@ -32,6 +32,7 @@ __all__ = [
     "PLAN_TRIPLETS",
     "WaitScorer",
     "completion_probability",
+    "completion_probability_into",
     "payment",
     "plan_doublings",
     "values_vector",
@@ -124,20 +125,34 @@ def win_value(v, pay, payers, pinghu):  # pragma: no cover - compiled
 def completion_probability(shanten, useful, unseen, draws, plan, claim_seats, claims_every_step, extra, hazard):
     # pragma: no cover - compiled
     """:func:`agents.valuation.completion_probability` (``plan``: 0 standard, 1 flush, 2 pairs, 3 triplets)."""
+    steps = max(shanten + 1, 1)
+    rates = np.empty(steps, dtype=np.float64)
+    dist = np.empty(steps + 1, dtype=np.float64)
+    return completion_probability_into(shanten, useful, unseen, draws, plan, claim_seats, claims_every_step, extra,
+                                       hazard, rates, dist)  # fmt: skip
+
+
+@njit(cache=True)
+def completion_probability_into(shanten, useful, unseen, draws, plan, claim_seats, claims_every_step, extra, hazard,
+                                rates, dist):  # fmt: skip  # pragma: no cover - compiled
+    """:func:`completion_probability` with its two rows in the scratch arrays ``rates`` and ``dist`` (float64 of at
+    least ``shanten + 1`` and ``shanten + 2``; fresh ones when they are shorter)."""
     if shanten < 0:
         return 1.0
     n = int(draws)
     if n <= 0 or unseen <= 0:
         return 0.0
     steps = shanten + 1
-    rates = np.empty(steps, dtype=np.float64)
+    if rates.shape[0] < steps or dist.shape[0] < steps + 1:
+        rates = np.empty(steps, dtype=np.float64)
+        dist = np.empty(steps + 1, dtype=np.float64)
     for i in range(steps):
         level = shanten - i
         u = useful if level == shanten else TYPICAL[plan, min(level, TYPICAL.shape[1] - 1)]
         p = min(0.95, (u + extra) / unseen)
         trials = 1.0 + (RON_SHARE * claim_seats if level == 0 or claims_every_step else 0.0)
         rates[i] = 1.0 - (1.0 - p) ** trials
-    dist = np.zeros(steps + 1, dtype=np.float64)
+    dist[: steps + 1] = 0.0
     dist[0] = 1.0
     keep = 1.0 - hazard
     for _ in range(n):

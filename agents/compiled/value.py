@@ -21,6 +21,11 @@ from numba import njit
 from agents.compiled.opening import declare, dingque, exchange, variant_self_action
 from agents.compiled.value_plans import CI_MAX_LAIZI, CI_SUITED, ValueKit
 from agents.compiled.value_play import (
+    IW_COUNTS,
+    IW_HAND,
+    IW_MELDED,
+    IW_VISIBLE,
+    IW_WILD,
     OI_BAOHU_MIN_LIVE,
     OI_POLICY,
     OI_VARIANT_ACTIONS,
@@ -50,7 +55,7 @@ def _act_rows(masks, phase, counts, wilds, melded, n_melds, visible, wall, hand,
               row_k, row_f, n_opp, opp, disc, opp_melded, revealed, claim_tile, won, picked, phases, ids, setup,
               out):  # fmt: skip  # pragma: no cover - compiled
     """``ValueAgent.act`` / ``DefensiveAgent.act`` of every row."""
-    ci, memo, oi = setup[1], setup[4], setup[6]
+    ci, memo, oi, iw = setup[1], setup[4], setup[6], setup[10]
     suited = ci[CI_SUITED]
     hu, kong_base = ids[0], ids[1]
     legal = np.empty(34, dtype=np.int64)
@@ -76,10 +81,16 @@ def _act_rows(masks, phase, counts, wilds, melded, n_melds, visible, wall, hand,
             r = dingque(mask, counts[b].astype(np.int64), wilds[b], melded[b].astype(np.int64), suited, memo, setup[8])
             out[b] = first if r < 0 else r
             continue
-        pos = (counts[b].astype(np.int64), wilds[b], melded[b].astype(np.int64), n_melds[b],
-               visible[b].astype(np.int64), wall[b], hand[b].astype(np.int64), wild[b].astype(np.int64), opened[b],
-               chis[b], n_chis[b], row_i[b], row_k[b], row_f[b], n_opp[b], opp[b], disc[b], opp_melded[b],
-               revealed[b], claim_tile[b], won[b])  # fmt: skip
+        c_b, m_b, v_b, h_b, w_b = iw[IW_COUNTS], iw[IW_MELDED], iw[IW_VISIBLE], iw[IW_HAND], iw[IW_WILD]
+        for k in range(34):  # the decisions change these (and restore them): int64 copies in the scratch rows
+            c_b[k] = counts[b, k]
+            m_b[k] = melded[b, k]
+            v_b[k] = visible[b, k]
+            h_b[k] = hand[b, k]
+            w_b[k] = wild[b, k]
+        pos = (c_b, wilds[b], m_b, n_melds[b], v_b, wall[b], h_b, w_b, opened[b], chis[b], n_chis[b], row_i[b],
+               row_k[b], row_f[b], n_opp[b], opp[b], disc[b], opp_melded[b], revealed[b], claim_tile[b],
+               won[b])  # fmt: skip
         if ph == phases[3]:
             r = declare(mask, pos, setup, oi[OI_VARIANT_ACTIONS] != 0, oi[OI_BAOHU_MIN_LIVE])
             out[b] = first if r < 0 else r

@@ -29,7 +29,7 @@ from agents.compiled.valuation import (
     V_PINGHU,
     V_SHAGUI,
     WaitScorer,
-    completion_probability,
+    completion_probability_into,
     payment,
     plan_doublings,
     values_vector,
@@ -172,15 +172,29 @@ def _flush_suit(counts, meld_kinds, n_meld_kinds, dead, max_off_suit):  # pragma
     return suit if off <= max_off_suit else -1
 
 
+def hand_value_work() -> tuple:
+    """The scratch arrays :func:`hand_value` fills instead of allocating per call: useful kinds (int64), own pongs
+    (bool), meld kinds, wait payments, the scorer's melds and hand (int32), and the completion model's two rows."""
+    return (
+        np.zeros(64, dtype=np.int64),
+        np.zeros(NUM_KINDS, dtype=np.bool_),
+        np.zeros(16, dtype=np.int64),
+        np.zeros(NUM_KINDS, dtype=np.float64),
+        np.zeros(3 * 16, dtype=np.int32),
+        np.zeros(NUM_KINDS, dtype=np.int32),
+        np.zeros((2, 32), dtype=np.float64),
+    )
+
+
 @njit(cache=True)
-def hand_value(counts, wilds, melded, n_melds, chis, n_chis, row_i, row_k, row_f, v, ci, cf, scorer, table, buf):
+def hand_value(counts, wilds, melded, n_melds, chis, n_chis, row_i, row_k, row_f, v, ci, cf, scorer, table, work):
     # pragma: no cover - compiled
     """``ValueAgent.hand_value``: ``(value, live useful tiles of the standard plan, plan index)`` of the 3k+1 hand
     ``counts`` (34 natural counts, restored on return) with ``wilds`` wildcards, ``melded`` meld copies and
     ``n_melds`` melds; ``chis`` holds the ``n_chis`` lowest kinds of the own 吃 runs (Wuhan).  ``row_*``: the
     decision row (:func:`agents.compiled.value_row.value_row`), ``v``: the values vector, ``ci`` / ``cf``: the
     configuration, ``scorer``: :meth:`agents.compiled.valuation.WaitScorer.args`, ``table``: a shanten memo
-    (:func:`agents.compiled.shanten_memo.new_memo`), ``buf``: scratch (int64, 64)."""
+    (:func:`agents.compiled.shanten_memo.new_memo`), ``work``: the scratch arrays of :func:`hand_value_work`."""
     dead = row_i[R_DEAD]
     live = row_k[K_LIVE]
     wuhan = ci[CI_WUHAN] != 0
@@ -192,8 +206,8 @@ def hand_value(counts, wilds, melded, n_melds, chis, n_chis, row_i, row_k, row_f
     hazard = row_f[F_HAZARD]
     exit_value = row_f[F_EXIT]
     # own melds: the seen pongs plus a meld just made by a hypothetical pong, the seen kongs
-    is_pong = np.zeros(34, dtype=np.bool_)
-    meld_kinds = np.empty(16, dtype=np.int64)
+    buf, is_pong, meld_kinds, pays, melds, hand, fwork = work
+    is_pong[:] = False
     nmk = 0
     for k in range(34):
         if row_k[K_PONGS, k] or (melded[k] and not row_k[K_KONGS, k]):
@@ -239,10 +253,10 @@ def hand_value(counts, wilds, melded, n_melds, chis, n_chis, row_i, row_k, row_f
                 useful[nu] = t
                 nu += 1
             counts[t] -= 1
-    pays = np.zeros(34, dtype=np.float64)
-    melds = np.zeros(3 * 16, dtype=np.int32)
+    pays[:] = 0.0
+    melds[:] = 0
     n_m = 0
-    hand = np.zeros(34, dtype=np.int32)
+    hand[:] = 0
     have_pays = False
     if s == 0:
         for i in range(n_own):
@@ -306,11 +320,15 @@ def hand_value(counts, wilds, melded, n_melds, chis, n_chis, row_i, row_k, row_f
                 acc += live[t] * (pays[t] if pays[t] != 0.0 else base_pay)
             avg = acc / total
             seats = 0 if pinghu and not v[V_PINGHU] else payers
-            p = completion_probability(0, total, unseen, draws, 0, seats, False, wild_live, hazard)
+            p = completion_probability_into(
+                0, total, unseen, draws, 0, seats, False, wild_live, hazard, fwork[0], fwork[1]
+            )
             best = p * (win_value(v, avg, payers, pinghu) + exit_value)
     elif s > 0:
         d = plan_doublings(v, PLAN_BASE, one_suit, roots, has_wild)
-        p = completion_probability(s, u_live, unseen, draws, 0, payers, False, wild_live, hazard)
+        p = completion_probability_into(
+            s, u_live, unseen, draws, 0, payers, False, wild_live, hazard, fwork[0], fwork[1]
+        )
         best = p * (win_value(v, payment(v, d), payers, d == v[V_BASE]) + exit_value)
     else:
         best = win_value(v, payment(v, v[V_BASE]), payers, False) + exit_value
@@ -328,7 +346,9 @@ def hand_value(counts, wilds, melded, n_melds, chis, n_chis, row_i, row_k, row_f
                 uf = 0
                 for i in range(nf):
                     uf += live[fu[i]]
-                p = completion_probability(sf, uf, unseen, draws, 1, payers, False, wild_live, hazard)
+                p = completion_probability_into(
+                    sf, uf, unseen, draws, 1, payers, False, wild_live, hazard, fwork[0], fwork[1]
+                )
                 val = p * (win_value(v, payment(v, d), payers, False) + exit_value)
                 if val > best:
                     best, plan = val, PLAN_FLUSH
@@ -344,7 +364,9 @@ def hand_value(counts, wilds, melded, n_melds, chis, n_chis, row_i, row_k, row_f
                     if counts[k] & 1 and not (dead >> k) & 1:
                         u7 += live[k]
                 d = plan_doublings(v, PLAN_PAIRS, one_suit, roots, has_wild)
-                p = completion_probability(s7, u7, unseen, draws, 2, payers, False, wild_live, hazard)
+                p = completion_probability_into(
+                    s7, u7, unseen, draws, 2, payers, False, wild_live, hazard, fwork[0], fwork[1]
+                )
                 val = p * (win_value(v, payment(v, d), payers, False) + exit_value)
                 if val > best:
                     best, plan = val, PLAN_PAIRS
@@ -358,13 +380,21 @@ def hand_value(counts, wilds, melded, n_melds, chis, n_chis, row_i, row_k, row_f
                 if (kinds >> k) & 1 and 0 < counts[k] < 3 and not (dead >> k) & 1:
                     ut += live[k]
             d = plan_doublings(v, PLAN_TRIPLETS, one_suit, roots, has_wild)
-            p = completion_probability(st, ut, unseen, draws, 3, payers, True, wild_live, hazard)
+            p = completion_probability_into(
+                st, ut, unseen, draws, 3, payers, True, wild_live, hazard, fwork[0], fwork[1]
+            )
             val = p * (win_value(v, payment(v, d), payers, False) + exit_value)
             if val > best:
                 best, plan = val, PLAN_TRIPLETS
     # readiness at exhaustion
     if cf[CF_READY_VALUE] > 0 and payers:
-        p_ready = 1.0 if s <= 0 else completion_probability(s - 1, u_live, unseen, draws, 0, 0, False, wild_live, 0.0)
+        p_ready = (
+            1.0
+            if s <= 0
+            else completion_probability_into(
+                s - 1, u_live, unseen, draws, 0, 0, False, wild_live, 0.0, fwork[0], fwork[1]
+            )
+        )
         best += p_ready * cf[CF_READY_VALUE] * payers
     return best, u_live, plan
 

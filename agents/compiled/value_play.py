@@ -49,6 +49,7 @@ from agents.compiled.value_plans import (
     ValueRows,
     config_vectors,
     hand_value,
+    hand_value_work,
 )
 from envs.core.actions import CHI_BASE, FEI_ID, HU_ID, KONG_BASE, PASS_ID, PONG_ID
 from envs.core.rule_config import RuleConfig
@@ -87,6 +88,41 @@ _NEVER = 1 << 30  # safe_first_shanten "off"
 SAFE_FIRST_MARGIN = 0.01
 _PREF = np.array([0 if k % 9 in (0, 8) else 1 if k % 9 in (1, 7) else 2 for k in range(34)], dtype=np.int64)
 _TASTE = np.array([2 if k % 9 in (0, 8) else 1 if k % 9 in (1, 7) else 0 for k in range(34)], dtype=np.int64)
+# scratch rows of the setup (ValueSetup.args: setup[10] int64, setup[11] float64), one per array a decision fills,
+# so that nothing is allocated per decision; each function owns its rows, and no two functions that are active at the
+# same time share one
+(
+    IW_COUNTS,
+    IW_MELDED,
+    IW_VISIBLE,
+    IW_HAND,
+    IW_WILD,
+    IW_LEGAL,
+    IW_VOID,
+    IW_CANDS,
+    IW_OUT_S,
+    IW_OUT_U,
+    IW_EVAL_BUF,
+    IW_KEYS_BUF,
+    IW_GREEDY_S,
+    IW_GREEDY_U,
+    IW_FAST_S,
+    IW_FAST_U,
+    IW_AFTER_CANDS,
+    IW_AFTER_S,
+    IW_AFTER_U,
+    IW_CLAIM_C,
+    IW_CLAIM_M,
+    IW_KEEP_NOW,
+    IW_KEEP_CHIS,
+    IW_KEEP_C,
+    IW_KONG_C,
+    IW_KONG_M,
+    IW_WILD_BUF,
+) = range(27)
+NUM_IW = 27
+FW_OUT_V, FW_DANGER, FW_RISK, FW_ROWS = 0, 1, 2, 3  # FW_ROWS .. FW_ROWS + 2: the danger rows of the opponents
+NUM_FW = 6
 
 
 @dataclass(frozen=True)
@@ -157,6 +193,9 @@ class ValueSetup:
         )
         self.scorer = WaitScorer(cfg).args()
         self.options = options
+        self.work = hand_value_work()
+        self.iwork = np.zeros((NUM_IW, 34), dtype=np.int64)
+        self.fwork = np.zeros((NUM_FW, 34), dtype=np.float64)
 
     @classmethod
     def of_agent(cls, agent: Any, cfg: RuleConfig) -> ValueSetup:
@@ -170,9 +209,10 @@ class ValueSetup:
         )
 
     def args(self) -> tuple:
-        """``(values, cfg_i, cfg_f, scorer, shanten memo, actions, options_i, options_f, opening actions)``."""
+        """``(values, cfg_i, cfg_f, scorer, shanten memo, actions, options_i, options_f, opening actions, hand-value
+        scratch, int scratch rows, float scratch rows)``."""
         return (self.values, self.ci, self.cf, self.scorer, MEMO, ACTIONS, self.options.oi, self.options.of,
-                OPENING_ACTIONS)  # fmt: skip
+                OPENING_ACTIONS, self.work, self.iwork, self.fwork)  # fmt: skip
 
 
 def position(rows: ValueRows, b: int) -> tuple:
@@ -286,7 +326,7 @@ def discard_keys(counts, wilds, melded, cands, n, pos, setup, out_s, out_u):  # 
     wild = pos[7]
     dead = row_i[R_DEAD]
     suited = ci[CI_SUITED]
-    buf = np.empty(34, dtype=np.int64)
+    buf = setup[10][IW_KEYS_BUF]
     discard_shanten(counts, wilds, melded, cands, n, dead, suited, wild, table, out_s)
     if ci[CI_WUHAN]:
         for i in range(n):
@@ -321,7 +361,7 @@ def _key_less(s1, u1, k1, s2, u2, k2, visible):  # pragma: no cover - compiled
 def after_claim_key(counts, wilds, melded, pos, setup):  # pragma: no cover - compiled
     """``VariantPlay._after_claim_key`` without the rank: ``(shanten, -live)`` of the best discard of the claimed
     3k+2 hand."""
-    cands = np.empty(34, dtype=np.int64)
+    cands = setup[10][IW_AFTER_CANDS]
     n = 0
     for t in range(34):
         if counts[t]:
@@ -329,8 +369,8 @@ def after_claim_key(counts, wilds, melded, pos, setup):  # pragma: no cover - co
             n += 1
     if n == 0:
         return 0, 0
-    out_s = np.empty(34, dtype=np.int64)
-    out_u = np.empty(34, dtype=np.int64)
+    out_s = setup[10][IW_AFTER_S]
+    out_u = setup[10][IW_AFTER_U]
     discard_keys(counts, wilds, melded, cands, n, pos, setup, out_s, out_u)
     bs, bu = out_s[0], -out_u[0]
     for i in range(1, n):
@@ -347,9 +387,8 @@ def _hand_value(counts, wilds, melded, n_melds, chis, n_chis, pos, setup):  # pr
     cf = setup[2]
     scorer = setup[3]
     table = setup[4]
-    buf = np.empty(64, dtype=np.int64)
     return hand_value(counts, wilds, melded, n_melds, chis, n_chis, pos[11], pos[12], pos[13], v, ci, cf, scorer,
-                      table, buf)  # fmt: skip
+                      table, setup[9])  # fmt: skip
 
 
 @njit(cache=True)
@@ -365,7 +404,7 @@ def evaluate_discards(cands, n, every, pos, setup, out_s, out_u, out_v):  # prag
     row_i = pos[11]
     dead = row_i[R_DEAD]
     suited = ci[CI_SUITED]
-    buf = np.empty(34, dtype=np.int64)
+    buf = setup[10][IW_EVAL_BUF]
     discard_shanten(counts, wilds, melded, cands, n, dead, suited, wild, table, out_s)
     if ci[CI_WUHAN]:
         for i in range(n):
@@ -436,7 +475,7 @@ def wild_discard_kind(legal, n_legal, pos, setup):  # pragma: no cover - compile
     row_i, row_k = pos[11], pos[12]
     dead = row_i[R_DEAD]
     suited = ci[CI_SUITED]
-    buf = np.empty(34, dtype=np.int64)
+    buf = setup[10][IW_WILD_BUF]
     s, n = useful_tiles(counts, 0, dead, suited, melded, suited & ~dead, NEAR, table, buf)
     if s != 0:
         return -1
@@ -463,9 +502,11 @@ def void_discard(kinds, n, pos, setup):  # pragma: no cover - compiled
     """``GreedyAgent._void_discard`` (defensive: safest first)."""
     oi = setup[6]
     counts, visible = pos[0], pos[4]
-    danger = np.zeros(34, dtype=np.float64)
+    danger = setup[11][FW_DANGER]
+    danger[:] = 0.0
     if oi[OI_DEFENSIVE]:
-        rows = np.zeros((3, 34), dtype=np.float64)
+        rows = setup[11][FW_ROWS : FW_ROWS + 3]
+        rows[:] = 0.0
         _danger(pos, setup, rows, danger)
     best = kinds[0]
     for i in range(1, n):
@@ -522,7 +563,7 @@ def choose_discard(legal, n_legal, pos, setup):  # pragma: no cover - compiled
     wild_now = wild_discard_kind(legal, n_legal, pos, setup)
     if wild_now >= 0 and not defensive:
         return wild_now
-    cands = np.empty(34, dtype=np.int64)
+    cands = setup[10][IW_CANDS]
     n = 0
     for i in range(n_legal):
         if not wild[legal[i]]:
@@ -533,8 +574,8 @@ def choose_discard(legal, n_legal, pos, setup):  # pragma: no cover - compiled
             cands[n] = legal[i]
             n += 1
     if oi[OI_GREEDY]:  # GreedyAgent._choose_discard: the least (shanten, -live useful, pref, -visible, kind)
-        g_s = np.empty(34, dtype=np.int64)
-        g_u = np.empty(34, dtype=np.int64)
+        g_s = setup[10][IW_GREEDY_S]
+        g_u = setup[10][IW_GREEDY_U]
         discard_keys(pos[0], pos[1], pos[2], cands, n, pos, setup, g_s, g_u)
         b = 0
         for i in range(1, n):
@@ -552,9 +593,9 @@ def choose_discard(legal, n_legal, pos, setup):  # pragma: no cover - compiled
                 if not dup:
                     cands[n] = k
                     n += 1
-    out_s = np.empty(34, dtype=np.int64)
-    out_u = np.empty(34, dtype=np.int64)
-    out_v = np.empty(34, dtype=np.float64)
+    out_s = setup[10][IW_OUT_S]
+    out_u = setup[10][IW_OUT_U]
+    out_v = setup[11][FW_OUT_V]
     late = pos[5] <= oi[OI_PUSH_WALL]
     evaluate_discards(cands, n, defensive and late, pos, setup, out_s, out_u, out_v)
     if not defensive:
@@ -563,10 +604,12 @@ def choose_discard(legal, n_legal, pos, setup):  # pragma: no cover - compiled
             if _better(out_v[i], out_s[i], out_u[i], cands[i], out_v[b], out_s[b], out_u[b], cands[b], visible):
                 b = i
         return cands[b]
-    rows = np.zeros((3, 34), dtype=np.float64)
-    danger = np.zeros(34, dtype=np.float64)
+    rows = setup[11][FW_ROWS : FW_ROWS + 3]
+    rows[:] = 0.0
+    danger = setup[11][FW_DANGER]
+    danger[:] = 0.0
     _danger(pos, setup, rows, danger)
-    risk = np.zeros(34, dtype=np.float64)
+    risk = setup[11][FW_RISK]
     for t in range(34):
         r = 0.0
         for i in range(pos[14]):
@@ -667,8 +710,8 @@ def _fastest_safest(cands, n, risk, danger, pos, setup):  # pragma: no cover - c
     """``DefensiveAgent._fastest_safest``: index of the chosen option."""
     oi = setup[6]
     visible = pos[4]
-    ks = np.empty(34, dtype=np.int64)
-    ku = np.empty(34, dtype=np.int64)
+    ks = setup[10][IW_FAST_S]
+    ku = setup[10][IW_FAST_U]
     discard_keys(pos[0], pos[1], pos[2], cands, n, pos, setup, ks, ku)
     f = 0
     for i in range(1, n):
@@ -710,12 +753,14 @@ def kong_ok(k, s_now, pos, setup):  # pragma: no cover - compiled
     table = setup[4]
     counts, wilds, melded = pos[0], pos[1], pos[2]
     row_i, row_k = pos[11], pos[12]
-    c = counts.copy()
+    c = setup[10][IW_KONG_C]
+    c[:] = counts
     if row_k[K_PONGS, k]:
         c[k] -= 1
     else:
         c[k] -= 4
-    m = melded.copy()
+    m = setup[10][IW_KONG_M]
+    m[:] = melded
     m[k] = 4
     s = _shanten(c, wilds, row_i[R_DEAD], ci[CI_SUITED], m, table)
     return s <= max(s_now, 0) + _kong_slack(pos, setup)
@@ -741,9 +786,9 @@ def own_turn(mask, pos, setup):  # pragma: no cover - compiled
         for k in range(34):
             if mask[kong_base + k] and kong_ok(k, s_now, pos, setup):
                 return kong_base + k
-    legal = np.empty(34, dtype=np.int64)
+    legal = setup[10][IW_LEGAL]
     n = 0
-    void = np.empty(34, dtype=np.int64)
+    void = setup[10][IW_VOID]
     nv = 0
     for k in range(34):
         if mask[k]:
@@ -769,15 +814,18 @@ def _claim_keeps_value(counts, wilds, melded, chi_low, pos, setup):  # pragma: n
         return True
     if ci[CI_WUHAN] and not pos[8]:
         return True
-    c0 = pos[0].copy()
+    c0 = setup[10][IW_KEEP_NOW]
+    c0[:] = pos[0]
     now, _, _ = _hand_value(c0, pos[1], pos[2], pos[3], pos[9], pos[10], pos, setup)
-    chis = pos[9].copy()
+    chis = setup[10][IW_KEEP_CHIS]
+    chis[: pos[9].shape[0]] = pos[9]
     n_chis = pos[10]
     if chi_low >= 0:
         chis[n_chis] = chi_low
         n_chis += 1
     wild = pos[7]
-    c = counts.copy()
+    c = setup[10][IW_KEEP_C]
+    c[:] = counts
     after = 0.0
     for d in range(34):
         if c[d] <= 0 or wild[d]:
@@ -807,9 +855,11 @@ def claim(mask, pos, setup):  # pragma: no cover - compiled
         return passing
     s_now = _shanten(counts, wilds, dead, suited, melded, table)
     if mask[act[A_KONG] + k]:
-        c = counts.copy()
+        c = setup[10][IW_CLAIM_C]
+        c[:] = counts
         c[k] -= 3
-        m = melded.copy()
+        m = setup[10][IW_CLAIM_M]
+        m[:] = melded
         m[k] = 4
         if _shanten(c, wilds, dead, suited, m, table) <= s_now + _kong_slack(pos, setup):
             return act[A_KONG] + k
@@ -819,9 +869,11 @@ def claim(mask, pos, setup):  # pragma: no cover - compiled
     n_ok = 0
     # pong
     if mask[act[A_PONG]] and not fold:
-        c = counts.copy()
+        c = setup[10][IW_CLAIM_C]
+        c[:] = counts
         c[k] -= 2
-        m = melded.copy()
+        m = setup[10][IW_CLAIM_M]
+        m[:] = melded
         m[k] = 3
         if max(_shanten(c, wilds, dead, suited, m, table), 0) <= s_now and _claim_keeps_value(c, wilds, m, -1, pos,
                                                                                                setup):  # fmt: skip
@@ -830,12 +882,14 @@ def claim(mask, pos, setup):  # pragma: no cover - compiled
             n_ok += 1
     if oi[OI_VARIANT_ACTIONS]:
         if mask[act[A_FEI]]:
-            c = counts.copy()
+            c = setup[10][IW_CLAIM_C]
+            c[:] = counts
             nat = 1 if c[k] else 0
             c[k] -= nat
             w = wilds - (2 - nat)
             if w >= 0:
-                m = melded.copy()
+                m = setup[10][IW_CLAIM_M]
+                m[:] = melded
                 m[k] = min(3, 4 - c[k])
                 s, u = after_claim_key(c, w, m, pos, setup)
                 if s < s_now and _claim_keeps_value(c, w, m, -1, pos, setup):
@@ -846,7 +900,8 @@ def claim(mask, pos, setup):  # pragma: no cover - compiled
             if not mask[act[A_CHI] + p]:
                 continue
             low = k - p
-            c = counts.copy()
+            c = setup[10][IW_CLAIM_C]
+            c[:] = counts
             for j in range(3):
                 if low + j != k:
                     c[low + j] -= 1

@@ -84,7 +84,7 @@ def test_hand_value_equal(variant: str) -> None:
     kit = vp.ValueKit(cfg)
     rows = kit.rows(obs)
     agent = _agent(variant)
-    buf = np.zeros(64, dtype=np.int64)
+    work = vp.hand_value_work()
     checked = 0
     for b in range(obs.shape[0]):
         seen = read(obs[b], in_play=tuple(cfg.kinds))
@@ -121,7 +121,7 @@ def test_hand_value_equal(variant: str) -> None:
             melded = np.array(list(m or bytes(NUM_KINDS)), dtype=np.int64)
             got = vp.hand_value(
                 counts, wilds, melded, n_melds, rows.chis[b], rows.n_chis[b], rows.row_i[b], rows.row_k[b],
-                rows.row_f[b], kit.values, kit.ci, kit.cf, kit.scorer, MEMO, buf,
+                rows.row_f[b], kit.values, kit.ci, kit.cf, kit.scorer, MEMO, work,
             )  # fmt: skip
             assert (got[0], got[1], vp.PLAN_NAMES[got[2]]) == want, f"row {b}: {c} wilds {wilds}"
             checked += 1
