@@ -3,11 +3,18 @@
 :func:`shanten_caps` computes exactly the value of :func:`envs.scoring.shanten.shanten`: ``min |T - H| - 1`` over
 complete hands ``T`` of ``3n + 2`` tiles (``n`` sets and a pair, or seven pairs 七对 when ``n == 4`` and there are no
 melds), no kind above ``4 - melded`` copies, a natural tile supplying its own kind and a wildcard any kind of the
-``allowed`` mask.  It runs one dynamic programme over the 34 kinds (state: sets made, pair made, runs still open
-from the two previous ranks, wildcards used), so every input takes the same exact path.
+``allowed`` mask.  When every suit is wholly wildcard-allowed or wholly not (the agents' masks), the hand is split
+into groups: each suit's *profile* (the least missing tiles for ``s`` sets and ``p`` pairs, a dynamic programme over
+its nine kinds) comes from a memo — the suit table for suits without melds, a direct-mapped memo keyed by counts and
+caps for suits that hold one — and the profiles are combined by (min, +) products.  Other masks run one dynamic
+programme over the 34 kinds (state: sets made, pair made, runs still open from the two previous ranks, wildcards
+used).
 
 :func:`shanten_dead` is :func:`agents.handeval.shanten_dead`: dead tiles (the void suit) become capped honor
-dummies exactly as there, then :func:`shanten_caps`.  Masks are ``int64`` bit masks over the 34 kinds.
+dummies exactly as there, then :func:`shanten_caps`.  :func:`split_hand` keeps a hand's groups so that
+:func:`split_shanten` answers the hand with one suited tile more or less (a useful draw, a discard) from one suit
+profile and one product.  Masks are ``int64`` bit masks over the 34 kinds; every function takes the ``tables`` of
+:func:`new_tables` (:data:`SHANTEN_TABLES` in the agents).
 """
 
 from __future__ import annotations
