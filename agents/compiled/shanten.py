@@ -243,9 +243,11 @@ def _group(counts, caps, lo, hi, n, out):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _honor(c, cap, n, out):  # pragma: no cover - compiled
-    """``out[s, p]`` of one honor kind: nothing, a pair or a triplet (no runs)."""
-    out[:] = _INF
+def _honor_at(c, cap, n, parts, out):  # pragma: no cover - compiled
+    """``parts[out, s, p]`` of one honor kind held ``c`` times: nothing, a pair or a triplet (no runs)."""
+    for s in range(n + 1):
+        for p in range(2):
+            parts[out, s, p] = _INF
     for t in range(2):
         if t > n:
             break
@@ -253,47 +255,61 @@ def _honor(c, cap, n, out):  # pragma: no cover - compiled
             tk = 3 * t + 2 * q
             if tk > cap:
                 continue
-            out[t, q] = tk - c if tk > c else 0
+            parts[out, t, q] = tk - c if tk > c else 0
 
 
-@njit(cache=True)
-def _product(a, b, n, out):  # pragma: no cover - compiled
-    """(min, +) product of two (sets, pair) profiles into ``out`` (which is neither of them)."""
-    out[:] = _INF
+@njit(cache=True, inline="always")
+def _product_at(parts, a, b, n, out):  # pragma: no cover - compiled
+    """(min, +) product of the (sets, pair) profiles ``parts[a]`` and ``parts[b]`` into ``parts[out]`` (neither of
+    them).  Profiles are indexed in place, never sliced: numba counts the references of every view."""
+    for s in range(n + 1):
+        for p in range(2):
+            parts[out, s, p] = _INF
     for s1 in range(n + 1):
         for p1 in range(2):
-            x = a[s1, p1]
+            x = parts[a, s1, p1]
             if x >= _INF:
                 continue
             for s2 in range(n + 1 - s1):
                 for p2 in range(2 - p1):
-                    y = b[s2, p2]
-                    if y < _INF and x + y < out[s1 + s2, p1 + p2]:
-                        out[s1 + s2, p1 + p2] = x + y
+                    y = parts[b, s2, p2]
+                    if y < _INF and x + y < parts[out, s1 + s2, p1 + p2]:
+                        parts[out, s1 + s2, p1 + p2] = x + y
 
 
-@njit(cache=True)
-def _merge(a, b, n, tmp):  # pragma: no cover - compiled
-    """(min, +) product of two (sets, pair) profiles into ``a`` (``tmp`` is scratch)."""
-    _product(a, b, n, tmp)
-    a[:] = tmp
+@njit(cache=True, inline="always")
+def _merge_at(parts, a, b, n, tmp):  # pragma: no cover - compiled
+    """``parts[a]`` times ``parts[b]`` into ``parts[a]`` (``parts[tmp]`` is scratch)."""
+    _product_at(parts, a, b, n, tmp)
+    for s in range(n + 1):
+        for p in range(2):
+            parts[a, s, p] = parts[tmp, s, p]
 
 
-@njit(cache=True)
-def _least(po, pa, n, wilds):  # pragma: no cover - compiled
-    """Least ``|T - H|`` of ``n`` sets and a pair from the profiles of the groups no wildcard may stand for
-    (``po``) and of the wildcard-allowed groups (``pa``), whose missing tiles the wildcards cover."""
+@njit(cache=True, inline="always")
+def _least_at(parts, o, a, n, wilds):  # pragma: no cover - compiled
+    """Least ``|T - H|`` of ``n`` sets and a pair from the profile of the groups no wildcard may stand for
+    (``parts[o]``) and of the wildcard-allowed groups (``parts[a]``), whose missing tiles the wildcards cover."""
     best = _INF
     for s in range(n + 1):
         for p in range(2):
-            x = po[s, p]
-            y = pa[n - s, 1 - p]
+            x = parts[o, s, p]
+            y = parts[a, n - s, 1 - p]
             if x >= _INF or y >= _INF:
                 continue
             cost = x + (y - wilds if y > wilds else 0)
             if cost < best:
                 best = cost
     return best
+
+
+@njit(cache=True, inline="always")
+def _identity_at(parts, i, n):  # pragma: no cover - compiled
+    """``parts[i]``: the profile of no group (nothing costs nothing, any set or pair is out of reach)."""
+    for s in range(n + 1):
+        for p in range(2):
+            parts[i, s, p] = _INF
+    parts[i, 0, 0] = 0
 
 
 @njit(cache=True, inline="always")
@@ -305,10 +321,10 @@ def _store(prof, row):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _honors(counts, caps, allowed, n, pa, po, prof, tmp):  # pragma: no cover - compiled
-    """Merge the honor kinds into the wildcard-allowed (``pa``) and other (``po``) profiles: a kind capped at one
-    copy (a dead tile's dummy) adds nothing, the empty, uncapped kinds no wildcard may stand for are one profile
-    (``s`` triplets and ``p`` pairs from scratch), every other kind its own."""
+def _honors(counts, caps, allowed, n, parts, a, o, prof, tmp):  # pragma: no cover - compiled
+    """Merge the honor kinds into the wildcard-allowed (``parts[a]``) and other (``parts[o]``) profiles: a kind
+    capped at one copy (a dead tile's dummy) adds nothing, the empty, uncapped kinds no wildcard may stand for are
+    one profile (``s`` triplets and ``p`` pairs from scratch), every other kind its own."""
     free = 0
     for k in range(27, 34):
         if caps[k] <= 1:  # no pair or set of this kind fits: nothing to add
@@ -317,48 +333,32 @@ def _honors(counts, caps, allowed, n, pa, po, prof, tmp):  # pragma: no cover - 
         if counts[k] == 0 and caps[k] == 4 and not is_allowed:
             free += 1
             continue
-        _honor(counts[k], caps[k], n, prof)
-        if is_allowed:
-            _merge(pa, prof, n, tmp)
-        else:
-            _merge(po, prof, n, tmp)
+        _honor_at(counts[k], caps[k], n, parts, prof)
+        _merge_at(parts, a if is_allowed else o, prof, n, tmp)
     if free:
         for s in range(n + 1):
             for p in range(2):
-                prof[s, p] = 3 * s + 2 * p if s + p <= free else _INF
-        _merge(po, prof, n, tmp)
+                parts[prof, s, p] = 3 * s + 2 * p if s + p <= free else _INF
+        _merge_at(parts, o, prof, n, tmp)
 
 
 @njit(cache=True)
 def _by_groups(counts, wilds, allowed, caps, n, table, cap_keys, cap_vals, scratch):  # pragma: no cover - compiled
     """Least ``|T - H|`` when every group (suit, honor kind) is wholly allowed or wholly not: allowed groups' missing
-    tiles are covered by the wildcards, the others' all count; ``-1`` when a suit is partly allowed."""
-    pa = scratch[0, : n + 1]
-    po = scratch[1, : n + 1]
-    prof = scratch[2, : n + 1]
-    tmp = scratch[3, : n + 1]
-    pa[:] = _INF
-    po[:] = _INF
-    pa[0, 0] = 0
-    po[0, 0] = 0
+    tiles are covered by the wildcards, the others' all count; ``-1`` when a suit is partly allowed.  ``scratch``:
+    five profiles (the allowed side, the other side, a group's, the product's, the programme's)."""
+    _identity_at(scratch, 0, n)
+    _identity_at(scratch, 1, n)
     for g in range(3):
         lo = 9 * g
         bits = (allowed >> lo) & 0x1FF
         if bits != 0 and bits != 0x1FF:
             return -1
-        code = 0
-        capped = False
-        for k in range(lo, lo + 9):
-            code = code * 5 + counts[k]
-            if caps[k] != 4:
-                capped = True
+        code, capped = _suit_code(counts, caps, lo)
         _suit_into(counts, caps, lo, code, capped, table, cap_keys, cap_vals, scratch, 2, 4)
-        if bits == 0x1FF:
-            _merge(pa, prof, n, tmp)
-        else:
-            _merge(po, prof, n, tmp)
-    _honors(counts, caps, allowed, n, pa, po, prof, tmp)
-    return _least(po, pa, n, wilds)
+        _merge_at(scratch, 0 if bits == 0x1FF else 1, 2, n, 3)
+    _honors(counts, caps, allowed, n, scratch, 0, 1, 2, 3)
+    return _least_at(scratch, 1, 0, n, wilds)
 
 
 @njit(cache=True)
@@ -392,47 +392,68 @@ def _shanten_n(counts, wilds, allowed, melded, seven_pairs, n, tables):  # pragm
 
 
 @njit(cache=True)
-def shanten_dead(counts, wilds, dead, allowed, melded, tables):  # pragma: no cover - compiled
-    """:func:`agents.handeval.shanten_dead`: each dead tile becomes an honor dummy capped at one copy (while the
-    six dummies last; further dead tiles stay ordinary tiles), seven pairs only without dummies or melds.
-
-    A dummy adds nothing to a target (:func:`_by_groups`), so when the spare dummies hold every dead tile the dead
-    tiles are simply left out of the counts (the number of sets still counts them) and the dummies' kinds capped."""
+def _without_dead(counts, melded, dead, c, m, spare):  # pragma: no cover - compiled
+    """:func:`agents.handeval.shanten_dead`'s rewrite into ``c`` / ``m`` (copies of ``counts`` / ``melded``): each
+    dead tile becomes an honor dummy capped at one copy while the six dummies last (further dead tiles stay ordinary
+    tiles).  A dummy adds nothing to a target (:func:`_honors`), so its tile is left out of ``c`` and only its kind is
+    capped in ``m``.  Returns ``(tiles held, melds or dummies)``: the number of sets still counts the dead tiles."""
     any_caps = False
-    for k in range(34):
-        if melded[k]:
-            any_caps = True
-    if not dead:  # nothing to rewrite: no copies
-        return shanten_caps(counts, wilds, allowed, melded, not any_caps, tables)
-    work = tables[4]
-    c = work[0]
-    caps_m = work[1]
-    spare = work[2]
-    total = wilds
+    total = 0
     for k in range(34):
         c[k] = counts[k]
-        caps_m[k] = melded[k]
+        m[k] = melded[k]
         total += counts[k]
-    ns = 0
-    for i in range(6):
-        d = _DUMMIES[i]
-        if c[d] == 0 and caps_m[d] == 0:
-            spare[ns] = d
-            ns += 1
-    for k in range(27):
-        if (dead >> k) & 1:
-            while c[k] > 0 and ns > 0:
-                c[k] -= 1
-                ns -= 1
-                d = spare[ns]
-                caps_m[d] = 3  # held once and capped at one copy: the same profile as empty and capped
+        if melded[k]:
+            any_caps = True
+    if dead:
+        ns = 0
+        for i in range(6):
+            d = _DUMMIES[i]
+            if c[d] == 0 and m[d] == 0:
+                spare[ns] = d
+                ns += 1
+        for k in range(27):
+            if (dead >> k) & 1:
+                while c[k] > 0 and ns > 0:
+                    c[k] -= 1
+                    ns -= 1
+                    m[spare[ns]] = 3
+                    any_caps = True
+    return total, any_caps
+
+
+@njit(cache=True)
+def shanten_dead(counts, wilds, dead, allowed, melded, tables):  # pragma: no cover - compiled
+    """:func:`agents.handeval.shanten_dead`: each dead tile becomes an honor dummy capped at one copy (while the
+    six dummies last; further dead tiles stay ordinary tiles), seven pairs only without dummies or melds
+    (:func:`_without_dead`)."""
+    if not dead:  # nothing to rewrite: no copies
+        any_caps = False
+        for k in range(34):
+            if melded[k]:
                 any_caps = True
-    return _shanten_n(c, wilds, allowed & ~dead, caps_m, not any_caps, (total - 1) // 3, tables)
+        return shanten_caps(counts, wilds, allowed, melded, not any_caps, tables)
+    work = tables[4]
+    total, any_caps = _without_dead(counts, melded, dead, work[0], work[1], work[2])
+    return _shanten_n(work[0], wilds, allowed & ~dead, work[1], not any_caps, (total + wilds - 1) // 3, tables)
 
 
 # ---- a hand split into its groups, for the shanten of the hand with one tile more or less ------------------------
 # The split state lives in the arrays of ``tables`` (``parts``, ``kinds``, ``meta``, ``steps``); the inner functions
 # take those arrays one by one and index them in place (no views: numba counts the references of every view).
+@njit(cache=True, inline="always")
+def _suit_code(counts, caps, lo):  # pragma: no cover - compiled
+    """``(code, capped)`` of the suit ``lo..lo+8``: the base-5 code of its counts (first kind most significant) and
+    whether a kind of it is capped (a meld, a dummy)."""
+    code = 0
+    capped = False
+    for k in range(lo, lo + 9):
+        code = code * 5 + counts[k]
+        if caps[k] != 4:
+            capped = True
+    return code, capped
+
+
 @njit(cache=True, inline="always")
 def _suit_into(c, caps, lo, code, capped, table, cap_keys, cap_vals, parts, dst, work):  # pragma: no cover - compiled
     """``parts[dst]``: the full profile (five set counts) of the suit ``lo..lo+8`` of ``c`` (base-5 ``code``), from
@@ -462,40 +483,6 @@ def _suit_into(c, caps, lo, code, capped, table, cap_keys, cap_vals, parts, dst,
             parts[dst, s, p] = _INF if v == _FAR else v
 
 
-@njit(cache=True, inline="always")
-def _product_at(parts, a, b, n, out):  # pragma: no cover - compiled
-    """:func:`_product` of ``parts[a]`` and ``parts[b]`` into ``parts[out]``."""
-    for s in range(n + 1):
-        for p in range(2):
-            parts[out, s, p] = _INF
-    for s1 in range(n + 1):
-        for p1 in range(2):
-            x = parts[a, s1, p1]
-            if x >= _INF:
-                continue
-            for s2 in range(n + 1 - s1):
-                for p2 in range(2 - p1):
-                    y = parts[b, s2, p2]
-                    if y < _INF and x + y < parts[out, s1 + s2, p1 + p2]:
-                        parts[out, s1 + s2, p1 + p2] = x + y
-
-
-@njit(cache=True, inline="always")
-def _least_at(parts, o, a, n, wilds):  # pragma: no cover - compiled
-    """:func:`_least` of ``parts[o]`` (no wildcards) and ``parts[a]`` (wildcard-allowed)."""
-    best = _INF
-    for s in range(n + 1):
-        for p in range(2):
-            x = parts[o, s, p]
-            y = parts[a, n - s, 1 - p]
-            if x >= _INF or y >= _INF:
-                continue
-            cost = x + (y - wilds if y > wilds else 0)
-            if cost < best:
-                best = cost
-    return best
-
-
 @njit(cache=True)
 def split_hand(counts, wilds, dead, allowed, melded, tables):  # pragma: no cover - compiled
     """:func:`shanten_dead` of the hand, keeping its groups in ``tables`` so that :func:`split_shanten` answers the
@@ -509,31 +496,13 @@ def split_hand(counts, wilds, dead, allowed, melded, tables):  # pragma: no cove
 def _split(counts, wilds, dead, allowed, melded, table, cap_keys, cap_vals, work, parts, kinds, meta, steps):
     # pragma: no cover - compiled
     """:func:`split_hand` on the arrays of the tables."""
-    any_caps = False
-    total = wilds
-    for k in range(34):
-        kinds[0, k] = counts[k]
-        kinds[1, k] = 4 - melded[k]
-        total += counts[k]
-        if melded[k]:
-            any_caps = True
     c = kinds[0]
     caps = kinds[1]
-    if dead:  # shanten_dead's dummies: each takes a dead tile out of the counts and caps its honor kind at one copy
-        ns = 0
-        for i in range(6):
-            d = _DUMMIES[i]
-            if c[d] == 0 and caps[d] == 4:
-                work[2, ns] = d
-                ns += 1
-        for k in range(27):
-            if (dead >> k) & 1:
-                while c[k] > 0 and ns > 0:
-                    c[k] -= 1
-                    ns -= 1
-                    caps[work[2, ns]] = 1
-                    any_caps = True
-        allowed = allowed & ~dead
+    held, any_caps = _without_dead(counts, melded, dead, c, caps, work[2])
+    total = held + wilds
+    for k in range(34):
+        caps[k] = 4 - caps[k]
+    allowed = allowed & ~dead
     meta[_M_OK] = 0
     meta[_M_DEAD] = dead
     for g in range(3):
@@ -548,31 +517,21 @@ def _split(counts, wilds, dead, allowed, melded, table, cap_keys, cap_vals, work
     meta[_M_SEVEN] = 1 if not any_caps and n == 4 else 0
     for g in range(3):
         lo = 9 * g
-        code = 0
-        capped = False
-        for k in range(lo, lo + 9):
-            code = code * 5 + c[k]
-            if caps[k] != 4:
-                capped = True
+        code, capped = _suit_code(c, caps, lo)
         meta[_M_SIDE + g] = 1 if (allowed >> lo) & 1 else 0
         meta[_M_CODE + g] = code
         meta[_M_CAPPED + g] = capped
         _suit_into(c, caps, lo, code, capped, table, cap_keys, cap_vals, parts, _P_SUIT + g, _P_NEW)
-    parts[_P_HON_A] = _INF
-    parts[_P_HON_O] = _INF
-    parts[_P_HON_A, 0, 0] = 0
-    parts[_P_HON_O, 0, 0] = 0
-    _honors(c, caps, allowed, n, parts[_P_HON_A, : n + 1], parts[_P_HON_O, : n + 1], parts[_P_NEW, : n + 1],
-            parts[_P_SIDE_A, : n + 1])  # fmt: skip
+    _identity_at(parts, _P_HON_A, n)
+    _identity_at(parts, _P_HON_O, n)
+    _honors(c, caps, allowed, n, parts, _P_HON_A, _P_HON_O, _P_NEW, _P_SIDE_A)
     for g in range(3):  # everything but suit g, on each side
         a, o = _P_REST_A + g, _P_REST_O + g
         parts[a] = parts[_P_HON_A]
         parts[o] = parts[_P_HON_O]
         for h in range(3):
             if h != g:
-                side = a if meta[_M_SIDE + h] else o
-                _product_at(parts, side, _P_SUIT + h, n, _P_SIDE_A)
-                parts[side] = parts[_P_SIDE_A]
+                _merge_at(parts, a if meta[_M_SIDE + h] else o, _P_SUIT + h, n, _P_SIDE_A)
     if meta[_M_SEVEN]:
         steps[:] = 0
         for k in range(34):
