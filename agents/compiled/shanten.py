@@ -25,7 +25,6 @@ from numba import njit
 __all__ = [
     "NO_SPLIT",
     "SHANTEN_TABLES",
-    "SUIT_TABLE",
     "clear_tables",
     "new_suit_table",
     "new_tables",
@@ -47,7 +46,6 @@ def new_suit_table() -> np.ndarray:
 
 
 _CAPPED_SLOTS = 1 << 16
-_POW9 = 5**9
 _POW5 = np.array([5 ** (8 - i) for i in range(9)], dtype=np.int64)  # weight of the i-th kind of a suit in its code
 NO_SPLIT = -100
 """What :func:`split_hand` / :func:`split_shanten` return when the split does not apply (ask :func:`shanten_dead`)."""
@@ -63,15 +61,16 @@ _NUM_META = 16
 
 
 def new_tables(suit_table: np.ndarray | None = None, capped_slots: int = _CAPPED_SLOTS) -> tuple:
-    """The ``tables`` argument of :func:`shanten_caps` / :func:`shanten_dead`: ``(suit table, capped keys, capped
-    profiles, profile scratch, kind scratch)``.
+    """The ``tables`` argument of every function here: nine arrays.
 
-    * the suit table (:func:`new_suit_table`): the profiles of uncapped suits, filled on first use;
-    * a direct-mapped memo of the profiles of suits with capped kinds (a pong or kong of the suit, a dead tile):
-      keys ``code * 5**9 + caps code`` (int64, ``-1`` empty) and the profiles ``(slots, 5, 2)`` int8, so a suit
-      that holds a meld is a lookup after its first time as well;
-    * scratch arrays the computation reuses instead of allocating per call (the compiled agents are single-threaded),
-      and the split hand of :func:`split_hand` / :func:`split_shanten`.
+    * ``[0]`` the suit table (:func:`new_suit_table`): the profiles of uncapped suits, filled on first use;
+    * ``[1]``, ``[2]`` a direct-mapped memo of the profiles of suits with capped kinds (a pong or kong of the suit, a
+      dead tile's dummy): keys (the suit's base-5 counts code, then its caps code; ``-1`` empty) and the profiles
+      ``(slots, 5, 2)`` int8, so a suit that holds a meld is a lookup after its first time as well;
+    * ``[3]``, ``[4]`` scratch profiles and kind rows the computation reuses instead of allocating per call (the
+      compiled agents are single-threaded);
+    * ``[5]`` - ``[8]`` the hand :func:`split_hand` split (profiles, counts and caps, meta, seven-pairs steps), which
+      :func:`split_shanten` reads.
     """
     if capped_slots <= 0 or capped_slots & (capped_slots - 1):
         raise ValueError(f"capped_slots must be a power of two, got {capped_slots}")
@@ -96,8 +95,6 @@ def clear_tables(tables: tuple) -> None:
 
 SHANTEN_TABLES = new_tables()
 """The process-wide tables the agents pass to :func:`shanten_dead` / :func:`shanten_caps`."""
-SUIT_TABLE = SHANTEN_TABLES[0]
-"""Its suit table (:func:`new_suit_table`)."""
 
 _DUMMIES = np.array([27, 28, 29, 30, 32, 33], dtype=np.int64)  # honor dummies (红中 31 skipped), popped from the end
 

@@ -130,18 +130,29 @@ def shanten_cached(counts, wilds, dead, allowed, melded, memo):  # pragma: no co
 
 
 @njit(cache=True)
+def _words_unless(split, counts, wilds, melded):  # pragma: no cover - compiled
+    """:func:`memo_words` of a hand that :func:`agents.compiled.shanten.split_hand` could not split; for a split hand
+    (whose rare fallbacks are then computed without the memo) ``ok`` False and no packing."""
+    if split:
+        zero = np.int64(0)
+        return False, zero, zero, zero, zero
+    return memo_words(counts, wilds, melded)
+
+
+@njit(cache=True)
 def useful_tiles(counts, wilds, dead, allowed, melded, cand, near, memo, out):  # pragma: no cover - compiled
     """``(shanten, n)``: :func:`agents.handeval.useful_tiles` with ``candidates`` = ``cand`` (pass
     ``allowed & ~dead`` for the default), its pruning to the kinds ``near`` the held suited tiles included; the
     first ``n`` entries of ``out`` are the useful kinds (whose draw lowers the shanten), ascending.  The hand is
     split into its groups once (:func:`agents.compiled.shanten.split_hand`), so each drawn hand is one suit profile;
-    where the split does not apply, the memo answers (the key of each drawn hand is the held hand's plus one tile)."""
+    where the split does not apply, the memo answers (the key of each drawn hand is the held hand's plus one tile).
+    A drawn hand the split cannot answer (an honor kind) is computed in full."""
     tables = memo[0]
     table, cap_keys, cap_vals, parts, kinds, meta, steps = tables[0], tables[1], tables[2], tables[5], tables[6], \
         tables[7], tables[8]  # fmt: skip
     s = split_hand(counts, wilds, dead, allowed, melded, tables)
     split = s != NO_SPLIT
-    ok, w0, w1, w4, w5 = memo_words(counts, wilds, melded)
+    ok, w0, w1, w4, w5 = _words_unless(split, counts, wilds, melded)
     if not split:
         s = shanten_keyed(counts, wilds, dead, allowed, melded, memo, ok, w0, w1, w4, w5)
     if wilds == 0 and 0 <= s <= 3:
@@ -177,7 +188,7 @@ def discard_shanten(counts, wilds, melded, cands, n, dead, allowed, wild, memo, 
     table, cap_keys, cap_vals, parts, kinds, meta, steps = tables[0], tables[1], tables[2], tables[5], tables[6], \
         tables[7], tables[8]  # fmt: skip
     split = split_hand(counts, wilds, dead, allowed, melded, tables) != NO_SPLIT
-    ok, w0, w1, w4, w5 = memo_words(counts, wilds, melded)
+    ok, w0, w1, w4, w5 = _words_unless(split, counts, wilds, melded)
     for i in range(n):
         k = cands[i]
         if wild[k]:

@@ -283,11 +283,11 @@ def hand_value(counts, wilds, melded, n_melds, chis, n_chis, row_i, row_k, row_f
                 if row_k[K_WILD, w]:
                     hand[w] = min(row_k[K_HAND, w], left)
                     left -= hand[w]
-        kind, rules, consts, work, memo = scorer
+        kind, rules, consts, scoring, pay_memo = scorer
         for i in range(nu):
             t = useful[i]
             pays[t] = wait_payment_memo(hand, melds, n_m, row_i[R_VOID], row_i[R_INDICATOR], t, v, kind, rules, consts,
-                                        work, memo)  # fmt: skip
+                                        scoring, pay_memo)  # fmt: skip
         have_pays = True
         if wuhan:  # only waits that the scorer accepts (a 2-5-8 pair, or a big win) count
             n_legal = 0
