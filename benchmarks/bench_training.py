@@ -13,8 +13,9 @@ Prints one JSON object.  The numbers depend on the machine and its load.
 ``--compare [--configs hongzhong,chengdu,wuhan]``: learner samples per second of the old path (the config as
 committed: ``trainer: sb3``, its ``env.vec_env`` and engine) and the new path (``trainer: batched`` on the compiled
 engine, ``--tables`` tables, ``ppo.n_steps`` set so that an update sees the same ``n_steps * num_envs`` samples),
-same network, same opponent mix, same PPO hyperparameters, each a PPO segment of ``--steps`` samples started from
-the same fresh run (no BC), side by side in one run; plus where the new path's time goes (rollout parts, updates).
+same network, same opponent mix, same PPO hyperparameters, the same ``--threads`` torch threads (the new path's
+rollouts use one, its updates all of them), each a PPO segment of ``--steps`` samples started from the same fresh run
+(no BC), side by side in one run; plus where the new path's time goes (rollout parts, updates).
 
 ``--bc [--configs ...] [--decisions 4000]``: behaviour-cloning data collection, teacher decisions per second of the
 hand-by-hand path (the AEC env with the Python teacher, ``batched=False``) and the batched path (the compiled engine
@@ -96,7 +97,7 @@ def _segment_rate(cfg, tmp: Path, name: str) -> tuple[float, int, dict]:
     return steps / dt, steps, {k: round(v, 2) for k, v in trainer.rollout_timing.items()}
 
 
-def compare(configs: list[str], steps: int, tables: int) -> dict:
+def compare(configs: list[str], steps: int, tables: int, threads: int) -> dict:
     """Old path vs new path learner samples/s for each config (see the module docstring)."""
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -112,6 +113,7 @@ def compare(configs: list[str], steps: int, tables: int) -> dict:
                 "schedule.segment_steps": n,
                 "logging.tensorboard": False,
                 "logging.progress_bar": False,
+                "torch_threads": threads,
             }
             old = base.replace(**common)
             new = base.replace(
@@ -194,7 +196,7 @@ def main() -> None:
         return
     if args.compare:
         out = {"python": platform.python_version(), "torch_threads": args.threads}
-        out.update(compare([c for c in args.configs.split(",") if c], args.steps, args.tables))
+        out.update(compare([c for c in args.configs.split(",") if c], args.steps, args.tables, args.threads))
         print(json.dumps(out, indent=2))
         return
     from training.trainer import Trainer

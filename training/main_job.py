@@ -34,7 +34,10 @@ from training.train_config import TrainConfig, load_train_config
 DEFAULT_CONFIG = "hongzhong"
 ADVISOR = "value"  # net.advisor of the main job: the network reads the value agent's choice (agents/learned/advice.py)
 LEARNING_RATE = 5.0e-5  # constant: small steps away from the cloned advisor keep its edge while PPO learns
-PPO_SHARE = 0.8  # PPO stops at the first segment boundary after this share of the time budget
+PPO_SHARE = 0.85  # PPO stops at the first segment boundary after this share of the time budget
+PPO_EPOCHS = 2  # passes over each batch: fresh self-play experience costs less than a third and fourth pass
+LATEST_SHARE = 1.0  # the learner plays every seat that is not a baseline: each of its decisions is a sample
+TORCH_THREADS = 2  # the update's threads (two cores); the rollout's small forward passes run on one
 EVAL_WALLS = 400  # final-evaluation walls per opponent of a ten-minute budget (batched: well under a minute each)
 BUDGET_ENV = "CHUANMA_BUDGET"
 
@@ -61,7 +64,7 @@ def budget_for(minutes: float | None, steps: int | None, small: bool) -> Budget:
         if steps <= 0:
             raise ValueError(f"--steps must be positive, got {steps}")
         walls = EVAL_WALLS if minutes is None else max(4, int(EVAL_WALLS * minutes / 10.0))
-        return Budget(minutes, steps, 20000, walls, 8192, 64, 32, 512)
+        return Budget(minutes, steps, 20000, walls, 32768, 256, 32, 512)
     if minutes is None:
         minutes = 10.0
     if minutes <= 0:
@@ -72,8 +75,8 @@ def budget_for(minutes: float | None, steps: int | None, small: bool) -> Budget:
         steps=10_000_000,
         bc_decisions=max(1000, int(20000 * min(1.0, scale))),
         eval_walls=max(4, int(EVAL_WALLS * scale)),
-        segment_steps=4096,
-        num_envs=64,
+        segment_steps=32768,
+        num_envs=256,
         n_steps=32,
         batch_size=512,
     )
@@ -113,6 +116,9 @@ def main_config(
             "env.num_envs": budget.num_envs,
             "ppo.n_steps": budget.n_steps,
             "ppo.batch_size": budget.batch_size,
+            "ppo.n_epochs": PPO_EPOCHS,
+            "pool.latest_share": LATEST_SHARE,
+            "torch_threads": TORCH_THREADS,
             "ppo.learning_rate": LEARNING_RATE,
             "ppo.learning_rate_final": LEARNING_RATE,
             "net.advisor": ADVISOR,

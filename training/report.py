@@ -86,7 +86,8 @@ def write_report(trainer: Trainer, final: list[MatchResult], final_path: Path, e
         + (f" ({state.decisions} decisions of every seat played)" if state.decisions else ""),
         f"* wall time {state.wall_time_s:.0f} s (final evaluation {eval_s:.0f} s)",
         f"* self-play pool: {len(trainer.pool)} snapshots (steps {[s.id for s in trainer.pool.snapshots]}), "
-        f"baseline share {cfg.pool.baseline_share}",
+        f"baseline share {cfg.pool.baseline_share}, share of the other seats the learner plays itself "
+        f"{cfg.pool.latest_share}",
     ]
     if trainer.rollout_timing:
         parts = ", ".join(f"{k} {v:.0f} s" for k, v in trainer.rollout_timing.items())

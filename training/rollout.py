@@ -375,14 +375,14 @@ class SelfPlayRollout:
         )
         idx = np.flatnonzero(closed)
         batch = Batch(
-            inputs=store.inputs[idx].copy(),
-            masks=store.masks[idx].copy(),
-            actions=store.actions[idx].copy(),
-            log_probs=store.log_probs[idx].copy(),
-            values=store.values[idx].copy(),
+            inputs=store.inputs[idx],
+            masks=store.masks[idx],
+            actions=store.actions[idx],
+            log_probs=store.log_probs[idx],
+            values=store.values[idx],
             advantages=adv[idx].astype(np.float32),
             returns=(adv[idx] + values[idx]).astype(np.float32),
-            privileged=store.privileged[idx].copy() if self.critic is not None else None,
+            privileged=store.privileged[idx] if self.critic is not None else None,
         )
         remap = store.keep(np.flatnonzero(~closed))
         self.open = np.where(self.open >= 0, remap[self.open], -1)

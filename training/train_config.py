@@ -202,7 +202,7 @@ class TrainConfig:
     variant: str
     seed: int = 0
     total_steps: int = 1_000_000
-    torch_threads: int = 1
+    torch_threads: int = 1  # torch intra-op threads (trainer batched: the PPO update's; the rollouts use one)
     # the training loop: sb3 (MaskablePPO.learn over env.vec_env: every learner decision one sb3 step) or batched
     # (training.rollout self-play tables asking each kind of player once per step + the compact PPO of
     # training.ppo; env.vec_env is not used; samples per update: at least ppo.n_steps * env.num_envs)

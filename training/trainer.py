@@ -455,7 +455,11 @@ class Trainer:
         try:
             while done < goal:
                 t_roll = time.perf_counter()
-                batch = rollout.collect(cfg.rollout_steps)
+                torch.set_num_threads(1)  # the rollout's forward passes are small batches: more threads only wait
+                try:
+                    batch = rollout.collect(cfg.rollout_steps)
+                finally:
+                    torch.set_num_threads(cfg.torch_threads)
                 t_upd = time.perf_counter()
                 stats = ppo_update(model.policy, batch, cfg.ppo, lr, rng, critic=self.critic)
                 t_end = time.perf_counter()

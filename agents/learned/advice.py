@@ -178,6 +178,8 @@ class Advisor:
         rows = np.flatnonzero(np.asarray(masks).any(axis=1))
         if rows.size:
             actions = self._batch.act_batch(np.asarray(observations)[rows], np.asarray(masks)[rows])
-            for i, a in zip(rows, actions):
-                encode(int(a), out[i])
+            kinds = _KIND_OF[actions]
+            tiled = kinds >= 0
+            out[rows[tiled], 0, kinds[tiled]] = 1.0  # encode() of every row at once
+            out[rows, 1 + _GROUP_OF[actions], :] = 1.0
         return out

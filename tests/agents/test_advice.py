@@ -56,6 +56,12 @@ def test_advisor_planes_name_the_advisor_agents_own_choice(variant, name):
     if variant == "wuhan":
         assert {"chi_low", "chi_middle", "chi_high", "red_kong", "laizi_kong", "pong"} & groups
     assert not advisor.planes(decisions[0][0], np.zeros(ACTION_SPACE_SIZE, dtype=np.int8)).any()
+    obs = np.stack([o for o, _ in decisions])
+    masks = np.stack([m for _, m in decisions])
+    masks[3] = 0  # a row without a decision gets zero planes
+    batch = advisor.planes_batch(obs, masks, np.full((len(decisions), ADVICE_PLANES, NUM_KINDS), 7.0, np.float32))
+    single = [advisor.planes(o, m) for o, m in zip(obs, masks)]
+    np.testing.assert_array_equal(batch, np.stack(single))
 
 
 def test_advisor_names_and_versions_are_checked(tmp_path):

@@ -92,3 +92,30 @@ def test_learner_device() -> None:
     if not torch.cuda.is_available():
         with pytest.raises(ValueError, match="no CUDA device"):
             learner_device("cuda")
+
+
+def test_rollouts_run_on_one_torch_thread_and_updates_on_the_configured_threads(tmp_path: Path, monkeypatch) -> None:
+    import training.ppo as ppo
+    import training.rollout as rollout
+
+    seen: dict[str, set[int]] = {"collect": set(), "update": set()}
+    collect, update = rollout.SelfPlayRollout.collect, ppo.ppo_update
+
+    def counting_collect(self, *args, **kwargs):
+        seen["collect"].add(torch.get_num_threads())
+        return collect(self, *args, **kwargs)
+
+    def counting_update(*args, **kwargs):
+        seen["update"].add(torch.get_num_threads())
+        return update(*args, **kwargs)
+
+    monkeypatch.setattr(rollout.SelfPlayRollout, "collect", counting_collect)
+    monkeypatch.setattr(ppo, "ppo_update", counting_update)
+    before = torch.get_num_threads()
+    try:
+        trainer = Trainer.create(_cfg(torch_threads=2, total_steps=64), tmp_path / "run", progress=False)
+        trainer.train(progress=False)
+        assert seen == {"collect": {1}, "update": {2}}
+        assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(before)

@@ -577,6 +577,7 @@ def test_main_budget_scales(tmp_path):
     cfg = main_config(budget_for(None, 4096, small=False), seed=3)
     assert cfg.total_steps == 4096 and cfg.variant == "hongzhong" and cfg.seed == 3
     assert cfg.ppo.learning_rate_final == cfg.ppo.learning_rate
+    assert cfg.pool.latest_share == 1.0 and cfg.torch_threads == 2 and cfg.env.num_envs == 256
     with pytest.raises(ValueError, match="--minutes must be positive"):
         budget_for(-1.0, None, small=False)
 
