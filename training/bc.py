@@ -249,7 +249,7 @@ def collect_batched(
     for i in range(slots):
         deal(i)
     while True:
-        rows = np.asarray([i for i in range(slots) if slot_hand[i] >= 0], dtype=np.int64)
+        rows = np.flatnonzero(np.asarray(slot_hand) >= 0)
         if not rows.size:
             break
         backend.observe_next(rows, seats, True, obs, masks)
@@ -263,18 +263,20 @@ def collect_batched(
             inputs = features.build_batch(obs[at], masks[at], advice=actions[chosen] if known_advice else None).astype(
                 np.float16
             )
-            for k, (j, i) in enumerate(zip(chosen.tolist(), at.tolist())):
-                q = int(seats[i])
-                record = (inputs[k], masks[i].astype(bool), int(actions[j]), q, backend.scores(i)[q])
-                playing[slot_hand[i]].append(record)
+            legal = masks[at].astype(bool)
+            for k, (a, i, q) in enumerate(zip(actions[chosen].tolist(), at.tolist(), seats[at].tolist())):
+                playing[slot_hand[i]].append((inputs[k], legal[k], a, q, backend.scores(i)[q]))
             state["recorded"] += chosen.size
         backend.step(rows, seats[rows], actions)
         last = _last_needed(playing, finished, state["prefix"], state["prefix_decisions"], num_decisions)
-        for i in rows.tolist():
-            if slot_hand[i] > last:  # the hands before it hold enough decisions: it can never be used
-                del playing[slot_hand[i]]
+        hands = np.asarray(slot_hand)[rows]
+        over = backend.over()[rows]
+        leaving = (hands > last) | over
+        for i, h, ended in zip(rows[leaving].tolist(), hands[leaving].tolist(), over[leaving].tolist()):
+            if h > last:  # the hands before it hold enough decisions: it can never be used
+                del playing[h]
                 slot_hand[i] = -1
-            elif backend.is_over(i):
+            elif ended:
                 finish(i)
                 deal(i)
     bar.close()
