@@ -253,7 +253,8 @@ def collect_batched(
         if not rows.size:
             break
         backend.observe_next(rows, seats, True, obs, masks)
-        actions = player.act(obs[rows], masks[rows], rows, seats[rows])
+        every = rows.size == slots  # every slot in play: the buffers themselves, no copy of the rows
+        actions = player.act(obs if every else obs[rows], masks if every else masks[rows], rows, seats[rows])
         bad = backend.first_illegal(masks[rows], actions)
         if bad >= 0:
             raise ValueError(f"teacher {teacher!r} chose an illegal action {int(actions[bad])}")
