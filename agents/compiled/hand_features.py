@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from agents.compiled.decode import decode_batch, in_play_mask
-from agents.compiled.shanten import shanten_caps
+from agents.compiled.shanten import fill_suit_table, shanten_caps
 from agents.compiled.shanten_memo import MEMO, NEAR, discard_shanten, shanten_cached, useful_tiles
 from envs.core.rule_config import RuleConfig, load_variant
 from envs.core.tiles import NUM_KINDS, NUM_SUITED
@@ -172,6 +172,7 @@ class BatchHandFeatures:
         self._in_play = in_play_mask(tuple(self.cfg.kinds))
         self._suited = int(sum(1 << k for k in self.cfg.kinds if k < NUM_SUITED))
         self._wuhan = self.cfg.fan_table == "wuhan"
+        fill_suit_table()  # the suit profiles of every hand now, not one dynamic programme per new suit code
 
     def planes(self, observations: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
         """``(B, HAND_FEATURE_PLANES, 34)`` float32 planes of ``(B, C, 34)`` observations (into ``out`` if given)."""

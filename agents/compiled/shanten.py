@@ -26,6 +26,7 @@ __all__ = [
     "NO_SPLIT",
     "SHANTEN_TABLES",
     "clear_tables",
+    "fill_suit_table",
     "new_suit_table",
     "new_tables",
     "shanten_caps",
@@ -95,6 +96,45 @@ def clear_tables(tables: tuple) -> None:
 
 SHANTEN_TABLES = new_tables()
 """The process-wide tables the agents pass to :func:`shanten_dead` / :func:`shanten_caps`."""
+
+MAX_SUIT_TILES = 14
+"""The most tiles of one suit a hand holds (14: a whole hand); :func:`fill_suit_table` computes the profiles of the
+suits up to this size (405,350 of the 5**9 codes), and a larger one is still computed on first use."""
+_LAST_CODE = sum(c * 5 ** (8 - i) for i, c in enumerate((4, 4, 4, 2)))  # the largest code of MAX_SUIT_TILES tiles
+
+
+def fill_suit_table(tables: tuple = SHANTEN_TABLES) -> int:
+    """Compute every uncapped suit profile of at most :data:`MAX_SUIT_TILES` tiles of ``tables`` now (about half a
+    second) instead of on first use, unless the table already holds them; returns how many were computed.  A
+    process that plays new hands (BC data, evaluation, training) otherwise pays a suit's dynamic programme the first
+    time each of its suit codes appears, which on fresh 红中 hands costs a seventh of the value agent's time."""
+    table = tables[0]
+    if table[_LAST_CODE, 0, 0] != _UNSET:
+        return 0
+    return int(_fill_suit_table(table, MAX_SUIT_TILES))
+
+
+@njit(cache=True)
+def _fill_suit_table(table, max_tiles):  # pragma: no cover - compiled
+    """:func:`fill_suit_table` on the suit table itself (rows already computed are kept)."""
+    c = np.zeros(9, dtype=np.int64)
+    caps = np.full(9, 4, dtype=np.int64)
+    work = np.empty((5, 2), dtype=np.int64)
+    n = 0
+    for code in range(table.shape[0]):
+        x = code
+        total = 0
+        for i in range(8, -1, -1):
+            c[i] = x % 5
+            x //= 5
+            total += c[i]
+        if total > max_tiles or table[code, 0, 0] != _UNSET:
+            continue
+        _group(c, caps, 0, 9, 4, work)
+        _store(work, table[code])
+        n += 1
+    return n
+
 
 _DUMMIES = np.array([27, 28, 29, 30, 32, 33], dtype=np.int64)  # honor dummies (红中 31 skipped), popped from the end
 

@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from agents.compiled.opening import declare, dingque, exchange, variant_self_action
+from agents.compiled.shanten import fill_suit_table
 from agents.compiled.value_plans import CI_MAX_LAIZI, CI_SUITED, ValueKit
 from agents.compiled.value_play import (
     IW_COUNTS,
@@ -139,6 +140,7 @@ class BatchValueAgent:
         self.python = self.python_class(**options)  # checks every option (ValueError names the bad one)
         self.name = self.python.name
         self.cfg: RuleConfig | None = None
+        fill_suit_table()  # the suit profiles of every hand now, not one dynamic programme per new suit code
         self._configure(load_variant(cfg))
 
     def _configure(self, cfg: RuleConfig) -> None:

@@ -151,3 +151,25 @@ def test_split_hand_answers_one_tile_more_or_less_exactly() -> None:
                 counts[t] -= d
                 checked += 1
     assert refused > 0 and checked > 5000
+
+
+def test_a_filled_suit_table_holds_what_first_use_computes() -> None:
+    """fill_suit_table computes every suit of at most 14 tiles once (a second call computes none); on seeded hands in
+    every suit, a table filled on first use holds the same rows, and shanten through either equals handeval."""
+    from agents.compiled.shanten import _UNSET, fill_suit_table, new_tables
+
+    filled, lazy = new_tables(), new_tables()
+    assert fill_suit_table(filled) == 405_350 and fill_suit_table(filled) == 0
+    rng = np.random.default_rng(17)
+    for _ in range(400):
+        counts = [0] * 34
+        for t in rng.choice([k for k in range(27) for _ in range(4)], 13, replace=False):
+            counts[int(t)] += 1
+        hand = np.array(counts, dtype=np.int8)
+        zero = np.zeros(34, dtype=np.int8)
+        expected = shanten_dead(counts, 0, dead=0, allowed=(1 << 27) - 1)
+        assert compiled_shanten(hand, 0, 0, (1 << 27) - 1, zero, filled) == expected
+        assert compiled_shanten(hand, 0, 0, (1 << 27) - 1, zero, lazy) == expected
+    seen = lazy[0][:, 0, 0] != _UNSET
+    assert seen.sum() > 300
+    np.testing.assert_array_equal(lazy[0][seen], filled[0][seen])
