@@ -124,11 +124,16 @@ def encode(action_id: int, out: np.ndarray) -> np.ndarray:
     if not 0 <= action_id < ACTION_SPACE_SIZE:
         raise ValueError(f"action id {action_id} is outside the flat layout [0, {ACTION_SPACE_SIZE})")
     out[:] = 0.0
-    k = _KIND_OF[action_id]
-    if k >= 0:
-        out[0, k] = 1.0
-    out[1 + _GROUP_OF[action_id], :] = 1.0
+    _write(out[None], np.zeros(1, dtype=np.int64), np.array([action_id]))
     return out
+
+
+def _write(out: np.ndarray, rows: np.ndarray, actions: np.ndarray) -> None:
+    """Set the advice planes of ``actions[i]`` in ``out[rows[i]]`` (``out``: ``(B, ADVICE_PLANES, 34)``, zeroed)."""
+    kinds = _KIND_OF[actions]
+    tiled = kinds >= 0
+    out[rows[tiled], 0, kinds[tiled]] = 1.0
+    out[rows, 1 + _GROUP_OF[actions], :] = 1.0
 
 
 def decode(planes: np.ndarray) -> int | None:
@@ -178,8 +183,5 @@ class Advisor:
         rows = np.flatnonzero(np.asarray(masks).any(axis=1))
         if rows.size:
             actions = self._batch.act_batch(np.asarray(observations)[rows], np.asarray(masks)[rows])
-            kinds = _KIND_OF[actions]
-            tiled = kinds >= 0
-            out[rows[tiled], 0, kinds[tiled]] = 1.0  # encode() of every row at once
-            out[rows, 1 + _GROUP_OF[actions], :] = 1.0
+            _write(out, rows, actions)
         return out
