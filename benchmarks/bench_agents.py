@@ -74,7 +74,7 @@ def bench(variant: str, hands: int, agents: list[str], compiled: list[str]) -> d
 
 def _bench_compiled(cfg, positions: list, name: str) -> dict:
     from agents.compiled import make_batch_agent
-    from agents.compiled.shanten_memo import MEMO
+    from agents.compiled.shanten_memo import MEMO, clear_memo
 
     obs = np.stack([o for o, _ in positions])
     masks = np.stack([m for _, m in positions])
@@ -92,7 +92,7 @@ def _bench_compiled(cfg, positions: list, name: str) -> dict:
         if label == "cold":
             clear_caches()
             clear_tables(SHANTEN_TABLES)
-            MEMO[1][:] = -1  # the compiled shanten memo
+            clear_memo(MEMO)  # the compiled shanten and useful-tiles memos
         t = time.perf_counter()
         got = batch.act_batch(obs, masks)
         t_c = time.perf_counter() - t

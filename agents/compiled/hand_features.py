@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from agents.compiled.borrow import borrowed
 from agents.compiled.decode import decode_batch, in_play_mask
 from agents.compiled.shanten import fill_suit_table, shanten_caps
 from agents.compiled.shanten_memo import MEMO, NEAR, discard_shanten, shanten_cached, useful_tiles
@@ -87,6 +88,7 @@ def _live_useful(counts, wilds, is_wild, k, dead, allowed, melded, live, wuhan, 
 @njit(cache=True)
 def _planes(phase, hand, counts, wilds, wild, void, melded, live, claim, suited, wuhan, phase_ids, consts, memo, out):
     # pragma: no cover - compiled
+    consts, memo = borrowed((consts, memo))  # the caller's arrays, without reference counts on every call
     n_rows = hand.shape[0]
     buf = np.empty(34, dtype=np.int64)
     sh = np.empty(34, dtype=np.int64)

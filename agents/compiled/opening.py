@@ -48,10 +48,10 @@ OPENING_ACTIONS = np.array(
 """Action ids the functions read (passed as an array, never frozen in numba's cache)."""
 
 
-@njit(cache=True)
-def _exchange_key(rest, wilds, suited, memo):  # pragma: no cover - compiled
-    """``GreedyAgent._exchange_key``: ``(shanten, tiles in the void suit, minus pairs)`` of the best void suit."""
-    zeros = np.zeros(34, dtype=np.int64)
+@njit(cache=True, inline="always")
+def _exchange_key(rest, wilds, suited, zeros, memo):  # pragma: no cover - compiled
+    """``GreedyAgent._exchange_key``: ``(shanten, tiles in the void suit, minus pairs)`` of the best void suit
+    (``zeros``: 34 zero meld counts)."""
     found = False
     b0, b1, b2 = 0, 0, 0
     for v in range(3):
@@ -83,6 +83,7 @@ def exchange(mask, picked, counts, wilds, suited, memo, acts):  # pragma: no cov
     bk0, bk1, bk2 = 0, 0, 0
     ba, bb, bc = -1, -1, -1
     rest = counts.copy()
+    zeros = np.zeros(34, dtype=np.int64)
     for s in range(3):
         if not (suited >> (9 * s)) & 1:
             continue
@@ -115,7 +116,7 @@ def exchange(mask, picked, counts, wilds, suited, memo, acts):  # pragma: no cov
                     rest[a] -= 1
                     rest[b] -= 1
                     rest[c] -= 1
-                    k0, k1, k2 = _exchange_key(rest, wilds, suited, memo)
+                    k0, k1, k2 = _exchange_key(rest, wilds, suited, zeros, memo)
                     rest[a] += 1
                     rest[b] += 1
                     rest[c] += 1

@@ -5,9 +5,13 @@ across the decisions of a game (the Python agents keep a dict for the same reaso
 :func:`shanten_cached` is :func:`agents.compiled.shanten.shanten_dead` behind a direct-mapped table: the full input
 (34 counts, wildcards, dead and allowed masks, 34 meld counts) is packed into six int64 words and compared whole, so a
 hit is always the exact value (a slot keeps the last hand hashed to it).  :func:`new_memo` makes the
-``(shanten tables, keys, values)`` tuple the compiled agents pass where :mod:`agents.compiled.shanten` takes its tables.
-:func:`useful_tiles` (有效牌) and :func:`discard_shanten` ask the shanten of the hand plus or minus one tile of each
-candidate kind: their keys are the hand's key plus or minus one count, so a hit costs a hash and a comparison.
+``(shanten tables, keys, values, useful keys, useful values)`` tuple the compiled agents pass where
+:mod:`agents.compiled.shanten` takes its tables.  :func:`useful_tiles` (有效牌) and :func:`discard_shanten` ask the
+shanten of the hand plus or minus one tile of each candidate kind: their keys are the hand's key plus or minus one
+count, so a hit costs a hash and a comparison.  Both also keep their whole answer per hand in a table of their own,
+keyed the same way (:func:`useful_tiles` adds the candidate kinds), as the Python agents keep theirs
+(:func:`agents.handeval.useful_tiles`): a hand asked again, at the next discard that keeps it or at a claim that
+looks at it, costs one lookup.
 """
 
 from __future__ import annotations
@@ -16,12 +20,13 @@ import numpy as np
 from numba import njit
 
 from agents.compiled.shanten import NO_SPLIT, SHANTEN_TABLES, shanten_dead, split_hand, split_step
-from envs.core.tiles import NUM_SUITED
+from envs.core.tiles import NUM_KINDS, NUM_SUITED
 
 __all__ = [
     "MEMO",
     "NEAR",
     "add_tile",
+    "clear_memo",
     "discard_shanten",
     "memo_words",
     "new_memo",
@@ -42,12 +47,30 @@ _M1 = np.uint64(0x9E3779B97F4A7C15)
 _M2 = np.uint64(0xC2B2AE3D27D4EB4F)
 
 
-def new_memo(slots: int = _SLOTS, tables: tuple = SHANTEN_TABLES) -> tuple[tuple, np.ndarray, np.ndarray]:
-    """``(shanten tables, keys (slots, 6) int64, values (slots,) int64)``; ``slots`` must be a power of two;
-    ``tables``: :func:`agents.compiled.shanten.new_tables`."""
+def new_memo(slots: int = _SLOTS, tables: tuple = SHANTEN_TABLES) -> tuple:
+    """``(shanten tables, keys (slots, 6) int64, values (slots,) int64, useful keys (slots, 7) int64, useful values
+    (slots, 2) int64, discard keys (slots, 6) int64, discard values (slots, 34) int8)``; ``slots`` must be a power
+    of two; ``tables``: :func:`agents.compiled.shanten.new_tables`.  A useful value is ``(shanten, bitmask of the
+    useful kinds)`` of the hand, wildcards, dead and allowed masks, meld counts and candidate kinds of its key; a
+    discard value the shanten after discarding each held natural kind (:func:`discard_shanten`)."""
     if slots <= 0 or slots & (slots - 1):
         raise ValueError(f"slots must be a power of two, got {slots}")
-    return tables, np.full((slots, 6), -1, dtype=np.int64), np.zeros(slots, dtype=np.int64)
+    return (
+        tables,
+        np.full((slots, 6), -1, dtype=np.int64),
+        np.zeros(slots, dtype=np.int64),
+        np.full((slots, 7), -1, dtype=np.int64),
+        np.zeros((slots, 2), dtype=np.int64),
+        np.full((slots, 6), -1, dtype=np.int64),
+        np.zeros((slots, NUM_KINDS), dtype=np.int8),
+    )
+
+
+def clear_memo(memo: tuple) -> None:
+    """Empty the tables of ``memo`` (benchmarks of cold caches; the shanten tables are emptied apart)."""
+    memo[1][:] = -1
+    memo[3][:] = -1
+    memo[5][:] = -1
 
 
 MEMO = new_memo()
@@ -91,13 +114,13 @@ def add_tile(w0, w1, t, d):  # pragma: no cover - compiled
     return w0, w1 + d * (np.int64(1) << (3 * (t - 21)))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def shanten_keyed(counts, wilds, dead, allowed, melded, memo, ok, w0, w1, w4, w5):  # pragma: no cover - compiled
     """:func:`shanten_cached` of a hand whose :func:`memo_words` are given (``counts`` / ``wilds`` / ``melded`` must
     be the hand they describe: a miss computes it from them)."""
     if not ok:
         return shanten_dead(counts, wilds, dead, allowed, melded, memo[0])
-    table, keys, vals = memo
+    table, keys, vals = memo[0], memo[1], memo[2]
     w2 = np.int64(dead)
     w3 = np.int64(allowed)
     h = np.uint64(w0) * _M1
@@ -121,7 +144,7 @@ def shanten_keyed(counts, wilds, dead, allowed, melded, memo, ok, w0, w1, w4, w5
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def shanten_cached(counts, wilds, dead, allowed, melded, memo):  # pragma: no cover - compiled
     """:func:`agents.compiled.shanten.shanten_dead` of the inputs, from ``memo`` when the same inputs were asked
     before (counts and meld counts 0-7, 0-15 wildcards; other inputs are computed every time)."""
@@ -130,29 +153,71 @@ def shanten_cached(counts, wilds, dead, allowed, melded, memo):  # pragma: no co
 
 
 @njit(cache=True)
-def _words_unless(split, counts, wilds, melded):  # pragma: no cover - compiled
-    """:func:`memo_words` of a hand that :func:`agents.compiled.shanten.split_hand` could not split; for a split hand
-    (whose rare fallbacks are then computed without the memo) ``ok`` False and no packing."""
-    if split:
-        zero = np.int64(0)
-        return False, zero, zero, zero, zero
-    return memo_words(counts, wilds, melded)
+def _useful_slot(w0, w1, dead, allowed, w4, w5, cand, slots):  # pragma: no cover - compiled
+    """The slot of a :func:`useful_tiles` key in a table of ``slots`` (a power of two) rows."""
+    h = np.uint64(w0) * _M1
+    h ^= np.uint64(w1) * _M2
+    h = (h ^ (h >> np.uint64(29))) * _M1
+    h ^= np.uint64(dead) * _M2 + np.uint64(allowed)
+    h ^= np.uint64(w4) * _M1 + np.uint64(w5)
+    h = (h ^ (h >> np.uint64(31))) * _M2
+    h ^= np.uint64(cand) * _M1
+    h = (h ^ (h >> np.uint64(29))) * _M2
+    return np.int64(h >> np.uint64(40)) & (slots - 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def useful_tiles(counts, wilds, dead, allowed, melded, cand, near, memo, out):  # pragma: no cover - compiled
     """``(shanten, n)``: :func:`agents.handeval.useful_tiles` with ``candidates`` = ``cand`` (pass
     ``allowed & ~dead`` for the default), its pruning to the kinds ``near`` the held suited tiles included; the
-    first ``n`` entries of ``out`` are the useful kinds (whose draw lowers the shanten), ascending.  The hand is
-    split into its groups once (:func:`agents.compiled.shanten.split_hand`), so each drawn hand is one suit profile;
-    where the split does not apply, the memo answers (the key of each drawn hand is the held hand's plus one tile).
-    A drawn hand the split cannot answer (an honor kind) is computed in full."""
+    first ``n`` entries of ``out`` are the useful kinds (whose draw lowers the shanten), ascending.  The answer is
+    kept in the memo's useful table (one ``near`` table per memo: the agents pass :data:`NEAR`), so a hand asked
+    again costs one lookup; a new hand is split into its groups once
+    (:func:`agents.compiled.shanten.split_hand`), so each drawn hand is one suit profile; where the split does not
+    apply, the shanten memo answers (the key of each drawn hand is the held hand's plus one tile).  A drawn hand the
+    split cannot answer (an honor kind) is computed in full."""
+    ok, w0, w1, w4, w5 = memo_words(counts, wilds, melded)
+    slot = -1
+    if ok:
+        ukeys, uvals = memo[3], memo[4]
+        slot = _useful_slot(w0, w1, dead, allowed, w4, w5, cand, ukeys.shape[0])
+        key = ukeys[slot]
+        if (key[0] == w0 and key[1] == w1 and key[2] == dead and key[3] == allowed and key[4] == w4
+                and key[5] == w5 and key[6] == cand):  # fmt: skip
+            bits = uvals[slot, 1]
+            n = 0
+            for t in range(34):
+                if (bits >> t) & 1:
+                    out[n] = t
+                    n += 1
+            return uvals[slot, 0], n
+    s, n = _useful_tiles(counts, wilds, dead, allowed, melded, cand, near, memo, out, ok, w0, w1, w4, w5)
+    if slot >= 0:
+        bits = np.int64(0)
+        for i in range(n):
+            bits |= np.int64(1) << out[i]
+        key = memo[3][slot]
+        key[0] = w0
+        key[1] = w1
+        key[2] = dead
+        key[3] = allowed
+        key[4] = w4
+        key[5] = w5
+        key[6] = cand
+        memo[4][slot, 0] = s
+        memo[4][slot, 1] = bits
+    return s, n
+
+
+@njit(cache=True)
+def _useful_tiles(counts, wilds, dead, allowed, melded, cand, near, memo, out, ok, w0, w1, w4, w5):
+    # pragma: no cover - compiled
+    """:func:`useful_tiles` computed (``ok`` and the words: :func:`memo_words` of the hand)."""
     tables = memo[0]
     table, cap_keys, cap_vals, parts, kinds, meta, steps = tables[0], tables[1], tables[2], tables[5], tables[6], \
         tables[7], tables[8]  # fmt: skip
     s = split_hand(counts, wilds, dead, allowed, melded, tables)
     split = s != NO_SPLIT
-    ok, w0, w1, w4, w5 = _words_unless(split, counts, wilds, melded)
     if not split:
         s = shanten_keyed(counts, wilds, dead, allowed, melded, memo, ok, w0, w1, w4, w5)
     if wilds == 0 and 0 <= s <= 3:
@@ -182,22 +247,51 @@ def useful_tiles(counts, wilds, dead, allowed, melded, cand, near, memo, out):  
 @njit(cache=True)
 def discard_shanten(counts, wilds, melded, cands, n, dead, allowed, wild, memo, out):  # pragma: no cover - compiled
     """``out[i]``: the shanten of the hand after discarding one ``cands[i]`` (``i < n``; a wildcard when
-    ``wild[cands[i]]``): one suit profile of the split hand (:func:`agents.compiled.shanten.split_hand`), else the
-    memo (the key of each hand is the held hand's minus one count)."""
-    tables = memo[0]
-    table, cap_keys, cap_vals, parts, kinds, meta, steps = tables[0], tables[1], tables[2], tables[5], tables[6], \
-        tables[7], tables[8]  # fmt: skip
-    split = split_hand(counts, wilds, dead, allowed, melded, tables) != NO_SPLIT
-    ok, w0, w1, w4, w5 = _words_unless(split, counts, wilds, melded)
+    ``wild[cands[i]]``).  The shanten after discarding each held natural kind is kept per hand in the memo's discard
+    table, so a hand asked again costs one lookup; a new hand is split once
+    (:func:`agents.compiled.shanten.split_hand`) and each discard is one suit profile, else the shanten memo (the
+    key of each hand is the held hand's minus one count)."""
+    ok, w0, w1, w4, w5 = memo_words(counts, wilds, melded)
+    row = _discard_row(counts, wilds, melded, dead, allowed, memo, ok, w0, w1, w4, w5) if ok else -1
     for i in range(n):
         k = cands[i]
         if wild[k]:
             out[i] = shanten_cached(counts, wilds - 1, dead, allowed, melded, memo)
+        elif row >= 0 and counts[k] > 0:
+            out[i] = memo[6][row, k]
+        else:
+            counts[k] -= 1
+            out[i] = shanten_dead(counts, wilds, dead, allowed, melded, memo[0])
+            counts[k] += 1
+
+
+@njit(cache=True)
+def _discard_row(counts, wilds, melded, dead, allowed, memo, ok, w0, w1, w4, w5):  # pragma: no cover - compiled
+    """The row of the memo's discard table that holds, for every natural kind ``k`` the hand holds, the shanten of
+    the hand with one ``k`` fewer (filled here on a miss)."""
+    dkeys, dvals = memo[5], memo[6]
+    slot = _useful_slot(w0, w1, dead, allowed, w4, w5, -1, dkeys.shape[0])
+    key = dkeys[slot]
+    if key[0] == w0 and key[1] == w1 and key[2] == dead and key[3] == allowed and key[4] == w4 and key[5] == w5:
+        return slot
+    tables = memo[0]
+    table, cap_keys, cap_vals, parts, kinds, meta, steps = tables[0], tables[1], tables[2], tables[5], tables[6], \
+        tables[7], tables[8]  # fmt: skip
+    split = split_hand(counts, wilds, dead, allowed, melded, tables) != NO_SPLIT
+    for k in range(34):
+        if counts[k] <= 0:
             continue
         s = split_step(k, -1, table, cap_keys, cap_vals, parts, kinds, meta, steps) if split else NO_SPLIT
         if s == NO_SPLIT:
             counts[k] -= 1
             a0, a1 = add_tile(w0, w1, k, -1)
-            s = shanten_keyed(counts, wilds, dead, allowed, melded, memo, ok and counts[k] >= 0, a0, a1, w4, w5)
+            s = shanten_keyed(counts, wilds, dead, allowed, melded, memo, ok, a0, a1, w4, w5)
             counts[k] += 1
-        out[i] = s
+        dvals[slot, k] = s
+    key[0] = w0
+    key[1] = w1
+    key[2] = dead
+    key[3] = allowed
+    key[4] = w4
+    key[5] = w5
+    return slot

@@ -319,7 +319,7 @@ def _payment_key(hand, melds, n_melds, void, indicator, t):  # pragma: no cover 
     return ok, w0, w1, w2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def wait_payment_memo(hand, melds, n_melds, void, indicator, t, v, kind, rules, consts, work, memo):
     # pragma: no cover - compiled
     """:func:`wait_payment` behind a direct-mapped memo of one configuration (:attr:`WaitScorer.memo`): the full

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from agents.compiled.borrow import borrowed
 from agents.compiled.opening import declare, dingque, exchange, variant_self_action
 from agents.compiled.shanten import fill_suit_table
 from agents.compiled.value_plans import CI_MAX_LAIZI, CI_SUITED, ValueKit
@@ -56,6 +57,11 @@ def _act_rows(masks, phase, counts, wilds, melded, n_melds, visible, wall, hand,
               row_k, row_f, n_opp, opp, disc, opp_melded, revealed, claim_tile, won, picked, phases, ids, setup,
               out):  # fmt: skip  # pragma: no cover - compiled
     """``ValueAgent.act`` / ``DefensiveAgent.act`` of every row."""
+    # the caller's arrays, without reference counts on every call (agents.compiled.borrow)
+    setup = borrowed(setup)
+    masks, chis, row_i, row_k, row_f, opp, disc, opp_melded, revealed = borrowed(
+        (masks, chis, row_i, row_k, row_f, opp, disc, opp_melded, revealed)
+    )
     ci, memo, oi, iw = setup[1], setup[4], setup[6], setup[10]
     suited = ci[CI_SUITED]
     hu, kong_base = ids[0], ids[1]

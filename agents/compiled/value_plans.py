@@ -186,7 +186,7 @@ def hand_value_work() -> tuple:
     )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hand_value(counts, wilds, melded, n_melds, chis, n_chis, row_i, row_k, row_f, v, ci, cf, scorer, table, work):
     # pragma: no cover - compiled
     """``ValueAgent.hand_value``: ``(value, live useful tiles of the standard plan, plan index)`` of the 3k+1 hand

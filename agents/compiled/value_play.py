@@ -288,10 +288,35 @@ def jiang_wait(counts, wilds, t, melded, pos, setup):  # pragma: no cover - comp
     return wait_payment_memo(hand, melds, n, -1, row_i[R_INDICATOR], t, v, kind, rules, consts, work, memo) > 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def live_useful(counts, wilds, melded, k, jiang, pos, setup, buf):  # pragma: no cover - compiled
     """``GreedyAgent._live_useful`` (value agent's 将 rule): live effective tiles after discarding ``k`` (``counts``
-    is restored)."""
+    is restored).  Inlined where it is called, as are the memo lookups it makes: a compiled call that passes the
+    position or setup tuples on pays a reference count on every array they hold, on every call."""
+    ci = setup[1]
+    if ci[CI_WUHAN] and jiang:
+        return _live_useful_jiang(counts, wilds, melded, k, pos, setup, buf)
+    wild = pos[7]
+    live = pos[12][0]
+    w = wilds
+    if wild[k]:
+        w -= 1
+    else:
+        counts[k] -= 1
+    dead = pos[11][R_DEAD]
+    suited = ci[CI_SUITED]
+    _, n = useful_tiles(counts, w, dead, suited, melded, suited & ~dead, NEAR, setup[4], buf)
+    total = 0
+    for i in range(n):
+        total += live[buf[i]]
+    if not wild[k]:
+        counts[k] += 1
+    return total
+
+
+@njit(cache=True)
+def _live_useful_jiang(counts, wilds, melded, k, pos, setup, buf):  # pragma: no cover - compiled
+    """:func:`live_useful` of a Wuhan hand: a ready hand's waits count only with a 2-5-8 pair (or a big win)."""
     ci = setup[1]
     table = setup[4]
     row_i, row_k = pos[11], pos[12]
@@ -308,7 +333,7 @@ def live_useful(counts, wilds, melded, k, jiang, pos, setup, buf):  # pragma: no
     total = 0
     for i in range(n):
         t = buf[i]
-        if ci[CI_WUHAN] and jiang and s == 0 and not jiang_wait(counts, w, t, melded, pos, setup):
+        if s == 0 and not jiang_wait(counts, w, t, melded, pos, setup):
             continue
         total += live[t]
     if not wild[k]:
@@ -380,7 +405,7 @@ def after_claim_key(counts, wilds, melded, pos, setup):  # pragma: no cover - co
 
 
 # ---- value estimates ---------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _hand_value(counts, wilds, melded, n_melds, chis, n_chis, pos, setup):  # pragma: no cover - compiled
     v = setup[0]
     ci = setup[1]

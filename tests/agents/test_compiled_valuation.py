@@ -154,14 +154,15 @@ def test_shanten_memo_exact() -> None:
 def test_compiled_useful_tiles_equal_handeval() -> None:
     """The compiled useful tiles (有效牌), whose drawn hands are looked up by the held hand's key plus one count, list
     the kinds :func:`agents.handeval.useful_tiles` lists: wildcards, void suits, melds and a one-suit candidate set,
-    with a small memo whose slots are overwritten."""
+    with a small memo whose slots are overwritten; asked again, the answers kept in the memo's useful table are the
+    same."""
     from agents.compiled.shanten_memo import NEAR, new_memo, useful_tiles
     from agents.handeval import useful_tiles as python_useful
 
-    memo = new_memo(slots=256)
+    memo = new_memo(slots=64)
     rng = np.random.default_rng(11)
     out = np.empty(NUM_KINDS, dtype=np.int64)
-    checked = 0
+    cases = []
     for i in range(600):
         c = np.zeros(NUM_KINDS, dtype=np.int64)
         wilds = int(rng.integers(0, 3)) if i % 3 == 0 else 0
@@ -178,12 +179,59 @@ def test_compiled_useful_tiles_equal_handeval() -> None:
         want = python_useful(
             [int(x) for x in c], wilds, dead=dead, allowed=allowed, melded=bytes(int(x) for x in m), candidates=cand
         )
-        before = c.copy()
-        s, n = useful_tiles(c, wilds, dead, allowed, m, cand, NEAR, memo, out)
-        assert (s, tuple(int(t) for t in out[:n])) == want, (list(before), wilds, dead, cand)
-        assert np.array_equal(c, before)  # the counts are restored
-        checked += n > 0
-    assert checked > 300
+        cases.append((c, wilds, dead, allowed, m, cand, want))
+    checked = 0
+    hits = 0
+    for _ in range(2):
+        for c, wilds, dead, allowed, m, cand, want in cases:
+            before = c.copy()
+            kept = int((memo[3][:, 6] == cand).sum())
+            s, n = useful_tiles(c, wilds, dead, allowed, m, cand, NEAR, memo, out)
+            assert (s, tuple(int(t) for t in out[:n])) == want, (list(before), wilds, dead, cand)
+            assert np.array_equal(c, before)  # the counts are restored
+            hits += int((memo[3][:, 6] == cand).sum()) == kept
+            checked += n > 0
+    assert checked > 600
+    assert 0 < hits < len(cases)  # some answers came from the useful table, others were computed again
+
+
+def test_compiled_discard_shanten_kept_per_hand() -> None:
+    """The shanten after each discard, kept per hand in the memo's discard table, equals the compiled shanten of the
+    hand with that tile fewer, on first asking, on asking again and on slots another hand took over; a wildcard
+    discard is the hand with one wildcard fewer."""
+    from agents.compiled.shanten import shanten_dead
+    from agents.compiled.shanten_memo import discard_shanten, new_memo
+
+    memo = new_memo(slots=16)
+    rng = np.random.default_rng(5)
+    allowed = (1 << NUM_SUITED) - 1
+    wild = np.zeros(NUM_KINDS, dtype=np.int64)
+    wild[31] = 1  # 红中
+    out = np.empty(NUM_KINDS, dtype=np.int64)
+    cases = []
+    for i in range(200):
+        c = np.zeros(NUM_KINDS, dtype=np.int64)
+        wilds = int(rng.integers(0, 3)) if i % 2 else 0
+        for k in rng.choice(NUM_SUITED * 4, size=14 - wilds, replace=False):
+            c[int(k) // 4] += 1
+        m = np.zeros(NUM_KINDS, dtype=np.int64)
+        dead = int(0x1FF << (9 * int(rng.integers(0, 3)))) if i % 3 == 0 else 0
+        cands = np.array([k for k in range(NUM_KINDS) if c[k]] + ([31] if wilds else []), dtype=np.int64)
+        want = []
+        for k in cands:
+            if k == 31:
+                want.append(shanten_dead(c, wilds - 1, dead, allowed, m, memo[0]))
+                continue
+            c[k] -= 1
+            want.append(shanten_dead(c, wilds, dead, allowed, m, memo[0]))
+            c[k] += 1
+        cases.append((c, wilds, m, cands, dead, want))
+    for _ in range(3):
+        for c, wilds, m, cands, dead, want in cases:
+            before = c.copy()
+            discard_shanten(c, wilds, m, cands, len(cands), dead, allowed, wild, memo, out)
+            assert list(out[: len(cands)]) == want
+            assert np.array_equal(c, before)
 
 
 def test_memo_words_plus_one_tile_is_the_drawn_hand() -> None:
