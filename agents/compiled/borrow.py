@@ -55,7 +55,7 @@ def _borrowed_impl(value):  # type: ignore[no-untyped-def]  # pragma: no cover -
         return lambda value: _borrowed_array(value)  # type: ignore[call-arg]
     if isinstance(value, types.BaseTuple):
         items = "".join(f"borrowed(value[{i}]), " for i in range(len(value)))
-        namespace: dict[str, Any] = {"borrowed": borrowed}
+        namespace = {"borrowed": borrowed}
         exec(f"def impl(value):\n    return ({items})\n", namespace)  # one getitem per member: a tuple is not iterable
         return namespace["impl"]
     return lambda value: value
