@@ -123,23 +123,11 @@ def shanten_keyed(counts, wilds, dead, allowed, melded, memo, ok, w0, w1, w4, w5
     table, keys, vals = memo[0], memo[1], memo[2]
     w2 = np.int64(dead)
     w3 = np.int64(allowed)
-    h = np.uint64(w0) * _M1
-    h ^= np.uint64(w1) * _M2
-    h = (h ^ (h >> np.uint64(29))) * _M1
-    h ^= np.uint64(w2) * _M2 + np.uint64(w3)
-    h ^= np.uint64(w4) * _M1 + np.uint64(w5)
-    h = (h ^ (h >> np.uint64(31))) * _M2
-    i = np.int64(h >> np.uint64(40)) & (keys.shape[0] - 1)
-    key = keys[i]
-    if key[0] == w0 and key[1] == w1 and key[2] == w2 and key[3] == w3 and key[4] == w4 and key[5] == w5:
+    i = _slot(_hand_hash(w0, w1, w2, w3, w4, w5), keys.shape[0])
+    if _key_is(keys[i], w0, w1, w2, w3, w4, w5):
         return vals[i]
     s = shanten_dead(counts, wilds, dead, allowed, melded, table)
-    key[0] = w0
-    key[1] = w1
-    key[2] = w2
-    key[3] = w3
-    key[4] = w4
-    key[5] = w5
+    _key_set(keys[i], w0, w1, w2, w3, w4, w5)
     vals[i] = s
     return s
 
@@ -152,18 +140,45 @@ def shanten_cached(counts, wilds, dead, allowed, melded, memo):  # pragma: no co
     return shanten_keyed(counts, wilds, dead, allowed, melded, memo, ok, w0, w1, w4, w5)
 
 
-@njit(cache=True)
-def _useful_slot(w0, w1, dead, allowed, w4, w5, cand, slots):  # pragma: no cover - compiled
-    """The slot of a :func:`useful_tiles` key in a table of ``slots`` (a power of two) rows."""
+@njit(cache=True, inline="always")
+def _hand_hash(w0, w1, dead, allowed, w4, w5):  # pragma: no cover - compiled
+    """A 64-bit hash of a hand's memo key (its :func:`memo_words` and the dead and allowed masks)."""
     h = np.uint64(w0) * _M1
     h ^= np.uint64(w1) * _M2
     h = (h ^ (h >> np.uint64(29))) * _M1
     h ^= np.uint64(dead) * _M2 + np.uint64(allowed)
     h ^= np.uint64(w4) * _M1 + np.uint64(w5)
-    h = (h ^ (h >> np.uint64(31))) * _M2
-    h ^= np.uint64(cand) * _M1
-    h = (h ^ (h >> np.uint64(29))) * _M2
+    return (h ^ (h >> np.uint64(31))) * _M2
+
+
+@njit(cache=True, inline="always")
+def _slot(h, slots):  # pragma: no cover - compiled
+    """The row of hash ``h`` in a direct-mapped table of ``slots`` (a power of two) rows."""
     return np.int64(h >> np.uint64(40)) & (slots - 1)
+
+
+@njit(cache=True, inline="always")
+def _key_is(key, w0, w1, w2, w3, w4, w5):  # pragma: no cover - compiled
+    """Whether the first six words of the table row ``key`` are the hand's key ``w0`` .. ``w5``."""
+    return key[0] == w0 and key[1] == w1 and key[2] == w2 and key[3] == w3 and key[4] == w4 and key[5] == w5
+
+
+@njit(cache=True, inline="always")
+def _key_set(key, w0, w1, w2, w3, w4, w5):  # pragma: no cover - compiled
+    """Write the hand's key ``w0`` .. ``w5`` into the first six words of the table row ``key``."""
+    key[0] = w0
+    key[1] = w1
+    key[2] = w2
+    key[3] = w3
+    key[4] = w4
+    key[5] = w5
+
+
+@njit(cache=True, inline="always")
+def _useful_slot(w0, w1, dead, allowed, w4, w5, cand, slots):  # pragma: no cover - compiled
+    """The slot of a :func:`useful_tiles` key (the hand's and the candidate kinds) in a table of ``slots`` rows."""
+    h = _hand_hash(w0, w1, dead, allowed, w4, w5) ^ (np.uint64(cand) * _M1)
+    return _slot((h ^ (h >> np.uint64(29))) * _M2, slots)
 
 
 @njit(cache=True, inline="always")
@@ -182,8 +197,7 @@ def useful_tiles(counts, wilds, dead, allowed, melded, cand, near, memo, out):  
         ukeys, uvals = memo[3], memo[4]
         slot = _useful_slot(w0, w1, dead, allowed, w4, w5, cand, ukeys.shape[0])
         key = ukeys[slot]
-        if (key[0] == w0 and key[1] == w1 and key[2] == dead and key[3] == allowed and key[4] == w4
-                and key[5] == w5 and key[6] == cand):  # fmt: skip
+        if _key_is(key, w0, w1, dead, allowed, w4, w5) and key[6] == cand:
             bits = uvals[slot, 1]
             n = 0
             for t in range(34):
@@ -197,12 +211,7 @@ def useful_tiles(counts, wilds, dead, allowed, melded, cand, near, memo, out):  
         for i in range(n):
             bits |= np.int64(1) << out[i]
         key = memo[3][slot]
-        key[0] = w0
-        key[1] = w1
-        key[2] = dead
-        key[3] = allowed
-        key[4] = w4
-        key[5] = w5
+        _key_set(key, w0, w1, dead, allowed, w4, w5)
         key[6] = cand
         memo[4][slot, 0] = s
         memo[4][slot, 1] = bits
@@ -270,9 +279,8 @@ def _discard_row(counts, wilds, melded, dead, allowed, memo, ok, w0, w1, w4, w5)
     """The row of the memo's discard table that holds, for every natural kind ``k`` the hand holds, the shanten of
     the hand with one ``k`` fewer (filled here on a miss)."""
     dkeys, dvals = memo[5], memo[6]
-    slot = _useful_slot(w0, w1, dead, allowed, w4, w5, -1, dkeys.shape[0])
-    key = dkeys[slot]
-    if key[0] == w0 and key[1] == w1 and key[2] == dead and key[3] == allowed and key[4] == w4 and key[5] == w5:
+    slot = _slot(_hand_hash(w0, w1, dead, allowed, w4, w5), dkeys.shape[0])
+    if _key_is(dkeys[slot], w0, w1, dead, allowed, w4, w5):
         return slot
     tables = memo[0]
     table, cap_keys, cap_vals, parts, kinds, meta, steps = tables[0], tables[1], tables[2], tables[5], tables[6], \
@@ -288,10 +296,5 @@ def _discard_row(counts, wilds, melded, dead, allowed, memo, ok, w0, w1, w4, w5)
             s = shanten_keyed(counts, wilds, dead, allowed, melded, memo, ok, a0, a1, w4, w5)
             counts[k] += 1
         dvals[slot, k] = s
-    key[0] = w0
-    key[1] = w1
-    key[2] = dead
-    key[3] = allowed
-    key[4] = w4
-    key[5] = w5
+    _key_set(dkeys[slot], w0, w1, dead, allowed, w4, w5)
     return slot
