@@ -5,13 +5,13 @@ across the decisions of a game (the Python agents keep a dict for the same reaso
 :func:`shanten_cached` is :func:`agents.compiled.shanten.shanten_dead` behind a direct-mapped table: the full input
 (34 counts, wildcards, dead and allowed masks, 34 meld counts) is packed into six int64 words and compared whole, so a
 hit is always the exact value (a slot keeps the last hand hashed to it).  :func:`new_memo` makes the
-``(shanten tables, keys, values, useful keys, useful values)`` tuple the compiled agents pass where
-:mod:`agents.compiled.shanten` takes its tables.  :func:`useful_tiles` (有效牌) and :func:`discard_shanten` ask the
-shanten of the hand plus or minus one tile of each candidate kind: their keys are the hand's key plus or minus one
-count, so a hit costs a hash and a comparison.  Both also keep their whole answer per hand in a table of their own,
-keyed the same way (:func:`useful_tiles` adds the candidate kinds), as the Python agents keep theirs
-(:func:`agents.handeval.useful_tiles`): a hand asked again, at the next discard that keeps it or at a claim that
-looks at it, costs one lookup.
+``(shanten tables, keys, values, useful keys, useful values, discard keys, discard values)`` tuple the compiled
+agents pass where :mod:`agents.compiled.shanten` takes its tables.  :func:`useful_tiles` (有效牌) and
+:func:`discard_shanten` ask the shanten of the hand plus or minus one tile of each candidate kind: their keys are the
+hand's key plus or minus one count, so a hit costs a hash and a comparison.  Both also keep their whole answer per
+hand in a table of their own, keyed the same way (:func:`useful_tiles` adds the candidate kinds), as the Python
+agents keep theirs (:func:`agents.handeval.useful_tiles`): a hand asked again, at the next discard that keeps it or
+at a claim that looks at it, costs one lookup.
 """
 
 from __future__ import annotations

@@ -154,9 +154,9 @@ def test_shanten_memo_exact() -> None:
 def test_compiled_useful_tiles_equal_handeval() -> None:
     """The compiled useful tiles (有效牌), whose drawn hands are looked up by the held hand's key plus one count, list
     the kinds :func:`agents.handeval.useful_tiles` lists: wildcards, void suits, melds and a one-suit candidate set,
-    with a small memo whose slots are overwritten; asked again, the answers kept in the memo's useful table are the
-    same."""
-    from agents.compiled.shanten_memo import NEAR, new_memo, useful_tiles
+    with a small memo whose slots are overwritten; a hand asked again at once is answered from the memo's useful
+    table, which then writes nothing."""
+    from agents.compiled.shanten_memo import NEAR, memo_words, new_memo, useful_tiles
     from agents.handeval import useful_tiles as python_useful
 
     memo = new_memo(slots=64)
@@ -181,18 +181,24 @@ def test_compiled_useful_tiles_equal_handeval() -> None:
         )
         cases.append((c, wilds, dead, allowed, m, cand, want))
     checked = 0
-    hits = 0
     for _ in range(2):
         for c, wilds, dead, allowed, m, cand, want in cases:
-            before = c.copy()
-            kept = int((memo[3][:, 6] == cand).sum())
-            s, n = useful_tiles(c, wilds, dead, allowed, m, cand, NEAR, memo, out)
-            assert (s, tuple(int(t) for t in out[:n])) == want, (list(before), wilds, dead, cand)
-            assert np.array_equal(c, before)  # the counts are restored
-            hits += int((memo[3][:, 6] == cand).sum()) == kept
-            checked += n > 0
-    assert checked > 600
-    assert 0 < hits < len(cases)  # some answers came from the useful table, others were computed again
+            for again in (False, True):
+                before = c.copy()
+                ok, w0, w1, w4, w5 = memo_words(c, wilds, m)
+                key = np.array([w0, w1, dead, allowed, w4, w5, cand], dtype=np.int64)
+                table = memo[3].copy()
+                kept = bool((table == key).all(axis=1).any())
+                s, n = useful_tiles(c, wilds, dead, allowed, m, cand, NEAR, memo, out)
+                assert (s, tuple(int(t) for t in out[:n])) == want, (list(before), wilds, dead, cand)
+                assert np.array_equal(c, before)  # the counts are restored
+                if kept:  # answered from the useful table: nothing written
+                    assert np.array_equal(memo[3], table)
+                else:  # computed, and its answer kept
+                    assert ok and (memo[3] == key).all(axis=1).any()
+                assert kept or not again  # asked again at once, the answer comes from the table
+                checked += n > 0
+    assert checked > 1200
 
 
 def test_compiled_discard_shanten_kept_per_hand() -> None:
@@ -200,7 +206,7 @@ def test_compiled_discard_shanten_kept_per_hand() -> None:
     hand with that tile fewer, on first asking, on asking again and on slots another hand took over; a wildcard
     discard is the hand with one wildcard fewer."""
     from agents.compiled.shanten import shanten_dead
-    from agents.compiled.shanten_memo import discard_shanten, new_memo
+    from agents.compiled.shanten_memo import discard_shanten, memo_words, new_memo
 
     memo = new_memo(slots=16)
     rng = np.random.default_rng(5)
@@ -232,6 +238,9 @@ def test_compiled_discard_shanten_kept_per_hand() -> None:
             discard_shanten(c, wilds, m, cands, len(cands), dead, allowed, wild, memo, out)
             assert list(out[: len(cands)]) == want
             assert np.array_equal(c, before)
+            _, w0, w1, w4, w5 = memo_words(c, wilds, m)
+            key = np.array([w0, w1, dead, allowed, w4, w5], dtype=np.int64)
+            assert (memo[5] == key).all(axis=1).any()  # the hand's row is kept for the next asking
 
 
 def test_memo_words_plus_one_tile_is_the_drawn_hand() -> None:
