@@ -15,7 +15,8 @@ committed: ``trainer: sb3``, its ``env.vec_env`` and engine) and the new path (`
 engine, ``--tables`` tables, ``ppo.n_steps`` set so that an update sees the same ``n_steps * num_envs`` samples),
 same network, same opponent mix, same PPO hyperparameters, the same ``--threads`` torch threads (the new path's
 rollouts use one, its updates all of them), each a PPO segment of ``--steps`` samples started from the same fresh run
-(no BC), side by side in one run; plus where the new path's time goes (rollout parts, updates).
+(no BC), side by side in one run, after the compiled code of every config is loaded or compiled (untimed); plus
+where the new path's time goes (rollout parts, updates).
 
 ``--bc [--configs ...] [--decisions 4000]``: behaviour-cloning data collection, teacher decisions per second of the
 hand-by-hand path (the AEC env with the Python teacher, ``batched=False``) and the batched path (the compiled engine
@@ -99,6 +100,10 @@ def _segment_rate(cfg, tmp: Path, name: str) -> tuple[float, int, dict]:
 
 def compare(configs: list[str], steps: int, tables: int, threads: int) -> dict:
     """Old path vs new path learner samples/s for each config (see the module docstring)."""
+    from training.precompile import compile_engine
+
+    # the compiled engine, baselines and planes of every config load (or compile) before any path is timed
+    compile_engine(tuple(dict.fromkeys(load_train_config(name).variant for name in configs)))
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for name in configs:

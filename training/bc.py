@@ -206,31 +206,27 @@ def collect_batched(
     player = batch_agent(teacher, rules)
     walls = hand_seeds(seed)
     dealt: list[int] = []
-    # per hand: recorded (input row, mask, action, seat, score then); filled while it plays, kept once it ended
-    playing: dict[int, list[tuple[np.ndarray, np.ndarray, int, int, int]]] = {}
-    finished: dict[int, tuple[list[tuple[np.ndarray, np.ndarray, int, int, int]], list[int]]] = {}
-    slot_hand = [-1] * slots
-    # hands dealt; finished hands in order and their rows; rows recorded by every hand dealt
+    # the recorded decisions, a chunk per step (input rows, masks, actions, seats, hand numbers, scores then)
+    chunks: list[tuple[np.ndarray, ...]] = []
+    recorded = np.zeros(64, dtype=np.int64)  # decisions recorded by each hand dealt, by hand number
+    finals: dict[int, list[int]] = {}  # the final scores of each finished hand
+    slot_hand = np.full(slots, -1, dtype=np.int64)
+    # hands dealt; finished hands in order and their decisions; decisions recorded by every hand dealt
     state = {"dealt": 0, "prefix": 0, "prefix_decisions": 0, "recorded": 0}
     bar = tqdm(total=num_decisions, desc="BC data", unit="dec", disable=not progress, leave=False)
 
-    def advance_prefix() -> None:
-        while state["prefix"] in finished and state["prefix_decisions"] < num_decisions:
-            got = len(finished[state["prefix"]][0])
-            state["prefix_decisions"] += got
-            state["prefix"] += 1
-            bar.update(min(got, num_decisions - bar.n))
-
     def deal(i: int) -> None:
+        nonlocal recorded
         while state["recorded"] < num_decisions:
             h = state["dealt"]
             state["dealt"] += 1
+            if h == recorded.size:
+                recorded = np.concatenate((recorded, np.zeros_like(recorded)))
             hand = next(walls)
             dealt.append(hand)
             backend.deal(i, hand)
             for q in range(n):
                 player.new_hand(i, q, agent_seed(hand, q))
-            playing[h] = []
             slot_hand[i] = h
             if not backend.is_over(i):
                 return
@@ -238,10 +234,13 @@ def collect_batched(
         slot_hand[i] = -1
 
     def finish(i: int) -> None:
-        h = slot_hand[i]
-        finished[h] = (playing.pop(h), backend.scores(i))
+        finals[int(slot_hand[i])] = backend.scores(i)
         slot_hand[i] = -1
-        advance_prefix()
+        while state["prefix"] in finals and state["prefix_decisions"] < num_decisions:  # the finished prefix grows
+            got = int(recorded[state["prefix"]])
+            state["prefix_decisions"] += got
+            state["prefix"] += 1
+            bar.update(min(got, num_decisions - bar.n))
 
     obs = np.zeros((slots, *OBS_SHAPE), dtype=np.float32)
     masks = np.zeros((slots, ACTION_SPACE_SIZE), dtype=np.int8)
@@ -249,7 +248,7 @@ def collect_batched(
     for i in range(slots):
         deal(i)
     while True:
-        rows = np.flatnonzero(np.asarray(slot_hand) >= 0)
+        rows = np.flatnonzero(slot_hand >= 0)
         if not rows.size:
             break
         backend.observe_next(rows, seats, True, obs, masks)
@@ -263,44 +262,51 @@ def collect_batched(
             at = rows[chosen]
             advice = actions[chosen] if known_advice else None
             inputs = _float16(features.build_batch(obs[at], masks[at], advice=advice))
-            legal = masks[at].astype(bool)
-            for k, (a, i, q) in enumerate(zip(actions[chosen].tolist(), at.tolist(), seats[at].tolist())):
-                playing[slot_hand[i]].append((inputs[k], legal[k], a, q, backend.scores(i)[q]))
+            hands, who = slot_hand[at], seats[at]
+            then = np.array([backend.scores(i)[q] for i, q in zip(at.tolist(), who.tolist())], dtype=np.int64)
+            chunks.append((inputs, masks[at].astype(bool), actions[chosen], who, hands, then))
+            np.add.at(recorded, hands, 1)
             state["recorded"] += chosen.size
         backend.step(rows, seats[rows], actions)
-        last = _last_needed(playing, finished, state["prefix"], state["prefix_decisions"], num_decisions)
-        hands = np.asarray(slot_hand)[rows]
+        last = _last_needed(recorded, state["dealt"], state["prefix"], state["prefix_decisions"], num_decisions)
+        hands = slot_hand[rows]
         over = backend.over()[rows]
         leaving = (hands > last) | over
         for i, h, ended in zip(rows[leaving].tolist(), hands[leaving].tolist(), over[leaving].tolist()):
             if h > last:  # the hands before it hold enough decisions: it can never be used
-                del playing[h]
                 slot_hand[i] = -1
             elif ended:
                 finish(i)
                 deal(i)
     bar.close()
-    obs_buf = np.zeros((num_decisions, features.rows, OBS_SHAPE[1]), dtype=np.float16)
-    mask_buf = np.zeros((num_decisions, ACTION_SPACE_SIZE), dtype=bool)
-    act_buf = np.zeros(num_decisions, dtype=np.int64)
-    ret_buf = np.zeros(num_decisions, dtype=np.float32)
-    seat_buf = np.zeros(num_decisions, dtype=np.int64)
-    hand_buf = np.zeros(num_decisions, dtype=np.int64)
-    kept = dealt[: state["prefix"]]
+    prefix = state["prefix"]
+    kept = dealt[:prefix]
     if reference is not None:
-        reference.add(hand for h, hand in enumerate(kept) if finished[h][0])  # the walls in one batch
-    count = 0
-    for h in range(state["prefix"]):
-        recs, final = finished[h]
-        points = np.asarray(final, dtype=np.float64)
-        if reference is not None and recs:
-            points = points - reference.take(kept[h])
-        for row, mask, action, q, then in recs[: num_decisions - count]:
-            obs_buf[count], mask_buf[count], act_buf[count] = row, mask, action
-            ret_buf[count] = (points[q] - then) * factor
-            seat_buf[count], hand_buf[count] = q, h
-            count += 1
-    return Decisions(obs_buf, mask_buf, act_buf, ret_buf, state["prefix"], seat_buf, kept, hand_buf)
+        reference.add(hand for h, hand in enumerate(kept) if recorded[h])  # the walls in one batch
+    acts, who, hands, then = (np.concatenate(parts) for parts in list(zip(*chunks))[2:])
+    # the decisions of the finished prefix, hand by hand, each hand's in the order it made them
+    order = np.flatnonzero(hands < prefix)
+    order = order[np.argsort(hands[order], kind="stable")][:num_decisions]
+    if order.size < num_decisions:
+        raise RuntimeError(f"BC data: {order.size} decisions recorded, {num_decisions} asked for")
+    points = np.array([finals[h] for h in range(prefix)], dtype=np.float64)
+    if reference is not None:
+        for h in range(prefix):
+            if recorded[h]:
+                points[h] -= reference.take(kept[h])
+    obs_buf = np.empty((num_decisions, features.rows, OBS_SHAPE[1]), dtype=np.float16)
+    mask_buf = np.empty((num_decisions, ACTION_SPACE_SIZE), dtype=bool)
+    dest = np.full(hands.size, -1, dtype=np.int64)  # where each recorded decision goes (-1: not kept)
+    dest[order] = np.arange(num_decisions)
+    start = 0
+    for inputs, legal, *_ in chunks:  # one copy of each kept row, straight into place
+        to = dest[start : start + len(inputs)]
+        keep = to >= 0
+        obs_buf[to[keep]], mask_buf[to[keep]] = inputs[keep], legal[keep]
+        start += len(inputs)
+    hands, who = hands[order], who[order]
+    returns = ((points[hands, who] - then[order]) * factor).astype(np.float32)
+    return Decisions(obs_buf, mask_buf, acts[order].astype(np.int64), returns, prefix, who, kept, hands)
 
 
 def _float16(rows: np.ndarray) -> np.ndarray:
@@ -309,17 +315,12 @@ def _float16(rows: np.ndarray) -> np.ndarray:
     return torch.from_numpy(np.ascontiguousarray(rows, dtype=np.float32)).to(torch.float16).numpy()
 
 
-def _last_needed(playing: dict, finished: dict, prefix: int, prefix_decisions: int, num_decisions: int) -> int:
+def _last_needed(recorded: np.ndarray, dealt: int, prefix: int, prefix_decisions: int, num_decisions: int) -> int:
     """The last hand that may still be needed: the first, from the finished prefix on, by which the hands in order
-    have recorded ``num_decisions`` decisions so far (a hand's count only grows), or every hand when none has."""
-    total = prefix_decisions
-    h = prefix
-    while h in playing or h in finished:
-        total += len(playing[h]) if h in playing else len(finished[h][0])
-        if total >= num_decisions:
-            return h
-        h += 1
-    return h
+    have recorded ``num_decisions`` decisions so far (``recorded``: by hand number; a hand's count only grows), or
+    every hand dealt when none has."""
+    reached = np.flatnonzero(prefix_decisions + np.cumsum(recorded[prefix:dealt]) >= num_decisions)
+    return prefix + int(reached[0]) if reached.size else dealt
 
 
 def _accuracy(policy: MaskableActorCriticPolicy, data: Decisions, idx: np.ndarray, batch: int) -> float:
