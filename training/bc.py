@@ -323,6 +323,22 @@ def _last_needed(recorded: np.ndarray, dealt: int, prefix: int, prefix_decisions
     return prefix + int(reached[0]) if reached.size else dealt
 
 
+def _values_and_log_probs(
+    policy: MaskableActorCriticPolicy, obs: torch.Tensor, masks: np.ndarray
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """The value head's output and the masked log-probabilities of every action (one forward pass, as
+    ``evaluate_actions`` makes it; an illegal action's log-probability is about -1e8, finite)."""
+    features = policy.extract_features(obs)
+    if policy.share_features_extractor:
+        latent_pi, latent_vf = policy.mlp_extractor(features)
+    else:
+        latent_pi = policy.mlp_extractor.forward_actor(features[0])
+        latent_vf = policy.mlp_extractor.forward_critic(features[1])
+    distribution = policy._get_action_dist_from_latent(latent_pi)
+    distribution.apply_masking(masks)
+    return policy.value_net(latent_vf), distribution.distribution.logits
+
+
 def _accuracy(policy: MaskableActorCriticPolicy, data: Decisions, idx: np.ndarray, batch: int) -> float:
     if idx.size == 0:
         return float("nan")
@@ -348,8 +364,15 @@ def train_bc(
     seed: int,
     heldout_share: float = 0.1,
     progress: bool = False,
+    label_smoothing: float = 0.0,
 ) -> BCReport:
-    """Fit ``policy`` in place to the teacher's decisions (its own Adam optimizer; PPO's is left untouched)."""
+    """Fit ``policy`` in place to the teacher's decisions (its own Adam optimizer; PPO's is left untouched).
+
+    ``label_smoothing`` ε: the policy's target is the teacher's action with weight ``1 - ε`` and every legal action
+    with weight ``ε / legal actions`` (标签平滑), so that the cloned policy keeps sampling the other legal actions
+    now and then and PPO sees what they lead to; the policy's most likely action is still the teacher's."""
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise ValueError(f"label_smoothing must be in [0, 1], got {label_smoothing!r}")
     rng = np.random.default_rng([seed, 0xBC1])
     n = len(data)
     order = rng.permutation(n)
@@ -366,8 +389,15 @@ def train_bc(
             b = perm[i : i + batch_size]
             obs = torch.as_tensor(data.observations[b].astype(np.float32))
             actions = torch.as_tensor(data.actions[b])
-            values, log_prob, _entropy = policy.evaluate_actions(obs, actions, action_masks=data.masks[b])
-            p_loss = -log_prob.mean()
+            if label_smoothing:
+                values, log_probs = _values_and_log_probs(policy, obs, data.masks[b])
+                legal = torch.as_tensor(data.masks[b], dtype=log_probs.dtype)
+                spread = (log_probs * legal).sum(dim=1) / legal.sum(dim=1)  # mean log-probability of the legal
+                taught = log_probs.gather(1, actions[:, None])[:, 0]
+                p_loss = -((1.0 - label_smoothing) * taught + label_smoothing * spread).mean()
+            else:
+                values, log_prob, _entropy = policy.evaluate_actions(obs, actions, action_masks=data.masks[b])
+                p_loss = -log_prob.mean()
             v_loss = torch.nn.functional.mse_loss(values.flatten(), torch.as_tensor(data.returns[b]))
             loss = p_loss + value_coef * v_loss
             optimizer.zero_grad()

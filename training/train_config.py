@@ -148,6 +148,7 @@ class BCConfig:
     batch_size: int = 256
     learning_rate: float = 1e-3
     value_coef: float = 0.5  # weight of the value-regression loss (return-to-go of the deciding seat)
+    label_smoothing: float = 0.0  # share of the policy target spread evenly over the legal actions (0: the teacher's)
 
 
 @dataclass(frozen=True)
@@ -467,6 +468,7 @@ def _validate(cfg: TrainConfig, source: str) -> None:
         ("ppo.gae_lambda", cfg.ppo.gae_lambda),
         ("pool.baseline_share", cfg.pool.baseline_share),
         ("pool.latest_share", cfg.pool.latest_share),
+        ("bc.label_smoothing", cfg.bc.label_smoothing),
     ):
         _share(source, key, value)
     if cfg.ppo.batch_size > cfg.rollout_steps:

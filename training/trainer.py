@@ -339,6 +339,7 @@ class Trainer:
             batch_size=b.batch_size,
             learning_rate=b.learning_rate,
             value_coef=b.value_coef,
+            label_smoothing=b.label_smoothing,
             seed=self.cfg.seed,
             progress=progress,
         )
