@@ -25,6 +25,7 @@ from envs.core.actions import ACTION_SPACE_SIZE
 from envs.core.rule_config import RuleConfig, load_variant
 from envs.engine.observation import OBS_SHAPE
 from envs.sichuan_mahjong_v0 import raw_env
+from training.ppo import masked_log_probs
 from training.wall_reference import WallReference, agent_seed
 
 
@@ -323,22 +324,6 @@ def _last_needed(recorded: np.ndarray, dealt: int, prefix: int, prefix_decisions
     return prefix + int(reached[0]) if reached.size else dealt
 
 
-def _values_and_log_probs(
-    policy: MaskableActorCriticPolicy, obs: torch.Tensor, masks: np.ndarray
-) -> tuple[torch.Tensor, torch.Tensor]:
-    """The value head's output and the masked log-probabilities of every action (one forward pass, as
-    ``evaluate_actions`` makes it; an illegal action's log-probability is about -1e8, finite)."""
-    features = policy.extract_features(obs)
-    if policy.share_features_extractor:
-        latent_pi, latent_vf = policy.mlp_extractor(features)
-    else:
-        latent_pi = policy.mlp_extractor.forward_actor(features[0])
-        latent_vf = policy.mlp_extractor.forward_critic(features[1])
-    distribution = policy._get_action_dist_from_latent(latent_pi)
-    distribution.apply_masking(masks)
-    return policy.value_net(latent_vf), distribution.distribution.logits
-
-
 def _accuracy(policy: MaskableActorCriticPolicy, data: Decisions, idx: np.ndarray, batch: int) -> float:
     if idx.size == 0:
         return float("nan")
@@ -390,8 +375,9 @@ def train_bc(
             obs = torch.as_tensor(data.observations[b].astype(np.float32))
             actions = torch.as_tensor(data.actions[b])
             if label_smoothing:
-                values, log_probs = _values_and_log_probs(policy, obs, data.masks[b])
-                legal = torch.as_tensor(data.masks[b], dtype=log_probs.dtype)
+                allowed = torch.as_tensor(data.masks[b])
+                values, log_probs = masked_log_probs(policy, obs, allowed)
+                legal = allowed.to(log_probs.dtype)
                 spread = (log_probs * legal).sum(dim=1) / legal.sum(dim=1)  # mean log-probability of the legal
                 taught = log_probs.gather(1, actions[:, None])[:, 0]
                 p_loss = -((1.0 - label_smoothing) * taught + label_smoothing * spread).mean()

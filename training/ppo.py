@@ -29,15 +29,13 @@ from training.hidden_critic import HiddenCritic
 from training.rollout import Batch
 from training.train_config import PPOConfig
 
-__all__ = ["evaluate_actions", "ppo_update"]
+__all__ = ["evaluate_actions", "masked_log_probs", "ppo_update"]
 
 
-def evaluate_actions(
-    policy: Any, inputs: torch.Tensor, actions: torch.Tensor, masks: torch.Tensor
-) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """Values, log-probabilities of ``actions`` and entropies under the legal ``masks``: what sb3-contrib's
-    ``MaskableActorCriticPolicy.evaluate_actions`` computes (illegal logits set to -1e8, their entropy terms 0),
-    without building a ``torch.distributions`` object per minibatch."""
+def masked_log_probs(policy: Any, inputs: torch.Tensor, masks: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Values and the log-probabilities of every action under the legal ``masks`` (``bool``), in one forward pass:
+    illegal logits are set to -1e8 as sb3-contrib's masking does, so an illegal action's log-probability is about
+    -1e8 (finite)."""
     features = policy.extract_features(inputs)
     if policy.share_features_extractor:
         latent_pi, latent_vf = policy.mlp_extractor(features)
@@ -46,10 +44,19 @@ def evaluate_actions(
         latent_vf = policy.mlp_extractor.forward_critic(features[1])
     logits = policy.action_net(latent_pi)
     logits = torch.where(masks, logits, torch.tensor(-1e8, dtype=logits.dtype, device=logits.device))
-    log_p = torch.log_softmax(logits, dim=-1)
+    return policy.value_net(latent_vf), torch.log_softmax(logits, dim=-1)
+
+
+def evaluate_actions(
+    policy: Any, inputs: torch.Tensor, actions: torch.Tensor, masks: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Values, log-probabilities of ``actions`` and entropies under the legal ``masks``: what sb3-contrib's
+    ``MaskableActorCriticPolicy.evaluate_actions`` computes (illegal logits set to -1e8, their entropy terms 0),
+    without building a ``torch.distributions`` object per minibatch."""
+    values, log_p = masked_log_probs(policy, inputs, masks)
     chosen = log_p.gather(1, actions.long().reshape(-1, 1)).squeeze(1)
     entropy = -torch.where(masks, log_p * log_p.exp(), torch.zeros((), dtype=log_p.dtype, device=log_p.device)).sum(-1)
-    return policy.value_net(latent_vf), chosen, entropy
+    return values, chosen, entropy
 
 
 def ppo_update(
