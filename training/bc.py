@@ -374,16 +374,12 @@ def train_bc(
             b = perm[i : i + batch_size]
             obs = torch.as_tensor(data.observations[b].astype(np.float32))
             actions = torch.as_tensor(data.actions[b])
-            if label_smoothing:
-                allowed = torch.as_tensor(data.masks[b])
-                values, log_probs = masked_log_probs(policy, obs, allowed)
-                legal = allowed.to(log_probs.dtype)
-                spread = (log_probs * legal).sum(dim=1) / legal.sum(dim=1)  # mean log-probability of the legal
-                taught = log_probs.gather(1, actions[:, None])[:, 0]
-                p_loss = -((1.0 - label_smoothing) * taught + label_smoothing * spread).mean()
-            else:
-                values, log_prob, _entropy = policy.evaluate_actions(obs, actions, action_masks=data.masks[b])
-                p_loss = -log_prob.mean()
+            allowed = torch.as_tensor(data.masks[b])
+            values, log_probs = masked_log_probs(policy, obs, allowed)
+            legal = allowed.to(log_probs.dtype)
+            spread = (log_probs * legal).sum(dim=1) / legal.sum(dim=1)  # mean log-probability of the legal
+            taught = log_probs.gather(1, actions[:, None])[:, 0]
+            p_loss = -((1.0 - label_smoothing) * taught + label_smoothing * spread).mean()
             v_loss = torch.nn.functional.mse_loss(values.flatten(), torch.as_tensor(data.returns[b]))
             loss = p_loss + value_coef * v_loss
             optimizer.zero_grad()
