@@ -41,7 +41,7 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
 
 from agents.base import BaseAgent, legal_ids
-from agents.learned.advice import ADVICE_VERSION, ADVISORS
+from agents.learned.advice import ADVICE_VERSION, ADVISORS, check_advisor
 from agents.learned.extractor import NumpyActor, TilePlaneExtractor, input_rows
 from agents.learned.hand_features import HAND_FEATURES_VERSION
 from agents.learned.net_input import NetInput, input_space
@@ -62,6 +62,15 @@ _ACTIVATIONS: dict[str, type[nn.Module]] = {"relu": nn.ReLU, "tanh": nn.Tanh, "e
 
 class CheckpointError(ValueError):
     """A checkpoint cannot be used: missing, corrupt, or made for another variant / observation / action layout."""
+
+
+def _is_advisor(text: str) -> bool:
+    """``text`` is an advisor specification this version plays (:func:`agents.learned.advice.check_advisor`)."""
+    try:
+        check_advisor(text)
+    except ValueError:
+        return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -108,10 +117,11 @@ class NetSpec:
                 f"NetSpec.hand_features {self.hand_features!r} is not supported by this version; expected '' (off) "
                 f"or {HAND_FEATURES_VERSION!r}"
             )
-        if (self.advisor, self.advice) != ("", "") and (self.advisor not in ADVISORS or self.advice != ADVICE_VERSION):
+        if (self.advisor, self.advice) != ("", "") and (not _is_advisor(self.advisor) or self.advice != ADVICE_VERSION):
             raise ValueError(
                 f"NetSpec advisor {self.advisor!r} / advice {self.advice!r} is not supported by this version; expected "
-                f"'' / '' (no advice) or an advisor of {list(ADVISORS)} with advice {ADVICE_VERSION!r}"
+                f"'' / '' (no advice) or an advisor of {list(ADVISORS)} (alone or with options) with advice "
+                f"{ADVICE_VERSION!r}"
             )
 
     def to_dict(self) -> dict[str, Any]:

@@ -494,13 +494,13 @@ def _validate(cfg: TrainConfig, source: str) -> None:
         raise TrainConfigError(f"{source}: key 'pool.baselines' is empty but pool.baseline_share > 0")
     for key in ("features_dim", "channels", "honor_channels", "broadcast_dim"):
         _positive(source, f"net.{key}", getattr(cfg.net, key))
-    from agents.learned.advice import ADVISORS
+    from agents.learned.advice import check_advisor
 
-    if cfg.net.advisor and cfg.net.advisor not in ADVISORS:
-        raise TrainConfigError(
-            f"{source}: key 'net.advisor' = {cfg.net.advisor!r} is not an advisor; expected '' (none) or one of "
-            f"{list(ADVISORS)}"
-        )
+    if cfg.net.advisor:
+        try:
+            check_advisor(cfg.net.advisor)
+        except ValueError as exc:
+            raise TrainConfigError(f"{source}: key 'net.advisor' = {cfg.net.advisor!r}: {exc}") from None
     for key in ("pi_layers", "vf_layers"):
         for i, width in enumerate(getattr(cfg.net, key)):
             _positive(source, f"net.{key}[{i}]", width)

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.registry import make_agent
+from agents.registry import AgentSpec, make_agent, parse_spec
 from envs.core.actions import (
     ACTION_SPACE_SIZE,
     BAOHU_ID,
@@ -50,11 +50,21 @@ from envs.core.actions import (
 from envs.core.rule_config import RuleConfig, load_variant
 from envs.core.tiles import NUM_KINDS
 
-__all__ = ["ADVICE_BROADCAST_ROWS", "ADVICE_PLANES", "ADVICE_VERSION", "ADVISORS", "GROUPS", "Advisor", "decode"]
+__all__ = [
+    "ADVICE_BROADCAST_ROWS",
+    "ADVICE_PLANES",
+    "ADVICE_VERSION",
+    "ADVISORS",
+    "GROUPS",
+    "Advisor",
+    "check_advisor",
+    "decode",
+]
 
 ADVICE_VERSION = "chuanma-advice-v1"
 ADVISORS: tuple[str, ...] = ("greedy", "value", "defensive")
-"""Agents that can advise: the deterministic rule-based baselines (agents.registry names, default options)."""
+"""Agents that can advise: the deterministic rule-based baselines (agents.registry names), with default options or
+with the options of a specification such as ``defensive:danger_weight=2`` (:func:`check_advisor`)."""
 
 GROUPS: tuple[str, ...] = (
     "discard",
@@ -151,15 +161,28 @@ def decode(planes: np.ndarray) -> int | None:
         raise ValueError(f"advice planes name group {GROUPS[g]!r} with tile kind {k}: no such action") from None
 
 
+def check_advisor(text: str) -> AgentSpec:
+    """The agent specification of advisor ``text``: a name of :data:`ADVISORS`, alone or with options of that agent
+    (``defensive:danger_weight=2``, ``value:late_wall=8``); ``ValueError`` names what is wrong."""
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError(f"an advisor is a baseline specification such as 'value', got {text!r}")
+    if text.partition(":")[0].strip() not in ADVISORS:
+        raise ValueError(
+            f"unknown advisor {text!r}; expected one of {list(ADVISORS)}, alone or with options (NAME:key=value,...)"
+        )
+    spec = parse_spec(text)
+    make_agent(spec)  # the agent's own checks: unknown options and values out of range are refused by name
+    return spec
+
+
 class Advisor:
     """The advice planes of one variant and advisor agent (see the module docstring)."""
 
     def __init__(self, variant: str | RuleConfig, name: str) -> None:
-        if name not in ADVISORS:
-            raise ValueError(f"unknown advisor {name!r}; expected one of {list(ADVISORS)}")
+        self.spec = check_advisor(name)
         self.cfg = load_variant(variant)
         self.name = name
-        self.agent = make_agent(name)
+        self.agent = make_agent(self.spec)
         self.agent.reset(0, self.cfg)  # the baselines read everything else from the observation
         self._batch: Any = None  # the compiled baseline of planes_batch, made when first used
 
@@ -178,7 +201,7 @@ class Advisor:
         if self._batch is None:
             from agents.compiled import make_batch_agent
 
-            self._batch = make_batch_agent(self.name, self.cfg)
+            self._batch = make_batch_agent(self.spec.kind, self.cfg, **self.spec.options)
         out[:] = 0.0
         rows = np.flatnonzero(np.asarray(masks).any(axis=1))
         if rows.size:

@@ -39,7 +39,10 @@ def test_every_action_id_encodes_to_planes_that_decode_to_it():
         decode(bad)
 
 
-@pytest.mark.parametrize("variant, name", [("wuhan", "value"), ("chengdu", "greedy"), ("hongzhong", "defensive")])
+@pytest.mark.parametrize(
+    "variant, name",
+    [("wuhan", "value"), ("chengdu", "greedy"), ("hongzhong", "defensive"), ("chengdu", "value:late_wall=8")],
+)
 def test_advisor_planes_name_the_advisor_agents_own_choice(variant, name):
     cfg = load_variant(variant)
     advisor = Advisor(cfg, name)
@@ -74,10 +77,18 @@ def test_advisor_names_and_versions_are_checked(tmp_path):
     from tests.training.test_training import tiny_config
     from training.train_config import TrainConfigError
 
-    with pytest.raises(TrainConfigError, match="'net.advisor' = 'oracle' is not an advisor"):
+    with pytest.raises(TrainConfigError, match="'net.advisor' = 'oracle': unknown advisor 'oracle'"):
         tiny_config(tmp_path, net={"advisor": "oracle"})
+    with pytest.raises(TrainConfigError, match=r"'net.advisor' = 'value:no_such=1'.*no option\(s\) \['no_such'\]"):
+        tiny_config(tmp_path, net={"advisor": "value:no_such=1"})
+    with pytest.raises(ValueError, match="late_wall must be a non-negative int"):
+        Advisor("chengdu", "value:late_wall=-1")
+    with pytest.raises(ValueError, match="advisor 'value:no_such=1' / advice"):
+        NetSpec(advisor="value:no_such=1", advice=ADVICE_VERSION)
     spec = tiny_config(tmp_path, net={"advisor": "greedy"}).net.spec()
     assert (spec.advisor, spec.advice) == ("greedy", ADVICE_VERSION)
+    spec = tiny_config(tmp_path, net={"advisor": "defensive:danger_weight=2"}).net.spec()
+    assert (spec.advisor, spec.advice) == ("defensive:danger_weight=2", ADVICE_VERSION)
     assert tiny_config(tmp_path).net.spec().advice == ""
 
 
