@@ -64,13 +64,13 @@ class CheckpointError(ValueError):
     """A checkpoint cannot be used: missing, corrupt, or made for another variant / observation / action layout."""
 
 
-def _is_advisor(text: str) -> bool:
-    """``text`` is an advisor specification this version plays (:func:`agents.learned.advice.check_advisor`)."""
+def _advisor_problem(text: str) -> str:
+    """Why this version cannot play advisor ``text`` (:func:`agents.learned.advice.check_advisor`); ``""`` if it can."""
     try:
         check_advisor(text)
-    except ValueError:
-        return False
-    return True
+    except ValueError as exc:
+        return str(exc)
+    return ""
 
 
 @dataclass(frozen=True)
@@ -117,11 +117,12 @@ class NetSpec:
                 f"NetSpec.hand_features {self.hand_features!r} is not supported by this version; expected '' (off) "
                 f"or {HAND_FEATURES_VERSION!r}"
             )
-        if (self.advisor, self.advice) != ("", "") and (not _is_advisor(self.advisor) or self.advice != ADVICE_VERSION):
+        problem = _advisor_problem(self.advisor) if (self.advisor, self.advice) != ("", "") else ""
+        if problem or (self.advisor and self.advice != ADVICE_VERSION):
             raise ValueError(
                 f"NetSpec advisor {self.advisor!r} / advice {self.advice!r} is not supported by this version; expected "
                 f"'' / '' (no advice) or an advisor of {list(ADVISORS)} (alone or with options) with advice "
-                f"{ADVICE_VERSION!r}"
+                f"{ADVICE_VERSION!r}" + (f" ({problem})" if problem else "")
             )
 
     def to_dict(self) -> dict[str, Any]:

@@ -74,6 +74,8 @@ def test_advisor_names_and_versions_are_checked(tmp_path):
         NetSpec(advisor="random", advice=ADVICE_VERSION)
     with pytest.raises(ValueError, match="advice 'chuanma-advice-v0'"):
         NetSpec(advisor="value", advice="chuanma-advice-v0")
+    with pytest.raises(ValueError, match="advisor '' / advice"):
+        NetSpec(advisor="", advice=ADVICE_VERSION)
     from tests.training.test_training import tiny_config
     from training.train_config import TrainConfigError
 
@@ -83,7 +85,7 @@ def test_advisor_names_and_versions_are_checked(tmp_path):
         tiny_config(tmp_path, net={"advisor": "value:no_such=1"})
     with pytest.raises(ValueError, match="late_wall must be a non-negative int"):
         Advisor("chengdu", "value:late_wall=-1")
-    with pytest.raises(ValueError, match="advisor 'value:no_such=1' / advice"):
+    with pytest.raises(ValueError, match=r"advisor 'value:no_such=1' / advice.*no option\(s\) \['no_such'\]"):
         NetSpec(advisor="value:no_such=1", advice=ADVICE_VERSION)
     spec = tiny_config(tmp_path, net={"advisor": "greedy"}).net.spec()
     assert (spec.advisor, spec.advice) == ("greedy", ADVICE_VERSION)
