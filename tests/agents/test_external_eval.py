@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.agents.test_external import bot
+from tests.helpers.processes import popen_as_from_a_terminal
 from training.cli import main
 from training.evaluation.evaluate import EvaluationFailed, _finite, bot_log_path, one_vs_three, run_matchups
 
@@ -193,7 +194,7 @@ def test_an_interrupt_stops_workers_and_bots_and_keeps_the_finished_walls(tmp_pa
            f"external:{sys.executable} {script}", "--opponent", "random", "--walls", "500", "--workers", str(workers),
            "--no-progress", "--out", str(out)]  # fmt: skip
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen(
+    proc = popen_as_from_a_terminal(
         cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
     )
     try:

@@ -15,6 +15,7 @@ from collections import Counter
 from pathlib import Path
 
 from envs.engine.replay_file import load_replay, verify_replay
+from tests.helpers.processes import popen_as_from_a_terminal
 
 SEED = 5
 ROOT = Path(__file__).resolve().parents[2]
@@ -131,7 +132,7 @@ def test_the_play_command_serves_a_game_until_interrupted(browser_page):
     command = [sys.executable, "-m", "training.cli", "play", "--variant", "two_player", "--opponents", "random"]
     command += ["--seed", "1", "--hands", "1", "--no-browser"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen(command, cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
+    proc = popen_as_from_a_terminal(command, cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
     lines: queue.Queue = queue.Queue()
     threading.Thread(target=lambda: [lines.put(line) for line in proc.stderr], daemon=True).start()
     try:
