@@ -117,13 +117,14 @@ class NetSpec:
                 f"NetSpec.hand_features {self.hand_features!r} is not supported by this version; expected '' (off) "
                 f"or {HAND_FEATURES_VERSION!r}"
             )
-        problem = _advisor_problem(self.advisor) if (self.advisor, self.advice) != ("", "") else ""
-        if problem or (self.advisor and self.advice != ADVICE_VERSION):
-            raise ValueError(
-                f"NetSpec advisor {self.advisor!r} / advice {self.advice!r} is not supported by this version; expected "
-                f"'' / '' (no advice) or an advisor of {list(ADVISORS)} (alone or with options) with advice "
-                f"{ADVICE_VERSION!r}" + (f" ({problem})" if problem else "")
-            )
+        if (self.advisor, self.advice) != ("", ""):
+            problem = _advisor_problem(self.advisor)
+            if problem or self.advice != ADVICE_VERSION:
+                raise ValueError(
+                    f"NetSpec advisor {self.advisor!r} / advice {self.advice!r} is not supported by this version; "
+                    f"expected '' / '' (no advice) or an advisor of {list(ADVISORS)} (alone or with options) with "
+                    f"advice {ADVICE_VERSION!r}" + (f" ({problem})" if problem else "")
+                )
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)

@@ -106,7 +106,7 @@ class NetConfig:
     activation: Literal["relu", "tanh", "elu"] = "relu"
     ortho_init: bool = True
     hand_features: bool = False  # append the agents.learned.hand_features planes (tile efficiency) to the input
-    advisor: str = ""  # append the agents.learned.advice planes of this baseline's choice ("value:pong_keep=1.3")
+    advisor: str = ""  # append the agents.learned.advice planes of this baseline's choice ("": none; "value:slack=2")
 
     def net_input(self, variant: str | RuleConfig, match: bool = False) -> NetInput:
         """The :class:`agents.learned.net_input.NetInput` builder of this network's input for ``variant`` (``match``:
