@@ -20,8 +20,9 @@ where the new path's time goes (rollout parts, updates).
 
 ``--bc [--configs ...] [--decisions 4000]``: behaviour-cloning data collection, teacher decisions per second of the
 hand-by-hand path (the AEC env with the Python teacher, ``batched=False``) and the batched path (the compiled engine
-and the compiled teacher, 128 hands at a time), each recording the config's ``bc.teacher`` and network input, side
-by side in one run; the two record the same decisions (tests/training/test_bc_batched.py).
+and the compiled teacher, 128 hands at a time in each lane: one lane, then the default number of lanes, one thread
+each), each recording the config's ``bc.teacher`` and network input, side by side in one run; they record the same
+decisions (tests/training/test_bc_batched.py).
 """
 
 from __future__ import annotations
@@ -153,10 +154,12 @@ def compare(configs: list[str], steps: int, tables: int, threads: int) -> dict:
 
 def bench_bc(configs: list[str], decisions: int) -> dict:
     """Hand-by-hand vs batched BC data collection, decisions/s for each config (see the module docstring)."""
-    from training.bc import collect_decisions
+    from agents.compiled.shanten_memo import MEMO, clear_memo
+    from training.bc import _lanes, collect_decisions
     from training.selfplay import env_options
 
     rows = []
+    lanes = _lanes(None)
     for name in configs:
         cfg = load_train_config(name)
         kwargs = {
@@ -165,16 +168,21 @@ def bench_bc(configs: list[str], decisions: int) -> dict:
             "advisor": cfg.net.advisor,
         }
         rates = {}
-        for path, batched in (("hand_by_hand", False), ("batched", True)):
-            collect_decisions(cfg.variant, cfg.bc.teacher, 200, 1, batched=batched, **kwargs)  # warm: compile, caches
+        paths = {"hand_by_hand": {"batched": False}, "one_lane": {"batched": True, "threads": 1},
+                 "batched": {"batched": True, "threads": lanes}}  # fmt: skip
+        for path, how in paths.items():
+            collect_decisions(cfg.variant, cfg.bc.teacher, 2000, 1, **how, **kwargs)  # warm: compiled code loaded
+            clear_memo(MEMO)  # the same hands for every path: none may find the positions of the one before
+            MEMO[0][1][:] = -1  # (the capped-suit profiles too; the suit table is filled before any path runs)
             t = time.perf_counter()
-            collect_decisions(cfg.variant, cfg.bc.teacher, decisions, cfg.seed, batched=batched, **kwargs)
+            collect_decisions(cfg.variant, cfg.bc.teacher, decisions, cfg.seed, **how, **kwargs)
             rates[path] = decisions / (time.perf_counter() - t)
-        rows.append({"config": name, "teacher": cfg.bc.teacher, "decisions": decisions,
+        rows.append({"config": name, "teacher": cfg.bc.teacher, "decisions": decisions, "lanes": lanes,
                      "decisions_per_s": rates, "ratio": rates["batched"] / rates["hand_by_hand"]})  # fmt: skip
         print(
             f"{name:10s} BC ({cfg.bc.teacher}) hand by hand {rates['hand_by_hand']:8.0f} dec/s  "
-            f"batched {rates['batched']:8.0f} dec/s  x{rates['batched'] / rates['hand_by_hand']:.1f}",
+            f"batched, one lane {rates['one_lane']:8.0f} dec/s, {lanes} lanes {rates['batched']:8.0f} dec/s  "
+            f"x{rates['batched'] / rates['hand_by_hand']:.1f}",
             file=sys.stderr,
             flush=True,
         )

@@ -10,7 +10,11 @@ PPO starts from a sensible policy *and* critic.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -82,15 +86,17 @@ def collect_decisions(
     batched: bool | None = None,
     slots: int = 128,
     reference: WallReference | None = None,
+    threads: int | None = None,
 ) -> Decisions:
     """Play teacher-only hands (seeds derived from ``seed``) until ``num_decisions`` decisions are recorded.
 
     ``hand_features`` / ``advisor``: record the network input of a policy with ``net.hand_features`` /
     ``net.advisor`` (:mod:`agents.learned.net_input`) instead of the bare observation.
     ``batched``: play ``slots`` hands at once on the compiled engine with the teacher asked once per step for all
-    its seats (:func:`collect_batched`, the same decisions); ``None`` (default): whenever the compiled engine plays
-    the rules, else hand by hand on the AEC environment.  ``reference``: the returns are relative to the reference
-    agent's points on the same wall (the trainer's ``env.reward_baseline``, :mod:`training.wall_reference`).
+    its seats (:func:`collect_batched`, the same decisions, in ``threads`` lanes side by side); ``None`` (default):
+    whenever the compiled engine plays the rules, else hand by hand on the AEC environment.  ``reference``: the
+    returns are relative to the reference agent's points on the same wall (the trainer's ``env.reward_baseline``,
+    :mod:`training.wall_reference`).
     """
     if num_decisions <= 0:
         raise ValueError(f"num_decisions must be positive, got {num_decisions}")
@@ -113,6 +119,7 @@ def collect_decisions(
             advisor=advisor,
             slots=slots,
             reference=reference,
+            threads=threads,
         )
     env = raw_env(variant=cfg, **options)
     factor = env.reward_factor
@@ -182,6 +189,7 @@ def collect_batched(
     advisor: str = "",
     slots: int = 128,
     reference: WallReference | None = None,
+    threads: int | None = None,
 ) -> Decisions:
     """:func:`collect_decisions` on the compiled engine, ``slots`` hands at a time (批量采集): the same hands (seeds),
     teachers (one per seat and hand, seeded as there, made by :func:`training.evaluation.fast.batch_agent`, the place
@@ -189,7 +197,13 @@ def collect_batched(
     hands finish out of order and are put back in order.  No hand is dealt, and a hand in play is abandoned, once
     the hands before it have recorded ``num_decisions`` decisions between them (their counts only grow, so it could
     never be used).  ``env_options``: the AEC env's (``reward_scale``, ``normalize_reward`` and ``rules`` matter here;
-    the engine is the compiled one)."""
+    the engine is the compiled one).
+
+    ``threads``: lanes of play side by side (并行通道), each in a thread of its own with its own ``slots`` tables,
+    teacher and network input, taking the next hand to deal from one shared sequence; the compiled calls (tables,
+    teacher, feature planes) release the GIL, so two lanes keep two cores busy.  ``None``: one lane per CPU core this
+    process may use, at most :data:`MAX_LANES`.  The data does not depend on it: a hand's decisions are its own, and
+    they are put in order by hand."""
     from envs.backend import make_batch
     from training.evaluation.fast import batch_agent
 
@@ -197,105 +211,95 @@ def collect_batched(
         raise ValueError(f"num_decisions must be positive, got {num_decisions}")
     if isinstance(slots, bool) or not isinstance(slots, int) or slots < 1:
         raise ValueError(f"slots must be a positive int, got {slots!r}")
+    lanes = _lanes(threads)
     options = dict(env_options or {})
     rules = load_variant(cfg, **dict(options.get("rules") or {}))
     factor = float(options.get("reward_scale", 1.0)) / (rules.base_unit if options.get("normalize_reward") else 1)
     n = rules.num_players
-    features = NetInput(rules, hand_features=hand_features, advisor=advisor)
-    known_advice = features.advisor is not None and features.advisor.name == teacher
-    backend = make_batch("compiled", rules, slots)
-    player = batch_agent(teacher, rules)
-    walls = hand_seeds(seed)
-    dealt: list[int] = []
-    # the recorded decisions, a chunk per step (input rows, masks, actions, seats, hand numbers, scores then)
-    chunks: list[tuple[np.ndarray, ...]] = []
-    recorded = np.zeros(64, dtype=np.int64)  # decisions recorded by each hand dealt, by hand number
-    finals: dict[int, list[int]] = {}  # the final scores of each finished hand
-    slot_hand = np.full(slots, -1, dtype=np.int64)
-    # hands dealt; finished hands in order and their decisions; decisions recorded by every hand dealt
-    state = {"dealt": 0, "prefix": 0, "prefix_decisions": 0, "recorded": 0}
+    rows_per_input = NetInput(rules, hand_features=hand_features, advisor=advisor).rows
     bar = tqdm(total=num_decisions, desc="BC data", unit="dec", disable=not progress, leave=False)
+    book = _HandBook(seed, num_decisions, bar)
 
-    def deal(i: int) -> None:
-        nonlocal recorded
-        while state["recorded"] < num_decisions:
-            h = state["dealt"]
-            state["dealt"] += 1
-            if h == recorded.size:
-                recorded = np.concatenate((recorded, np.zeros_like(recorded)))
-            hand = next(walls)
-            dealt.append(hand)
-            backend.deal(i, hand)
-            for q in range(n):
-                player.new_hand(i, q, agent_seed(hand, q))
-            slot_hand[i] = h
-            if not backend.is_over(i):
-                return
-            finish(i)
-        slot_hand[i] = -1
+    def lane() -> list[tuple[np.ndarray, ...]]:
+        """Play hands from ``book`` on a batch of this lane's own until none is left to deal; the recorded
+        decisions, a chunk per step (input rows, masks, actions, seats, hand numbers, scores then)."""
+        features = NetInput(rules, hand_features=hand_features, advisor=advisor)
+        known_advice = features.advisor is not None and features.advisor.name == teacher
+        backend = make_batch("compiled", rules, slots)
+        player = batch_agent(teacher, rules)
+        chunks: list[tuple[np.ndarray, ...]] = []
+        slot_hand = np.full(slots, -1, dtype=np.int64)
 
-    def finish(i: int) -> None:
-        finals[int(slot_hand[i])] = backend.scores(i)
-        slot_hand[i] = -1
-        while state["prefix"] in finals and state["prefix_decisions"] < num_decisions:  # the finished prefix grows
-            got = int(recorded[state["prefix"]])
-            state["prefix_decisions"] += got
-            state["prefix"] += 1
-            bar.update(min(got, num_decisions - bar.n))
+        def deal(i: int) -> None:
+            while (got := book.next_hand()) is not None:
+                h, hand = got
+                backend.deal(i, hand)
+                for q in range(n):
+                    player.new_hand(i, q, agent_seed(hand, q))
+                slot_hand[i] = h
+                if not backend.is_over(i):
+                    return
+                book.finish(h, backend.scores(i))
+            slot_hand[i] = -1
 
-    obs = np.zeros((slots, *OBS_SHAPE), dtype=np.float32)
-    masks = np.zeros((slots, ACTION_SPACE_SIZE), dtype=np.int8)
-    seats = np.zeros(slots, dtype=np.int64)
-    for i in range(slots):
-        deal(i)
-    while True:
-        rows = np.flatnonzero(slot_hand >= 0)
-        if not rows.size:
-            break
-        backend.observe_next(rows, seats, True, obs, masks)
-        every = rows.size == slots  # every slot in play: the buffers themselves, no copy of the rows
-        actions = player.act(obs if every else obs[rows], masks if every else masks[rows], rows, seats[rows])
-        bad = backend.first_illegal(masks[rows], actions)
-        if bad >= 0:
-            raise ValueError(f"teacher {teacher!r} chose an illegal action {int(actions[bad])}")
-        chosen = np.flatnonzero(masks[rows].sum(axis=1) > 1)  # decisions with a choice are recorded
-        if chosen.size:
-            at = rows[chosen]
-            advice = actions[chosen] if known_advice else None
-            inputs = _float16(features.build_batch(obs[at], masks[at], advice=advice))
-            hands, who = slot_hand[at], seats[at]
-            then = np.array([backend.scores(i)[q] for i, q in zip(at.tolist(), who.tolist())], dtype=np.int64)
-            chunks.append((inputs, masks[at].astype(bool), actions[chosen], who, hands, then))
-            np.add.at(recorded, hands, 1)
-            state["recorded"] += chosen.size
-        backend.step(rows, seats[rows], actions)
-        last = _last_needed(recorded, state["dealt"], state["prefix"], state["prefix_decisions"], num_decisions)
-        hands = slot_hand[rows]
-        over = backend.over()[rows]
-        leaving = (hands > last) | over
-        for i, h, ended in zip(rows[leaving].tolist(), hands[leaving].tolist(), over[leaving].tolist()):
-            if h > last:  # the hands before it hold enough decisions: it can never be used
-                slot_hand[i] = -1
-            elif ended:
-                finish(i)
-                deal(i)
+        obs = np.zeros((slots, *OBS_SHAPE), dtype=np.float32)
+        masks = np.zeros((slots, ACTION_SPACE_SIZE), dtype=np.int8)
+        seats = np.zeros(slots, dtype=np.int64)
+        for i in range(slots):
+            deal(i)
+        while not book.stopped:
+            rows = np.flatnonzero(slot_hand >= 0)
+            if not rows.size:
+                break
+            backend.observe_next(rows, seats, True, obs, masks)
+            every = rows.size == slots  # every slot in play: the buffers themselves, no copy of the rows
+            actions = player.act(obs if every else obs[rows], masks if every else masks[rows], rows, seats[rows])
+            bad = backend.first_illegal(masks[rows], actions)
+            if bad >= 0:
+                raise ValueError(f"teacher {teacher!r} chose an illegal action {int(actions[bad])}")
+            chosen = np.flatnonzero(masks[rows].sum(axis=1) > 1)  # decisions with a choice are recorded
+            if chosen.size:
+                at = rows[chosen]
+                advice = actions[chosen] if known_advice else None
+                inputs = _float16(features.build_batch(obs[at], masks[at], advice=advice))
+                hands, who = slot_hand[at], seats[at]
+                then = np.array([backend.scores(i)[q] for i, q in zip(at.tolist(), who.tolist())], dtype=np.int64)
+                chunks.append((inputs, masks[at].astype(bool), actions[chosen], who, hands, then))
+                book.record(hands)
+            backend.step(rows, seats[rows], actions)
+            last = book.last_needed()
+            hands = slot_hand[rows]
+            over = backend.over()[rows]
+            leaving = (hands > last) | over
+            for i, h, ended in zip(rows[leaving].tolist(), hands[leaving].tolist(), over[leaving].tolist()):
+                if h > last:  # the hands before it hold enough decisions: it can never be used
+                    slot_hand[i] = -1
+                elif ended:
+                    book.finish(h, backend.scores(i))
+                    slot_hand[i] = -1
+                    deal(i)
+        return chunks
+
+    chunks = _run_lanes(lane, lanes, book)
     bar.close()
-    prefix = state["prefix"]
-    kept = dealt[:prefix]
+    prefix = book.prefix
+    recorded = book.recorded
+    kept = book.dealt[:prefix]
     if reference is not None:
         reference.add(hand for h, hand in enumerate(kept) if recorded[h])  # the walls in one batch
     acts, who, hands, then = (np.concatenate(parts) for parts in list(zip(*chunks))[2:])
-    # the decisions of the finished prefix, hand by hand, each hand's in the order it made them
+    # the decisions of the finished prefix, hand by hand, each hand's in the order it made them (a hand is played
+    # by one lane, whose chunks are in the order of its steps)
     order = np.flatnonzero(hands < prefix)
     order = order[np.argsort(hands[order], kind="stable")][:num_decisions]
     if order.size < num_decisions:
         raise RuntimeError(f"BC data: {order.size} decisions recorded, {num_decisions} asked for")
-    points = np.array([finals[h] for h in range(prefix)], dtype=np.float64)
+    points = np.array([book.finals[h] for h in range(prefix)], dtype=np.float64)
     if reference is not None:
         for h in range(prefix):
             if recorded[h]:
                 points[h] -= reference.take(kept[h])
-    obs_buf = np.empty((num_decisions, features.rows, OBS_SHAPE[1]), dtype=np.float16)
+    obs_buf = np.empty((num_decisions, rows_per_input, OBS_SHAPE[1]), dtype=np.float16)
     mask_buf = np.empty((num_decisions, ACTION_SPACE_SIZE), dtype=bool)
     dest = np.full(hands.size, -1, dtype=np.int64)  # where each recorded decision goes (-1: not kept)
     dest[order] = np.arange(num_decisions)
@@ -308,6 +312,104 @@ def collect_batched(
     hands, who = hands[order], who[order]
     returns = ((points[hands, who] - then[order]) * factor).astype(np.float32)
     return Decisions(obs_buf, mask_buf, acts[order].astype(np.int64), returns, prefix, who, kept, hands)
+
+
+MAX_LANES = 2
+"""The most lanes :func:`collect_batched` plays by default: beyond two, the lanes' Python (the steps' bookkeeping,
+which holds the GIL) is what they wait for."""
+
+
+LANE_SWITCH_INTERVAL = 5e-5
+"""The interpreter's thread switch interval (seconds) while lanes play, put back after.  A lane whose compiled call
+returns waits for the GIL until the lane running Python gives it up, by default after 5 ms; at every return of
+every step that left two 红中 lanes at 16 000-25 000 decisions a second from one run to the next on two cores, at
+1 ms 17 000-24 000, at 50 µs 22 700-24 600 (``benchmarks/README.md``)."""
+
+
+def _lanes(threads: int | None) -> int:
+    """The number of lanes of ``threads`` (see :func:`collect_batched`)."""
+    if threads is None:
+        return max(1, min(MAX_LANES, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1))
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise ValueError(f"threads must be a positive int or None, got {threads!r}")
+    return threads
+
+
+class _HandBook:
+    """The hands of one batched collection, shared by its lanes (every method takes the lock): the next hand to deal,
+    the decisions each hand has recorded, the final scores of the finished hands and the finished prefix."""
+
+    def __init__(self, seed: int, num_decisions: int, bar: Any) -> None:
+        self.lock = threading.Lock()
+        self.walls = hand_seeds(seed)
+        self.num_decisions = num_decisions
+        self.bar = bar
+        self.dealt: list[int] = []  # the wall seed of every hand dealt, by hand number
+        self.recorded = np.zeros(64, dtype=np.int64)  # decisions recorded by each hand dealt, by hand number
+        self.total = 0  # decisions recorded by every hand dealt
+        self.finals: dict[int, list[int]] = {}  # the final scores of each finished hand
+        self.prefix = 0  # hands 0 .. prefix - 1 are finished
+        self.prefix_decisions = 0  # and recorded this many decisions between them
+        self.stopped = False  # a lane failed: the others stop
+
+    def next_hand(self) -> tuple[int, int] | None:
+        """``(hand number, wall seed)`` of the next hand to deal, or None once enough decisions are recorded."""
+        with self.lock:
+            if self.total >= self.num_decisions or self.stopped:
+                return None
+            h = len(self.dealt)
+            if h == self.recorded.size:
+                self.recorded = np.concatenate((self.recorded, np.zeros_like(self.recorded)))
+            hand = next(self.walls)
+            self.dealt.append(hand)
+            return h, hand
+
+    def record(self, hands: np.ndarray) -> None:
+        """One decision recorded by each of ``hands`` (hand numbers, repeats allowed)."""
+        with self.lock:
+            np.add.at(self.recorded, hands, 1)
+            self.total += hands.size
+
+    def finish(self, h: int, scores: list[int]) -> None:
+        """Hand ``h`` is over with ``scores``; the finished prefix grows."""
+        with self.lock:
+            self.finals[h] = scores
+            while self.prefix in self.finals and self.prefix_decisions < self.num_decisions:
+                got = int(self.recorded[self.prefix])
+                self.prefix_decisions += got
+                self.prefix += 1
+                self.bar.update(min(got, self.num_decisions - self.bar.n))
+
+    def last_needed(self) -> int:
+        """:func:`_last_needed` of the hands now."""
+        with self.lock:
+            return _last_needed(self.recorded, len(self.dealt), self.prefix, self.prefix_decisions, self.num_decisions)
+
+
+def _run_lanes(lane: Callable[[], list], lanes: int, book: _HandBook) -> list:
+    """Run ``lane`` ``lanes`` times side by side (the first in this thread) and join their chunks; an error of any
+    lane (an interrupt included) stops the others at their next step and is raised."""
+
+    def guarded() -> list:
+        try:
+            return lane()
+        except BaseException:
+            book.stopped = True
+            raise
+
+    if lanes == 1:
+        return guarded()
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(min(interval, LANE_SWITCH_INTERVAL))
+    try:
+        with ThreadPoolExecutor(max_workers=lanes - 1, thread_name_prefix="bc-lane") as pool:
+            others = [pool.submit(guarded) for _ in range(lanes - 1)]
+            chunks = guarded()  # on an error the pool's exit waits for the others, which stop at their next step
+            for f in others:
+                chunks.extend(f.result())
+    finally:
+        sys.setswitchinterval(interval)
+    return chunks
 
 
 def _float16(rows: np.ndarray) -> np.ndarray:

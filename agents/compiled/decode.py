@@ -90,7 +90,7 @@ def _first(row):  # pragma: no cover - compiled
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _decode(obs, rows, in_play, wall_scale, i_out, k_out):  # pragma: no cover - compiled
     """Fill ``i_out`` (B, 13) scalars and ``k_out`` (B, 8, 34) kind rows from ``obs`` (B, C, 34)."""
     n = obs.shape[0]

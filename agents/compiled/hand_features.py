@@ -15,7 +15,7 @@ from numba import njit
 from agents.compiled.borrow import borrowed
 from agents.compiled.decode import decode_batch, in_play_mask
 from agents.compiled.shanten import fill_suit_table, shanten_caps
-from agents.compiled.shanten_memo import MEMO, NEAR, discard_shanten, shanten_cached, useful_tiles
+from agents.compiled.shanten_memo import NEAR, discard_shanten, shanten_cached, thread_memo, useful_tiles
 from envs.core.rule_config import RuleConfig, load_variant
 from envs.core.tiles import NUM_KINDS, NUM_SUITED
 from envs.engine.observation import PHASES
@@ -85,7 +85,7 @@ def _live_useful(counts, wilds, is_wild, k, dead, allowed, melded, live, wuhan, 
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _planes(phase, hand, counts, wilds, wild, void, melded, live, claim, suited, wuhan, phase_ids, consts, memo, out):
     # pragma: no cover - compiled
     consts, memo = borrowed((consts, memo))  # the caller's arrays, without reference counts on every call
@@ -200,7 +200,7 @@ class BatchHandFeatures:
             self._wuhan,
             _PHASE_IDS,
             (NEAR, _DUMMIES, _JIANG),
-            MEMO,
+            thread_memo(),
             out,
         )
         return out

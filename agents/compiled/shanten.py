@@ -68,8 +68,8 @@ def new_tables(suit_table: np.ndarray | None = None, capped_slots: int = _CAPPED
     * ``[1]``, ``[2]`` a direct-mapped memo of the profiles of suits with capped kinds (a pong or kong of the suit, a
       dead tile's dummy): keys (the suit's base-5 counts code, then its caps code; ``-1`` empty) and the profiles
       ``(slots, 5, 2)`` int8, so a suit that holds a meld is a lookup after its first time as well;
-    * ``[3]``, ``[4]`` scratch profiles and kind rows the computation reuses instead of allocating per call (the
-      compiled agents are single-threaded);
+    * ``[3]``, ``[4]`` scratch profiles and kind rows the computation reuses instead of allocating per call (so one
+      thread uses a set of tables at a time: :func:`agents.compiled.shanten_memo.thread_memo`);
     * ``[5]`` - ``[8]`` the hand :func:`split_hand` split (profiles, counts and caps, meta, seven-pairs steps), which
       :func:`split_shanten` reads.
     """

@@ -16,10 +16,20 @@ at a claim that looks at it, costs one lookup.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 from numba import njit
 
-from agents.compiled.shanten import NO_SPLIT, SHANTEN_TABLES, shanten_dead, split_hand, split_step
+from agents.compiled.shanten import (
+    NO_SPLIT,
+    SHANTEN_TABLES,
+    fill_suit_table,
+    new_tables,
+    shanten_dead,
+    split_hand,
+    split_step,
+)
 from envs.core.tiles import NUM_KINDS, NUM_SUITED
 
 __all__ = [
@@ -32,6 +42,7 @@ __all__ = [
     "new_memo",
     "shanten_cached",
     "shanten_keyed",
+    "thread_memo",
     "useful_tiles",
 ]
 
@@ -74,7 +85,25 @@ def clear_memo(memo: tuple) -> None:
 
 
 MEMO = new_memo()
-"""The process-wide memo of the compiled value agents."""
+"""The memo of the compiled value agents in the main thread (:func:`thread_memo`)."""
+
+_THREAD = threading.local()
+
+
+def thread_memo() -> tuple:
+    """The memo of the calling thread (每线程缓存): :data:`MEMO` in the main thread, a memo of its own in any other.
+
+    A memo's tables and its shanten tables' scratch rows are written by every lookup, so two threads must never
+    share one; the compiled agents ask for the calling thread's memo on every call, and an agent instance (its own
+    scratch rows) is used by one thread at a time.  A thread's memo starts empty, with its own copy of the filled
+    suit profiles (:func:`agents.compiled.shanten.fill_suit_table`), and goes with the thread."""
+    if threading.current_thread() is threading.main_thread():
+        return MEMO
+    memo = getattr(_THREAD, "memo", None)
+    if memo is None:
+        fill_suit_table()
+        memo = _THREAD.memo = new_memo(tables=new_tables(suit_table=SHANTEN_TABLES[0].copy()))
+    return memo
 
 
 @njit(cache=True)

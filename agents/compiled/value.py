@@ -21,6 +21,7 @@ from numba import njit
 from agents.compiled.borrow import borrowed
 from agents.compiled.opening import declare, dingque, exchange, variant_self_action
 from agents.compiled.shanten import fill_suit_table
+from agents.compiled.shanten_memo import thread_memo
 from agents.compiled.value_plans import CI_MAX_LAIZI, CI_SUITED, ValueKit
 from agents.compiled.value_play import (
     IW_COUNTS,
@@ -52,7 +53,7 @@ _PHASES = np.array(
 _IDS = np.array([HU_ID, KONG_BASE], dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _act_rows(masks, phase, counts, wilds, melded, n_melds, visible, wall, hand, wild, opened, chis, n_chis, row_i,
               row_k, row_f, n_opp, opp, disc, opp_melded, revealed, claim_tile, won, picked, phases, ids, setup,
               out):  # fmt: skip  # pragma: no cover - compiled
@@ -137,7 +138,11 @@ def _act_rows(masks, phase, counts, wilds, melded, n_melds, visible, wall, hand,
 
 class BatchValueAgent:
     """The value baseline (or, ``kind="defensive"``, the defensive one) for a batch of decision rows of one rule
-    set: ``act_batch(observations, masks)``, ``act(observation, mask)`` and ``reset(seat, variant)``."""
+    set: ``act_batch(observations, masks)``, ``act(observation, mask)`` and ``reset(seat, variant)``.
+
+    The compiled call releases the GIL; an instance keeps scratch rows, so it serves one thread at a time (one
+    instance per thread), with the calling thread's shanten memo (:func:`agents.compiled.shanten_memo.thread_memo`).
+    """
 
     python_class: type[ValueAgent] = ValueAgent
 
@@ -178,6 +183,9 @@ class BatchValueAgent:
             raise ValueError(f"masks must have shape ({obs.shape[0]}, {ACTION_SPACE_SIZE}), got {m.shape}")
         if not m.any(axis=1).all():
             raise ValueError("a legal-action mask is empty: there is no decision to make")
+        memo = thread_memo()
+        if self.setup[4] is not memo:  # the calling thread's memo (an instance serves one thread at a time)
+            self.setup = (*self.setup[:4], memo, *self.setup[5:])
         rows = self.kit.rows(obs)
         d = rows.decoded
         out = np.empty(obs.shape[0], dtype=np.int64)

@@ -535,7 +535,7 @@ class ValueRows:
     n_chis: np.ndarray
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _fill_rows(obs, opp_rows, chi_row, hand, melded, wild, void, live, wall, indicator, ci, cf, v, n_opp, opp, disc,
                opp_melded, revealed, row_i, row_k, row_f, chis, n_chis):  # fmt: skip  # pragma: no cover - compiled
     for b in range(obs.shape[0]):

@@ -59,6 +59,8 @@ __all__ = [
     "Advisor",
     "check_advisor",
     "decode",
+    "encode",
+    "encode_batch",
 ]
 
 ADVICE_VERSION = "chuanma-advice-v1"
@@ -135,6 +137,18 @@ def encode(action_id: int, out: np.ndarray) -> np.ndarray:
         raise ValueError(f"action id {action_id} is outside the flat layout [0, {ACTION_SPACE_SIZE})")
     out[:] = 0.0
     _write(out[None], np.zeros(1, dtype=np.int64), np.array([action_id]))
+    return out
+
+
+def encode_batch(action_ids: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """:func:`encode` of every action of ``action_ids`` ``(B,)`` into ``out[i]`` (``(B, ADVICE_PLANES, 34)``, zeroed
+    here), in one go."""
+    actions = np.asarray(action_ids, dtype=np.int64)
+    bad = np.flatnonzero((actions < 0) | (actions >= ACTION_SPACE_SIZE))
+    if bad.size:
+        raise ValueError(f"action id {int(actions[bad[0]])} is outside the flat layout [0, {ACTION_SPACE_SIZE})")
+    out[:] = 0.0
+    _write(out, np.arange(actions.shape[0]), actions)
     return out
 
 

@@ -26,7 +26,7 @@ from sb3_contrib.common.maskable.utils import get_action_masks
 from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
 
 from agents.compiled.hand_features import BatchHandFeatures
-from agents.learned.advice import Advisor, encode
+from agents.learned.advice import Advisor, encode, encode_batch
 from agents.learned.extractor import input_rows
 from agents.learned.hand_features import HAND_FEATURE_PLANES, HandFeatures
 from envs.core.actions import ACTION_SPACE_SIZE
@@ -138,8 +138,7 @@ class NetInput:
                     "observations (pass masks)"
                 )
             if advice is not None:
-                for i, a in enumerate(np.asarray(advice).tolist()):
-                    encode(int(a), out[i, base:])
+                encode_batch(np.asarray(advice), out[:, base:])
             else:
                 self.advisor.planes_batch(observations, masks, out[:, base:])
         return out

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from agents.learned.advice import ADVICE_PLANES, ADVICE_VERSION, GROUPS, Advisor, decode, encode
+from agents.learned.advice import ADVICE_PLANES, ADVICE_VERSION, GROUPS, Advisor, decode, encode, encode_batch
 from agents.learned.hand_features import HAND_FEATURE_PLANES, HandFeatures
 from agents.learned.net_input import NetInput, NetInputObservation, NetInputVecEnv
 from agents.policy import CheckpointMeta, NetSpec, PolicyAgent, build_policy, save_policy
@@ -37,6 +37,19 @@ def test_every_action_id_encodes_to_planes_that_decode_to_it():
     bad[0, 3] = 1.0  # a pong names no tile
     with pytest.raises(ValueError, match="group 'pong' with tile kind 3"):
         decode(bad)
+
+
+def test_a_batch_of_actions_encodes_as_each_alone():
+    """encode_batch writes every row's planes as encode does (stale values in ``out`` are cleared), and refuses an
+    id outside the layout."""
+    actions = np.array([*range(ACTION_SPACE_SIZE), 5, 5, ACTION_SPACE_SIZE - 1])
+    out = np.ones((actions.size, ADVICE_PLANES, NUM_KINDS), dtype=np.float32)
+    encode_batch(actions, out)
+    one = np.zeros((ADVICE_PLANES, NUM_KINDS), dtype=np.float32)
+    for i, a in enumerate(actions.tolist()):
+        assert np.array_equal(out[i], encode(a, one)), action_name(a)
+    with pytest.raises(ValueError, match="action id -1 is outside the flat layout"):
+        encode_batch(np.array([3, -1]), out[:2])
 
 
 @pytest.mark.parametrize(

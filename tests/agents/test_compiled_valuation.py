@@ -243,6 +243,32 @@ def test_compiled_discard_shanten_kept_per_hand() -> None:
             assert (memo[5] == key).all(axis=1).any()  # the hand's row is kept for the next asking
 
 
+def test_each_thread_has_a_memo_of_its_own() -> None:
+    """The main thread's memo is MEMO; another thread gets one of its own (its own scratch tables and a copy of the
+    suit profiles, never the main thread's arrays), the same on every call in that thread."""
+    import threading
+
+    from agents.compiled.shanten_memo import thread_memo
+
+    assert thread_memo() is MEMO
+    seen: list[tuple] = []
+
+    def ask() -> None:
+        seen.extend((thread_memo(), thread_memo()))
+
+    for _ in range(2):
+        worker = threading.Thread(target=ask)
+        worker.start()
+        worker.join()
+    first, again, other, _ = seen
+    assert first is again and other is not first
+    for memo in (first, other):
+        assert memo is not MEMO
+        assert not any(np.shares_memory(a, b) for a, b in zip(memo[0], MEMO[0]))
+        assert not any(np.shares_memory(a, b) for a, b in zip(memo[1:], MEMO[1:]))
+        assert np.array_equal(memo[0][0], MEMO[0][0])  # the filled suit profiles, copied
+
+
 def test_memo_words_plus_one_tile_is_the_drawn_hand() -> None:
     from agents.compiled.shanten_memo import add_tile, memo_words
 

@@ -9,21 +9,23 @@ from envs.core.rule_config import load_variant
 
 
 @pytest.mark.parametrize(
-    ("teacher", "kwargs"),
+    ("teacher", "kwargs", "threads"),
     [
-        ("random", {}),
-        ("random", {"hand_features": True, "advisor": "greedy"}),
-        ("greedy", {"hand_features": True, "advisor": "greedy"}),  # the teacher's own actions are the advice
+        ("random", {}, 1),
+        ("random", {"hand_features": True, "advisor": "greedy"}, 2),
+        ("greedy", {"hand_features": True, "advisor": "greedy"}, 1),  # the teacher's own actions are the advice
+        ("greedy", {"hand_features": True, "advisor": "greedy"}, 3),
     ],
 )
-def test_bc_data_batched_equals_aec(teacher: str, kwargs: dict) -> None:
-    """BC data collected 16 hands at a time on the compiled engine equals the AEC environment's, row for row."""
+def test_bc_data_batched_equals_aec(teacher: str, kwargs: dict, threads: int) -> None:
+    """BC data collected 16 hands at a time on the compiled engine, in one lane or several side by side, equals
+    the AEC environment's, row for row."""
     from training.bc import collect_decisions
 
     cfg = load_variant("hongzhong")
     options = {"reward_scale": 0.05, "normalize_reward": True}
     a = collect_decisions(cfg, teacher, 400, 7, env_options=options, batched=False, **kwargs)
-    b = collect_decisions(cfg, teacher, 400, 7, env_options=options, batched=True, slots=16, **kwargs)
+    b = collect_decisions(cfg, teacher, 400, 7, env_options=options, batched=True, slots=16, threads=threads, **kwargs)
     assert a.hands == b.hands > 1
     for name in ("observations", "masks", "actions", "returns"):
         assert np.array_equal(getattr(a, name), getattr(b, name)), name
@@ -41,3 +43,43 @@ def test_bc_data_batched_with_more_tables_than_hands_needed() -> None:
     assert a.hand_seeds == b.hand_seeds
     for name in ("observations", "masks", "actions", "returns", "seats", "hand_of"):
         assert np.array_equal(getattr(a, name), getattr(b, name)), name
+
+
+def test_bc_data_in_lanes_equals_one_lane() -> None:
+    """The compiled ``value`` teacher with its hand-feature and advice planes, in three lanes of threads side by side
+    (each with its own shanten memo), records the data one lane records: the lanes only share out the hands."""
+    from training.bc import collect_decisions
+
+    cfg = load_variant("wuhan")
+    kwargs = {"hand_features": True, "advisor": "value", "slots": 8}
+    one = collect_decisions(cfg, "value", 1500, 5, batched=True, threads=1, **kwargs)
+    three = collect_decisions(cfg, "value", 1500, 5, batched=True, threads=3, **kwargs)
+    assert one.hands == three.hands > 10
+    assert one.hand_seeds == three.hand_seeds
+    for name in ("observations", "masks", "actions", "returns", "seats", "hand_of"):
+        assert np.array_equal(getattr(one, name), getattr(three, name)), name
+
+
+class _IllegalTeacher:
+    """A batch teacher that answers every row with an action outside its mask."""
+
+    name = "illegal"
+
+    def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return np.argmin(np.asarray(masks), axis=1)
+
+
+def test_an_illegal_teacher_action_in_any_lane_is_an_error() -> None:
+    """A lane's error stops every lane and is raised (no lane is left playing, nothing is returned)."""
+    from training.bc import collect_batched
+
+    with pytest.raises(ValueError, match="chose an illegal action"):
+        collect_batched(load_variant("chengdu"), _IllegalTeacher(), 500, 1, slots=4, threads=2)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("threads", [0, -1, True, 1.5])
+def test_bad_lane_counts_are_refused(threads: object) -> None:
+    from training.bc import collect_batched
+
+    with pytest.raises(ValueError, match="threads must be a positive int"):
+        collect_batched(load_variant("chengdu"), "greedy", 100, 1, threads=threads)  # type: ignore[arg-type]
