@@ -842,6 +842,9 @@ def _claim_keeps_value(counts, wilds, melded, chi_low, pos, setup):  # pragma: n
     c0 = setup[10][IW_KEEP_NOW]
     c0[:] = pos[0]
     now, _, _ = _hand_value(c0, pos[1], pos[2], pos[3], pos[9], pos[10], pos, setup)
+    need = of[OF_PONG_KEEP] * now
+    if need <= 0.0:  # the best value after the claim is at least 0
+        return True
     chis = setup[10][IW_KEEP_CHIS]
     chis[: pos[9].shape[0]] = pos[9]
     n_chis = pos[10]
@@ -851,15 +854,15 @@ def _claim_keeps_value(counts, wilds, melded, chi_low, pos, setup):  # pragma: n
     wild = pos[7]
     c = setup[10][IW_KEEP_C]
     c[:] = counts
-    after = 0.0
-    for d in range(34):
+    for d in range(34):  # the Python agent's max over the discards, stopped at the first that is enough
         if c[d] <= 0 or wild[d]:
             continue
         c[d] -= 1
         val, _, _ = _hand_value(c, wilds, melded, pos[3] + 1, chis, n_chis, pos, setup)
         c[d] += 1
-        after = max(after, val)
-    return after >= of[OF_PONG_KEEP] * now
+        if val >= need:
+            return True
+    return False
 
 
 @njit(cache=True)
