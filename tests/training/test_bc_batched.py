@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import threading
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -51,7 +54,7 @@ def test_bc_data_in_lanes_equals_one_lane() -> None:
     from training.bc import collect_decisions
 
     cfg = load_variant("wuhan")
-    kwargs = {"hand_features": True, "advisor": "value", "slots": 8}
+    kwargs: dict[str, Any] = {"hand_features": True, "advisor": "value", "slots": 8}
     one = collect_decisions(cfg, "value", 1500, 5, batched=True, threads=1, **kwargs)
     three = collect_decisions(cfg, "value", 1500, 5, batched=True, threads=3, **kwargs)
     assert one.hands == three.hands > 10
@@ -75,6 +78,44 @@ def test_an_illegal_teacher_action_in_any_lane_is_an_error() -> None:
 
     with pytest.raises(ValueError, match="chose an illegal action"):
         collect_batched(load_variant("chengdu"), _IllegalTeacher(), 500, 1, slots=4, threads=2)  # type: ignore[arg-type]
+
+
+class _FailingTeacher:
+    """A batch teacher that plays the first legal action in one lane and raises in the other: ``where`` "first" (the
+    lane of the calling thread) or "other" (a lane thread of its own)."""
+
+    name = "failing"
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+
+    def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        other = threading.current_thread().name.startswith("bc-lane")
+        if other == (self.where == "other"):
+            raise RuntimeError(f"the teacher failed in the {self.where} lane")
+        return np.argmax(np.asarray(masks) != 0, axis=1)
+
+
+@pytest.mark.parametrize("where", ["first", "other"])
+def test_an_error_in_one_lane_stops_both_and_is_raised(where: str) -> None:
+    """Whichever lane fails, the collection ends (the other lane stops at its next step) with that lane's error."""
+    from training.bc import collect_batched
+
+    raised: list[BaseException] = []
+
+    def collect() -> None:
+        try:
+            collect_batched(load_variant("chengdu"), _FailingTeacher(where), 5000, 1, slots=4, threads=2)  # type: ignore[arg-type]
+        except BaseException as e:
+            raised.append(e)
+
+    runner = threading.Thread(target=collect, daemon=True)
+    runner.start()
+    runner.join(timeout=120)
+    assert not runner.is_alive(), "the collection did not end"
+    assert len(raised) == 1 and isinstance(raised[0], RuntimeError)
+    assert str(raised[0]) == f"the teacher failed in the {where} lane"
+    assert not [t for t in threading.enumerate() if t.name.startswith("bc-lane")]
 
 
 @pytest.mark.parametrize("threads", [0, -1, True, 1.5])
