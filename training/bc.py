@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 import torch
+from numba import njit
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from tqdm.auto import tqdm
 
@@ -219,15 +220,15 @@ def collect_batched(
     rows_per_input = NetInput(rules, hand_features=hand_features, advisor=advisor).rows
     bar = tqdm(total=num_decisions, desc="BC data", unit="dec", disable=not progress, leave=False)
     book = _HandBook(seed, num_decisions, bar)
+    store = _RowStore(rows_per_input, num_decisions + num_decisions // 4 + lanes * slots)
 
-    def lane() -> list[tuple[np.ndarray, ...]]:
-        """Play hands from ``book`` on a batch of this lane's own until none is left to deal; the recorded
-        decisions, a chunk per step (input rows, masks, actions, seats, hand numbers, scores then)."""
+    def lane() -> None:
+        """Play hands from ``book`` on a batch of this lane's own until none is left to deal, recording each decision
+        with a choice in ``store``."""
         features = NetInput(rules, hand_features=hand_features, advisor=advisor)
         known_advice = features.advisor is not None and features.advisor.name == teacher
         backend = make_batch("compiled", rules, slots)
         player = batch_agent(teacher, rules)
-        chunks: list[tuple[np.ndarray, ...]] = []
         slot_hand = np.full(slots, -1, dtype=np.int64)
 
         def deal(i: int) -> None:
@@ -261,10 +262,10 @@ def collect_batched(
             if chosen.size:
                 at = rows[chosen]
                 advice = actions[chosen] if known_advice else None
-                inputs = _float16(features.build_batch(obs[at], masks[at], advice=advice))
+                inputs = features.build_batch(obs[at], masks[at], advice=advice)
                 hands, who = slot_hand[at], seats[at]
                 then = np.array([backend.scores(i)[q] for i, q in zip(at.tolist(), who.tolist())], dtype=np.int64)
-                chunks.append((inputs, masks[at].astype(bool), actions[chosen], who, hands, then))
+                store.add(inputs, masks[at], actions[chosen], who, hands, then)
                 book.record(hands)
             backend.step(rows, seats[rows], actions)
             last = book.last_needed()
@@ -278,18 +279,17 @@ def collect_batched(
                     book.finish(h, backend.scores(i))
                     slot_hand[i] = -1
                     deal(i)
-        return chunks
 
-    chunks = _run_lanes(lane, lanes, book)
+    _run_lanes(lane, lanes, book)
     bar.close()
     prefix = book.prefix
     recorded = book.recorded
     kept = book.dealt[:prefix]
     if reference is not None:
         reference.add(hand for h, hand in enumerate(kept) if recorded[h])  # the walls in one batch
-    acts, who, hands, then = (np.concatenate(parts) for parts in list(zip(*chunks))[2:])
+    hands = store.hands[: store.size]
     # the decisions of the finished prefix, hand by hand, each hand's in the order it made them (a hand is played
-    # by one lane, whose chunks are in the order of its steps)
+    # by one lane, which records its steps in order)
     order = np.flatnonzero(hands < prefix)
     order = order[np.argsort(hands[order], kind="stable")][:num_decisions]
     if order.size < num_decisions:
@@ -299,19 +299,11 @@ def collect_batched(
         for h in range(prefix):
             if recorded[h]:
                 points[h] -= reference.take(kept[h])
-    obs_buf = np.empty((num_decisions, rows_per_input, OBS_SHAPE[1]), dtype=np.float16)
-    mask_buf = np.empty((num_decisions, ACTION_SPACE_SIZE), dtype=bool)
-    dest = np.full(hands.size, -1, dtype=np.int64)  # where each recorded decision goes (-1: not kept)
-    dest[order] = np.arange(num_decisions)
-    start = 0
-    for inputs, legal, *_ in chunks:  # one copy of each kept row, straight into place
-        to = dest[start : start + len(inputs)]
-        keep = to >= 0
-        obs_buf[to[keep]], mask_buf[to[keep]] = inputs[keep], legal[keep]
-        start += len(inputs)
-    hands, who = hands[order], who[order]
-    returns = ((points[hands, who] - then[order]) * factor).astype(np.float32)
-    return Decisions(obs_buf, mask_buf, acts[order].astype(np.int64), returns, prefix, who, kept, hands)
+    hands, who, then = hands[order], store.seats[order], store.then[order]
+    returns = ((points[hands, who] - then) * factor).astype(np.float32)
+    acts, mask_buf = store.actions[order], store.masks[order]
+    obs_buf = store.rows_in_order(order)
+    return Decisions(obs_buf, mask_buf, acts, returns, prefix, who, kept, hands)
 
 
 MAX_LANES = 2
@@ -386,36 +378,109 @@ class _HandBook:
             return _last_needed(self.recorded, len(self.dealt), self.prefix, self.prefix_decisions, self.num_decisions)
 
 
-def _run_lanes(lane: Callable[[], list], lanes: int, book: _HandBook) -> list:
-    """Run ``lane`` ``lanes`` times side by side (the first in this thread) and join their chunks; an error of any
-    lane (an interrupt included) stops the others at their next step and is raised."""
+def _run_lanes(lane: Callable[[], None], lanes: int, book: _HandBook) -> None:
+    """Run ``lane`` ``lanes`` times side by side (the first in this thread); an error of any lane (an interrupt
+    included) stops the others at their next step and is raised."""
 
-    def guarded() -> list:
+    def guarded() -> None:
         try:
-            return lane()
+            lane()
         except BaseException:
             book.stopped = True
             raise
 
     if lanes == 1:
-        return guarded()
+        guarded()
+        return
     interval = sys.getswitchinterval()
     sys.setswitchinterval(min(interval, LANE_SWITCH_INTERVAL))
     try:
         with ThreadPoolExecutor(max_workers=lanes - 1, thread_name_prefix="bc-lane") as pool:
             others = [pool.submit(guarded) for _ in range(lanes - 1)]
-            chunks = guarded()  # on an error the pool's exit waits for the others, which stop at their next step
+            guarded()  # on an error the pool's exit waits for the others, which stop at their next step
             for f in others:
-                chunks.extend(f.result())
+                f.result()
     finally:
         sys.setswitchinterval(interval)
-    return chunks
 
 
-def _float16(rows: np.ndarray) -> np.ndarray:
-    """``rows`` as float16, the values ``rows.astype(np.float16)`` gives (both round to nearest even), converted by
-    torch: numpy converts one value at a time, about twelve times slower."""
-    return torch.from_numpy(np.ascontiguousarray(rows, dtype=np.float32)).to(torch.float16).numpy()
+class _RowStore:
+    """The decisions the lanes of one collection record, in the order they arrive (each ``add`` under a lock): the
+    network input rows as float16, masks, actions, seats, hand numbers and the seat's score at the decision.  One
+    preallocated buffer of rows (grown when full), put in order in place at the end (:meth:`rows_in_order`), so
+    that the collection touches the memory of its rows once: a VM pays for the first touch of fresh memory, about
+    3.6 ms a megabyte on the development VM (``benchmarks/README.md``)."""
+
+    def __init__(self, rows: int, capacity: int) -> None:
+        self.lock = threading.Lock()
+        self.size = 0
+        self.inputs = np.empty((capacity, rows, OBS_SHAPE[1]), dtype=np.float16)  # untouched pages cost nothing
+        self.masks = np.empty((capacity, ACTION_SPACE_SIZE), dtype=bool)
+        self.actions = np.empty(capacity, dtype=np.int64)
+        self.seats = np.empty(capacity, dtype=np.int64)
+        self.hands = np.empty(capacity, dtype=np.int64)
+        self.then = np.empty(capacity, dtype=np.int64)
+
+    def add(self, inputs: np.ndarray, masks: np.ndarray, actions: np.ndarray, seats: np.ndarray, hands: np.ndarray,
+            then: np.ndarray) -> None:  # fmt: skip
+        """Record a step's decisions (``inputs`` float32 ``(n, rows, 34)``, the rest ``(n, ...)``)."""
+        n = inputs.shape[0]
+        with self.lock:
+            k = self.size
+            if k + n > self.inputs.shape[0]:
+                self._grow(2 * (k + n))
+            _float16_into(inputs, self.inputs[k : k + n])
+            self.masks[k : k + n] = masks
+            self.actions[k : k + n] = actions
+            self.seats[k : k + n] = seats
+            self.hands[k : k + n] = hands
+            self.then[k : k + n] = then
+            self.size = k + n
+
+    def _grow(self, capacity: int) -> None:
+        for name in ("inputs", "masks", "actions", "seats", "hands", "then"):
+            old = getattr(self, name)
+            new = np.empty((capacity, *old.shape[1:]), dtype=old.dtype)
+            new[: self.size] = old[: self.size]
+            setattr(self, name, new)
+
+    def rows_in_order(self, order: np.ndarray) -> np.ndarray:
+        """The input rows ``order`` (distinct indices of recorded rows) as the first ``len(order)`` rows of the
+        buffer, moved there in place (a view; the rows after them are left in some order)."""
+        perm = np.empty(self.size, dtype=np.int64)
+        perm[: order.size] = order
+        unused = np.ones(self.size, dtype=bool)
+        unused[order] = False
+        perm[order.size :] = np.flatnonzero(unused)
+        flat = self.inputs[: self.size].reshape(self.size, -1).view(np.uint16)
+        _permute_rows(flat, perm, np.empty(flat.shape[1], dtype=np.uint16))
+        return self.inputs[: order.size]
+
+
+@njit(cache=True, nogil=True)
+def _permute_rows(rows, perm, tmp):  # pragma: no cover - compiled
+    """``rows[i] = old rows[perm[i]]`` for every ``i``, in place, one cycle of ``perm`` (a permutation) at a time."""
+    done = np.zeros(perm.shape[0], dtype=np.bool_)
+    for start in range(perm.shape[0]):
+        if done[start] or perm[start] == start:
+            done[start] = True
+            continue
+        tmp[:] = rows[start]
+        j = start
+        while True:
+            done[j] = True
+            k = perm[j]
+            if k == start:
+                rows[j] = tmp
+                break
+            rows[j] = rows[k]
+            j = k
+
+
+def _float16_into(rows: np.ndarray, out: np.ndarray) -> None:
+    """``rows`` as float16 into ``out`` (C-contiguous), the values ``rows.astype(np.float16)`` gives (both round to
+    nearest even), converted by torch: numpy converts one value at a time, about twelve times slower."""
+    torch.from_numpy(out).copy_(torch.from_numpy(np.ascontiguousarray(rows, dtype=np.float32)))
 
 
 def _last_needed(recorded: np.ndarray, dealt: int, prefix: int, prefix_decisions: int, num_decisions: int) -> int:

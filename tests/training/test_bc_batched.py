@@ -124,3 +124,26 @@ def test_bad_lane_counts_are_refused(threads: object) -> None:
 
     with pytest.raises(ValueError, match="threads must be a positive int"):
         collect_batched(load_variant("chengdu"), "greedy", 100, 1, threads=threads)  # type: ignore[arg-type]
+
+
+def test_the_row_store_grows_and_puts_the_chosen_rows_in_order() -> None:
+    """Rows recorded in steps past the store's first capacity are all kept, and ``rows_in_order`` moves exactly the
+    chosen rows, in the chosen order, to the front (float16 as ``astype`` rounds them); the other columns index as
+    recorded."""
+    from training.bc import _RowStore
+
+    rng = np.random.default_rng(3)
+    store = _RowStore(rows=5, capacity=3)
+    steps = [rng.normal(size=(int(n), 5, 34)).astype(np.float32) for n in (2, 4, 1, 6)]
+    seen = 0
+    for i, x in enumerate(steps):
+        n = x.shape[0]
+        masks = rng.random((n, 183)) < 0.5
+        store.add(x, masks, np.arange(seen, seen + n), np.full(n, i), np.arange(n), np.full(n, 7 * i))
+        seen += n
+    assert store.size == seen == 13 and store.inputs.shape[0] >= 13
+    every = np.concatenate(steps).astype(np.float16)
+    order = rng.permutation(13)[:9]
+    assert np.array_equal(store.actions[order], order)
+    got = store.rows_in_order(order)
+    assert got.shape == (9, 5, 34) and np.array_equal(got, every[order])
