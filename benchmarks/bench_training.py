@@ -155,11 +155,11 @@ def compare(configs: list[str], steps: int, tables: int, threads: int) -> dict:
 def bench_bc(configs: list[str], decisions: int) -> dict:
     """Hand-by-hand vs batched BC data collection, decisions/s for each config (see the module docstring)."""
     from agents.compiled.shanten_memo import MEMO, clear_memo
-    from training.bc import _lanes, collect_decisions
+    from training.bc import collect_decisions, lane_count
     from training.selfplay import env_options
 
     rows = []
-    lanes = _lanes(None)
+    lanes = lane_count(None)
     for name in configs:
         cfg = load_train_config(name)
         kwargs = {

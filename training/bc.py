@@ -212,7 +212,7 @@ def collect_batched(
         raise ValueError(f"num_decisions must be positive, got {num_decisions}")
     if isinstance(slots, bool) or not isinstance(slots, int) or slots < 1:
         raise ValueError(f"slots must be a positive int, got {slots!r}")
-    lanes = _lanes(threads)
+    lanes = lane_count(threads)
     options = dict(env_options or {})
     rules = load_variant(cfg, **dict(options.get("rules") or {}))
     factor = float(options.get("reward_scale", 1.0)) / (rules.base_unit if options.get("normalize_reward") else 1)
@@ -254,11 +254,12 @@ def collect_batched(
                 break
             backend.observe_next(rows, seats, True, obs, masks)
             every = rows.size == slots  # every slot in play: the buffers themselves, no copy of the rows
-            actions = player.act(obs if every else obs[rows], masks if every else masks[rows], rows, seats[rows])
-            bad = backend.first_illegal(masks[rows], actions)
+            legal = masks if every else masks[rows]
+            actions = player.act(obs if every else obs[rows], legal, rows, seats[rows])
+            bad = backend.first_illegal(legal, actions)
             if bad >= 0:
                 raise ValueError(f"teacher {teacher!r} chose an illegal action {int(actions[bad])}")
-            chosen = np.flatnonzero(masks[rows].sum(axis=1) > 1)  # decisions with a choice are recorded
+            chosen = np.flatnonzero(legal.sum(axis=1) > 1)  # decisions with a choice are recorded
             if chosen.size:
                 at = rows[chosen]
                 advice = actions[chosen] if known_advice else None
@@ -318,7 +319,7 @@ every step that left two 红中 lanes at 16 000-25 000 decisions a second from o
 1 ms 17 000-24 000, at 50 µs 22 700-24 600 (``benchmarks/README.md``)."""
 
 
-def _lanes(threads: int | None) -> int:
+def lane_count(threads: int | None) -> int:
     """The number of lanes of ``threads`` (see :func:`collect_batched`)."""
     if threads is None:
         return max(1, min(MAX_LANES, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1))

@@ -133,10 +133,7 @@ _GROUP_OF, _KIND_OF, _ID_OF = _tables()
 
 def encode(action_id: int, out: np.ndarray) -> np.ndarray:
     """Write the advice planes of flat action ``action_id`` into ``out`` (``(ADVICE_PLANES, 34)``, zeroed here)."""
-    if not 0 <= action_id < ACTION_SPACE_SIZE:
-        raise ValueError(f"action id {action_id} is outside the flat layout [0, {ACTION_SPACE_SIZE})")
-    out[:] = 0.0
-    _write(out[None], np.zeros(1, dtype=np.int64), np.array([action_id]))
+    encode_batch(np.array([action_id]), out[None])
     return out
 
 
