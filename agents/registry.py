@@ -3,6 +3,8 @@
 Grammar (:data:`GRAMMAR`, shown by ``chuanma eval --help``)::
 
     random | greedy | value | defensive            a baseline with default settings
+    arbiter                                        value, or defensive's discard where a gate fitted on rollouts
+                                                   says so (agents.arbiter; the gate of the hand's preset)
     NAME:key=value,key=value                       a baseline with constructor options, e.g.
                                                    "value:hongzhong_policy=shagui_when_stable"
     external:COMMAND                               an outside bot speaking the JSON-lines protocol of
@@ -37,10 +39,13 @@ BASELINES: dict[str, tuple[str, str]] = {
     "greedy": ("agents.greedy", "GreedyAgent"),
     "value": ("agents.value", "ValueAgent"),
     "defensive": ("agents.defensive", "DefensiveAgent"),
+    "arbiter": ("agents.arbiter", "ArbiterAgent"),
 }
 
 GRAMMAR = """agent specifications:
   random | greedy | value | defensive   a rule-based baseline with default settings
+  arbiter                               value, or defensive's discard where the preset's gate (fitted on
+                                        rollouts, agents/gates/) says so; arbiter:gate=FILE for another gate
   NAME:key=value,key=value              a baseline with constructor options, e.g. defensive:fold_risk=off
   external:COMMAND                      an outside bot on the JSON-lines protocol of agents/external.py,
                                         e.g. "external:python agents/examples/random_bot.py"

@@ -12,6 +12,8 @@ Subcommands (each module registers its own parser; heavy imports happen only whe
   :mod:`training.play`).
 * ``chuanma publish RUN_DIR`` — evaluate a finished run and ship its policy with a model card (see
   :mod:`training.publish`).
+* ``chuanma arbiter --variant V --out FILE`` — fit the arbiter's gate of a preset from rollout pairs (see
+  :mod:`training.arbiter`).
 * ``chuanma main`` — the README's main job: train briefly on the default variant, evaluate against the baselines.
 """
 
@@ -31,6 +33,7 @@ _SUBCOMMAND_MODULES: tuple[str, ...] = (
     "training.train",
     "training.main_job",
     "training.publish",
+    "training.arbiter",
     "training.precompile",
     "training.play.command",
 )

@@ -49,13 +49,17 @@ def engine_cached() -> bool:
     return all(is_cached(d) for d in _entry_points())
 
 
+_NUMBA_AGENTS = ("greedy", "value", "defensive")
+"""The compiled baselines with numba code of their own (the arbiter plays the compiled value and defensive)."""
+
+
 def compile_engine(presets: tuple[str, ...] = tuple(PRESETS), decisions: int = 64) -> CompileReport:
     """Compile (or load) the compiled engine's entry points by playing ``decisions`` random legal decisions of every
     preset in ``presets`` in the AEC environment and in a two-table batched environment (self-play mode, and the
     learner mode with random opponents), both on the compiled engine, and the compiled hand-feature planes of the
     agents (:class:`agents.compiled.hand_features.BatchHandFeatures`) and the compiled baselines
     (:func:`agents.compiled.make_batch_agent`) on the positions of the self-play tables."""
-    from agents.compiled import COMPILED_BASELINES, make_batch_agent
+    from agents.compiled import make_batch_agent
     from agents.compiled.hand_features import BatchHandFeatures
     from envs import sichuan_mahjong_v0
     from envs.vector_env import make_vec_env
@@ -86,7 +90,7 @@ def compile_engine(presets: tuple[str, ...] = tuple(PRESETS), decisions: int = 6
                 obs, *_ = venv.step(np.array([int(rng.choice(np.flatnonzero(m))) for m in masks]))
             if self_play:
                 BatchHandFeatures(name).planes(obs)
-                for agent in COMPILED_BASELINES:  # the compiled baselines (numba compiles a whole function at once)
+                for agent in _NUMBA_AGENTS:  # numba compiles a whole function at once
                     make_batch_agent(agent, name).act_batch(obs, venv.action_masks())
             venv.close()
     return CompileReport(time.perf_counter() - start, was_cached, tuple(presets))

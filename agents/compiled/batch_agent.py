@@ -1,5 +1,6 @@
 """Compiled baselines by name (编译版基线注册): :func:`make_batch_agent` builds the batch player of ``greedy``,
-``value`` or ``defensive`` with the Python agent's options.
+``value``, ``defensive`` or the ``arbiter`` (which plays the compiled ``value`` and ``defensive``) with the Python
+agent's options.
 
 Each compiled baseline answers ``act_batch(observations, masks)`` for a whole batch in one numba call and makes the
 decision of the readable Python agent of the same name and options (the differential tests of
@@ -21,6 +22,7 @@ COMPILED_BASELINES: dict[str, tuple[str, str]] = {
     "greedy": ("agents.compiled.greedy", "BatchGreedyAgent"),
     "value": ("agents.compiled.value", "BatchValueAgent"),
     "defensive": ("agents.compiled.defensive", "BatchDefensiveAgent"),
+    "arbiter": ("agents.compiled.arbiter", "BatchArbiterAgent"),
 }
 
 

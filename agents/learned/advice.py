@@ -64,9 +64,10 @@ __all__ = [
 ]
 
 ADVICE_VERSION = "chuanma-advice-v1"
-ADVISORS: tuple[str, ...] = ("greedy", "value", "defensive")
-"""Agents that can advise: the deterministic rule-based baselines (agents.registry names), with default options or
-with the options of a specification such as ``defensive:danger_weight=2`` (:func:`check_advisor`)."""
+ADVISORS: tuple[str, ...] = ("greedy", "value", "defensive", "arbiter")
+"""Agents that can advise: the deterministic rule-based baselines and the arbiter (:mod:`agents.arbiter`;
+agents.registry names), with default options or with the options of a specification such as
+``defensive:danger_weight=2`` (:func:`check_advisor`)."""
 
 GROUPS: tuple[str, ...] = (
     "discard",

@@ -41,7 +41,7 @@ def test_batch_equals_python(variant: str, case: str) -> None:
 
 
 def test_compiled_baselines_by_name_and_spec() -> None:
-    assert sorted(COMPILED_BASELINES) == ["defensive", "greedy", "value"]
+    assert sorted(COMPILED_BASELINES) == ["arbiter", "defensive", "greedy", "value"]
     cfg = load_variant("chengdu")
     obs, masks = record("chengdu", hands=1, seed=5)
     spec = parse_spec("compiled:greedy:variant_actions=false")
