@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -234,7 +234,7 @@ class ArbiterAgent(BaseAgent):
         if gate.variant != cfg.name:
             raise ValueError(f"arbiter: the gate was fitted for {gate.variant!r}, the hand plays {cfg.name!r}")
         if self.margin is not None:
-            gate = Gate(gate.variant, gate.bias, gate.weights, gate.mean, gate.scale, float(self.margin), gate.fit)
+            gate = replace(gate, margin=float(self.margin))
         return gate
 
     def reset(self, seat: int, variant: RuleConfig | str) -> None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -262,13 +262,11 @@ def fit_gate(
 
 
 def _cmd_arbiter(args: argparse.Namespace) -> int:
-    from agents.arbiter import Gate
 
     t = time.perf_counter()
     data = rollout_pairs(args.variant, args.pairs, args.seed, progress=not args.quiet)
     gate = fit_gate(data, args.variant, ridge=args.ridge)
-    gate = Gate(gate.variant, gate.bias, gate.weights, gate.mean, gate.scale, gate.margin,
-                {**gate.fit, "seed": args.seed, "seconds": round(time.perf_counter() - t, 1)})  # fmt: skip
+    gate = replace(gate, fit={**gate.fit, "seed": args.seed, "seconds": round(time.perf_counter() - t, 1)})
     gate.save(args.out)
     f = gate.fit
     print(
