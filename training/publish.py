@@ -26,11 +26,21 @@ import platform
 import shutil
 import subprocess
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["CARD_OPPONENTS", "PUBLISH_SEED", "PUBLISH_WALLS", "git_commit", "publish", "readme_table", "register_cli"]
+__all__ = [
+    "CARD_OPPONENTS",
+    "PUBLISH_SEED",
+    "PUBLISH_WALLS",
+    "git_commit",
+    "opponent_walls",
+    "publish",
+    "readme_table",
+    "register_cli",
+    "walls_text",
+]
 
 CARD_OPPONENTS: tuple[str, ...] = ("random", "greedy", "value", "defensive")
 PUBLISH_SEED = 314159  # the held-out walls of every model card
@@ -70,7 +80,7 @@ def model_card(
     config_text: str,
     table: str,
     *,
-    walls: int,
+    walls: Mapping[str, int],
     seed: int,
     command: str,
     commit: str,
@@ -101,9 +111,9 @@ def model_card(
         "",
         "## Evaluation",
         "",
-        f"One-vs-three duplicate evaluation on {walls} held-out walls (seed {seed}), every wall played from every seat "
-        f"rotation; points per hand, 95 % intervals. Reproduce a row with `chuanma eval --variant {name} "
-        f"--challenger pretrained:{name} --opponent OPPONENT --walls {walls} --seed {seed}`.",
+        f"One-vs-three duplicate evaluation on held-out walls (seed {seed}; {walls_text(walls)}), every wall played "
+        f"from every seat rotation; points per hand, 95 % intervals. Reproduce a row with `chuanma eval --variant "
+        f"{name} --challenger pretrained:{name} --opponent OPPONENT --walls WALLS --seed {seed}`.",
         "",
         table.strip(),
         "",
@@ -128,10 +138,15 @@ def publish(
     out_dir: str | Path | None = None,
     command: str | None = None,
     opponents: Sequence[str] = CARD_OPPONENTS,
+    walls_for: Mapping[str, int] | None = None,
     progress: bool = False,
 ) -> tuple[Path, Path]:
     """Evaluate the final policy of ``run_dir`` and write ``<name>.zip`` and ``<name>.md`` into ``out_dir`` (default:
-    the package's ``agents/pretrained``); returns both paths.  ``name`` defaults to the run's variant."""
+    the package's ``agents/pretrained``); returns both paths.  ``name`` defaults to the run's variant.
+
+    ``walls``: held-out walls per opponent; ``walls_for``: another number for some of ``opponents`` (a small edge over
+    ``value`` needs tens of thousands of walls, one over ``random`` a few hundred).  Every opponent's walls are the
+    first of the same sequence (``seed``)."""
     from agents.policy import FINAL_POLICY, PolicyAgent
     from agents.pretrained import PRETRAINED_DIR
     from training.evaluation.evaluate import run_matchups, to_markdown
@@ -149,16 +164,14 @@ def publish(
     final = run_dir / FINAL_POLICY
     PolicyAgent.load(final, variant=variant)  # refuses a checkpoint that does not fit this package
     spec = f"policy:{final}"
+    counts = opponent_walls(opponents, walls, walls_for)
     start = time.perf_counter()
-    results = run_matchups(
-        variant,
-        [(spec, opponent) for opponent in opponents],
-        walls=walls,
-        seed=seed,
-        workers=workers,
-        engine=engine,
-        progress=progress,
-    )
+    results = [
+        run_matchups(
+            variant, [(spec, opponent)], walls=n, seed=seed, workers=workers, engine=engine, progress=progress
+        )[0]
+        for opponent, n in counts.items()
+    ]
     for result in results:
         result.challenger = f"pretrained:{name}"
     table = to_markdown(results, variant=variant)
@@ -174,7 +187,7 @@ def publish(
         report,
         config_path.read_text(encoding="utf-8"),
         table + f"\n\n(evaluation {eval_s:.0f} s)",
-        walls=walls,
+        walls=counts,
         seed=seed,
         command=command or f"chuanma train --config {config_path}",
         commit=str(run.get("commit") or git_commit()),
@@ -194,9 +207,30 @@ def publish(
         }
         for r in results
     ]
-    summary = {"name": name, "variant": variant, "seed": seed, "walls": walls, "rows": rows}
+    summary = {"name": name, "variant": variant, "seed": seed, "walls": max(counts.values()), "rows": rows}
     (out / f"{name}.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     return checkpoint, card_file
+
+
+def opponent_walls(opponents: Sequence[str], walls: int, walls_for: Mapping[str, int] | None) -> dict[str, int]:
+    """The held-out walls of each of ``opponents``: ``walls``, or ``walls_for[opponent]``; an entry of ``walls_for``
+    that is not one of ``opponents``, or a count that is not a positive int, is refused."""
+    walls_for = dict(walls_for or {})
+    unknown = sorted(set(walls_for) - set(opponents))
+    if unknown:
+        raise ValueError(f"walls_for names {unknown}, which are not among the card's opponents {list(opponents)}")
+    counts = {opponent: walls_for.get(opponent, walls) for opponent in opponents}
+    for opponent, n in counts.items():
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise ValueError(f"the walls against {opponent!r} must be a positive int, got {n!r}")
+    return counts
+
+
+def walls_text(counts: Mapping[str, int]) -> str:
+    """``"1000"`` when every opponent has that many walls, else ``"random 1000, value 20000, ..."``."""
+    if len(set(counts.values())) == 1:
+        return str(next(iter(counts.values())))
+    return ", ".join(f"{opponent} {n}" for opponent, n in counts.items())
 
 
 def readme_table() -> str:
@@ -219,8 +253,17 @@ def readme_table() -> str:
                 continue
             mark = "*" if r["ci_low"] > 0 or r["ci_high"] < 0 else ""
             cells.append(f"{r['points']:+.2f} [{r['ci_low']:+.2f}, {r['ci_high']:+.2f}]{mark}")
-        lines.append(f"| `pretrained:{name}` | {data['walls']} ({data['seed']}) | " + " | ".join(cells) + " |")
+        counts = {r["opponent"]: int(r["walls"]) for r in data["rows"]}
+        lines.append(f"| `pretrained:{name}` | {walls_text(counts)} ({data['seed']}) | " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def _walls_for(item: str) -> tuple[str, int]:
+    """``OPPONENT=N`` of ``--walls-for``."""
+    opponent, sep, count = item.partition("=")
+    if not sep or not opponent or not count.strip().isdigit():
+        raise ValueError(f"--walls-for takes OPPONENT=N (e.g. value=20000), got {item!r}")
+    return opponent.strip(), int(count)
 
 
 def _cmd_publish(args: argparse.Namespace) -> int:
@@ -232,6 +275,7 @@ def _cmd_publish(args: argparse.Namespace) -> int:
         engine=args.engine,
         out_dir=args.out,
         command=args.command_text,
+        walls_for=dict(_walls_for(item) for item in args.walls_for),
         progress=not args.quiet,
     )
     print(card.read_text(encoding="utf-8"))
@@ -246,6 +290,13 @@ def register_cli(sub: Any) -> None:
     )
     p.add_argument("run_dir", help="a finished run directory of chuanma train (final.zip, report.json, config.yaml)")
     p.add_argument("--walls", type=int, default=PUBLISH_WALLS, help=f"held-out walls per opponent ({PUBLISH_WALLS})")
+    p.add_argument(
+        "--walls-for",
+        action="append",
+        default=[],
+        metavar="OPPONENT=N",
+        help="another number of walls against one opponent (repeatable), e.g. --walls-for value=20000",
+    )
     p.add_argument("--seed", type=int, default=PUBLISH_SEED, help=f"seed of the held-out walls ({PUBLISH_SEED})")
     p.add_argument("--workers", type=int, default=1, help="evaluation worker processes (Python engine)")
     p.add_argument("--engine", default="auto", choices=("auto", "compiled", "python"), help="evaluation engine")

@@ -106,6 +106,7 @@ def test_a_pretrained_policy_refuses_another_variant(tmp_path, monkeypatch):
 
 
 def test_publish_writes_a_checkpoint_and_a_model_card_that_load_by_name(tmp_path, monkeypatch):
+    from training.evaluation.evaluate import run_matchups
     from training.publish import publish
 
     run = tmp_path / "run"
@@ -119,14 +120,19 @@ def test_publish_writes_a_checkpoint_and_a_model_card_that_load_by_name(tmp_path
         json.dumps({"variant": "chengdu", "steps": 4096, "trainer": "batched", "wall_time_s": 120.0})
     )
     out = tmp_path / "shipped"
-    checkpoint, card = publish(run, walls=2, seed=11, out_dir=out, engine="python", opponents=("random", "greedy"))
+    checkpoint, card = publish(
+        run, walls=2, seed=11, out_dir=out, engine="python", opponents=("random", "greedy"), walls_for={"greedy": 3}
+    )
     text = card.read_text(encoding="utf-8")
-    assert "| pretrained:chengdu | random | 2 |" in text and "| pretrained:chengdu | greedy | 2 |" in text
+    assert "| pretrained:chengdu | random | 2 |" in text and "| pretrained:chengdu | greedy | 3 |" in text
     assert "commit: `abc`" in text and "4,096 self-play learner decisions" in text and "name: tiny" in text
-    assert "--seed 11" in text
+    assert "--seed 11" in text and "seed 11; random 2, greedy 3" in text
     summary = json.loads(checkpoint.with_suffix(".json").read_text())
     assert summary["seed"] == 11 and [r["opponent"] for r in summary["rows"]] == ["random", "greedy"]
-    assert all(r["walls"] == 2 and r["hands"] == 8 for r in summary["rows"])
+    assert [(r["walls"], r["hands"]) for r in summary["rows"]] == [(2, 8), (3, 12)]
+    # the greedy row's first two walls are the random row's walls: one sequence of held-out walls
+    (again,) = run_matchups("chengdu", [("policy:" + str(checkpoint), "greedy")], walls=2, seed=11, engine="python")
+    assert list(again.wall_means) == pytest.approx(summary["rows"][1]["wall_means"][:2])
     monkeypatch.setattr(pretrained, "PRETRAINED_DIR", out)
     assert pretrained.available() == ("chengdu",)
     assert pretrained.evaluation("chengdu") == summary
@@ -138,3 +144,14 @@ def test_publish_writes_a_checkpoint_and_a_model_card_that_load_by_name(tmp_path
         publish(run, name="hongzhong", walls=2, out_dir=out)
     with pytest.raises(FileNotFoundError, match="report.json"):
         publish(tmp_path, walls=2, out_dir=out)
+    with pytest.raises(ValueError, match=r"walls_for names \['value'\]"):
+        publish(run, walls=2, out_dir=out, opponents=("random",), walls_for={"value": 5})
+    with pytest.raises(ValueError, match="the walls against 'random' must be a positive int"):
+        publish(run, walls=2, out_dir=out, opponents=("random",), walls_for={"random": 0})
+
+
+def test_walls_text_names_each_opponents_walls_only_where_they_differ():
+    from training.publish import walls_text
+
+    assert walls_text({"random": 1000, "value": 1000}) == "1000"
+    assert walls_text({"random": 1000, "value": 20000}) == "random 1000, value 20000"
