@@ -94,6 +94,8 @@ def model_card(
         else ""
     )
     decisions = int(report.get("table_decisions") or 0)
+    steps = int(report.get("steps", 0))
+    trainer = report.get("trainer")
     lines = [
         f"# Pretrained policy `{name}`",
         "",
@@ -103,17 +105,22 @@ def model_card(
         "",
         f"* variant `{report.get('variant', name)}`, observation `{run.get('obs_version')}`, action layout "
         f"`{run.get('action_layout_version')}`, package {run.get('package_version')}",
-        f"* {bc_line}{int(report.get('steps', 0)):,} self-play learner decisions (trainer `{report.get('trainer')}`)"
-        + (f"; {decisions:,} decisions of every seat played" if decisions else ""),
+        (
+            f"* {bc_line}{steps:,} self-play learner decisions (trainer `{trainer}`)"
+            + (f"; {decisions:,} decisions of every seat played" if decisions else "")
+            if steps or not bc.get("teacher")
+            else f"* behaviour cloning alone: `{bc['teacher']}` on {bc['decisions']:,} decisions, no self-play PPO "
+            "(`total_steps: 0`)"
+        ),
         f"* wall time {float(report.get('wall_time_s', 0.0)) / 60:.1f} min on {hardware}",
         f"* command: `{command}`",
         f"* commit: `{commit}`",
         "",
         "## Evaluation",
         "",
-        f"One-vs-three duplicate evaluation on held-out walls (seed {seed}; {walls_text(walls)}), every wall played "
-        f"from every seat rotation; points per hand, 95 % intervals. Reproduce a row with `chuanma eval --variant "
-        f"{name} --challenger pretrained:{name} --opponent OPPONENT --walls WALLS --seed {seed}`.",
+        f"One-vs-three duplicate evaluation on held-out walls of seed {seed} ({walls_text(walls)} walls), every wall "
+        f"played from every seat rotation; points per hand, 95 % intervals. Reproduce a row with `chuanma eval "
+        f"--variant {name} --challenger pretrained:{name} --opponent OPPONENT --walls WALLS --seed {seed}`.",
         "",
         table.strip(),
         "",
@@ -227,15 +234,20 @@ def opponent_walls(opponents: Sequence[str], walls: int, walls_for: Mapping[str,
 
 
 def walls_text(counts: Mapping[str, int]) -> str:
-    """``"1000"`` when every opponent has that many walls, else ``"random 1000, value 20000, ..."``."""
-    if len(set(counts.values())) == 1:
-        return str(next(iter(counts.values())))
-    return ", ".join(f"{opponent} {n}" for opponent, n in counts.items())
+    """``"1000"`` when every opponent has that many walls, else the opponents grouped by their walls:
+    ``"random, greedy: 1000; value, defensive: 20000"``."""
+    groups: dict[int, list[str]] = {}
+    for opponent, n in counts.items():
+        groups.setdefault(n, []).append(opponent)
+    if len(groups) == 1:
+        return str(next(iter(groups)))
+    return "; ".join(f"{', '.join(opponents)}: {n}" for n, opponents in groups.items())
 
 
 def readme_table() -> str:
     """The README's table of the shipped policies: one row per preset, points per hand and 95 % interval against each
-    of :data:`CARD_OPPONENTS` (``*``: the interval excludes zero), from their published evaluations."""
+    of :data:`CARD_OPPONENTS` (``*``: the interval excludes zero; three decimals where the interval is narrower than
+    0.1), from their published evaluations."""
     from agents.pretrained import available, evaluation
 
     lines = [
@@ -252,7 +264,8 @@ def readme_table() -> str:
                 cells.append("–")
                 continue
             mark = "*" if r["ci_low"] > 0 or r["ci_high"] < 0 else ""
-            cells.append(f"{r['points']:+.2f} [{r['ci_low']:+.2f}, {r['ci_high']:+.2f}]{mark}")
+            d = 3 if r["ci_high"] - r["ci_low"] < 0.1 else 2  # a narrow interval shows its third decimal
+            cells.append(f"{r['points']:+.{d}f} [{r['ci_low']:+.{d}f}, {r['ci_high']:+.{d}f}]{mark}")
         counts = {r["opponent"]: int(r["walls"]) for r in data["rows"]}
         lines.append(f"| `pretrained:{name}` | {walls_text(counts)} ({data['seed']}) | " + " | ".join(cells) + " |")
     return "\n".join(lines)

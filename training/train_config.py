@@ -428,7 +428,6 @@ def _validate(cfg: TrainConfig, source: str) -> None:
     if not cfg.name or any(c in cfg.name for c in "/\\") or cfg.name.startswith("."):
         raise TrainConfigError(f"{source}: key 'name' = {cfg.name!r} must be a plain directory name")
     for key, value in (
-        ("total_steps", cfg.total_steps),
         ("torch_threads", cfg.torch_threads),
         ("env.num_envs", cfg.env.num_envs),
         ("env.reward_scale", cfg.env.reward_scale),
@@ -457,12 +456,17 @@ def _validate(cfg: TrainConfig, source: str) -> None:
         ("ppo.ent_coef", cfg.ppo.ent_coef),
         ("ppo.vf_coef", cfg.ppo.vf_coef),
         ("ppo.max_grad_norm", cfg.ppo.max_grad_norm),
+        ("total_steps", cfg.total_steps),
         ("bc.decisions", cfg.bc.decisions),
         ("bc.value_coef", cfg.bc.value_coef),
         ("eval.every", cfg.eval.every),
         ("eval.final_deals", cfg.eval.final_deals),
     ):
         _positive(source, key, value, allow_zero=True)
+    if cfg.total_steps == 0 and cfg.bc.decisions == 0:
+        raise TrainConfigError(
+            f"{source}: key 'total_steps' = 0 (behaviour cloning alone) needs 'bc.decisions' > 0: nothing would train"
+        )
     for key, value in (
         ("ppo.gamma", cfg.ppo.gamma),
         ("ppo.gae_lambda", cfg.ppo.gae_lambda),

@@ -126,7 +126,7 @@ def test_publish_writes_a_checkpoint_and_a_model_card_that_load_by_name(tmp_path
     text = card.read_text(encoding="utf-8")
     assert "| pretrained:chengdu | random | 2 |" in text and "| pretrained:chengdu | greedy | 3 |" in text
     assert "commit: `abc`" in text and "4,096 self-play learner decisions" in text and "name: tiny" in text
-    assert "--seed 11" in text and "seed 11; random 2, greedy 3" in text
+    assert "--seed 11" in text and "seed 11 (random: 2; greedy: 3 walls)" in text
     summary = json.loads(checkpoint.with_suffix(".json").read_text())
     assert summary["seed"] == 11 and [r["opponent"] for r in summary["rows"]] == ["random", "greedy"]
     assert [(r["walls"], r["hands"]) for r in summary["rows"]] == [(2, 8), (3, 12)]
@@ -154,4 +154,26 @@ def test_walls_text_names_each_opponents_walls_only_where_they_differ():
     from training.publish import walls_text
 
     assert walls_text({"random": 1000, "value": 1000}) == "1000"
-    assert walls_text({"random": 1000, "value": 20000}) == "random 1000, value 20000"
+    assert walls_text({"random": 1000, "greedy": 1000, "value": 20000, "defensive": 20000}) == (
+        "random, greedy: 1000; value, defensive: 20000"
+    )
+
+
+def test_the_model_card_of_behaviour_cloning_alone_says_so():
+    from training.publish import model_card
+
+    report = {
+        "variant": "yibin",
+        "steps": 0,
+        "trainer": "batched",
+        "bc": {"teacher": "value:kong_slack=0", "decisions": 100000},
+    }
+    card = model_card(
+        "yibin", {}, report, "x: 1", "| t |", walls={"value": 5}, seed=1, command="c", commit="a", hardware="h"
+    )
+    assert "behaviour cloning alone: `value:kong_slack=0` on 100,000 decisions, no self-play PPO" in card
+    assert "self-play learner decisions" not in card
+    report["steps"] = 2048
+    assert "then 2,048 self-play learner decisions" in model_card(
+        "yibin", {}, report, "x: 1", "| t |", walls={"value": 5}, seed=1, command="c", commit="a", hardware="h"
+    )

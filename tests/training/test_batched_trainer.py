@@ -119,3 +119,22 @@ def test_rollouts_run_on_one_torch_thread_and_updates_on_the_configured_threads(
         assert torch.get_num_threads() == 2
     finally:
         torch.set_num_threads(before)
+
+
+def test_total_steps_zero_is_behaviour_cloning_alone(tmp_path: Path) -> None:
+    """``total_steps: 0`` with a BC warm start: the final policy is the clone (no PPO update), and it plays its
+    teacher's decision; without BC decisions it is refused (nothing would train), and a negative budget too."""
+    cfg = _cfg(**{"total_steps": 0, "bc.decisions": 300, "bc.epochs": 1, "bc.teacher": "greedy"})
+    trainer = Trainer.create(cfg, tmp_path / "bc", progress=False)
+    cloned = _weights(trainer)
+    trainer.train(progress=False)
+    assert trainer.state.num_timesteps == 0 and trainer.state.segment == 0
+    for a, b in zip(cloned, _weights(trainer)):
+        np.testing.assert_array_equal(a, b)
+    report = trainer.finish()
+    assert report["steps"] == 0 and report["bc"]["decisions"] == 300
+    assert PolicyAgent.load(tmp_path / "bc" / "final.zip", variant="hongzhong").meta.step == 0
+    with pytest.raises(TrainConfigError, match=r"'total_steps' = 0 \(behaviour cloning alone\) needs 'bc\.decisions'"):
+        _cfg(**{"total_steps": 0})
+    with pytest.raises(TrainConfigError, match="total_steps"):
+        _cfg(**{"total_steps": -1, "bc.decisions": 300})
