@@ -47,8 +47,9 @@ def card_path(name: str) -> Path:
 
 
 def evaluation(name: str) -> dict[str, Any]:
-    """The published evaluation of the shipped policy ``name``: ``seed`` and ``walls`` of the held-out walls and one
-    row per opponent (``opponent``, ``walls``, ``hands``, ``points`` per hand, ``ci_low`` / ``ci_high`` of its 95 %
-    interval, ``wall_means``: the challenger's mean per wall, so that any wall can be replayed and checked)."""
+    """The published evaluation of the shipped policy ``name``: ``seed`` of the held-out walls, ``walls`` (the most
+    of any row) and one row per opponent (``opponent``, its ``walls``, ``hands``, ``points`` per hand, ``ci_low`` /
+    ``ci_high`` of its 95 % interval, ``wall_means``: the challenger's mean per wall, so that any wall can be replayed
+    and checked)."""
     data: dict[str, Any] = json.loads(checkpoint_path(name).with_suffix(".json").read_text(encoding="utf-8"))
     return data
