@@ -262,7 +262,6 @@ def fit_gate(
 
 
 def _cmd_arbiter(args: argparse.Namespace) -> int:
-
     t = time.perf_counter()
     data = rollout_pairs(args.variant, args.pairs, args.seed, progress=not args.quiet)
     gate = fit_gate(data, args.variant, ridge=args.ridge)

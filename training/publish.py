@@ -173,12 +173,14 @@ def publish(
     spec = f"policy:{final}"
     counts = opponent_walls(opponents, walls, walls_for)
     start = time.perf_counter()
-    results = [
-        run_matchups(
-            variant, [(spec, opponent)], walls=n, seed=seed, workers=workers, engine=engine, progress=progress
-        )[0]
-        for opponent, n in counts.items()
-    ]
+    by_opponent: dict[str, Any] = {}
+    for n in dict.fromkeys(counts.values()):  # one evaluation per number of walls, its opponents together
+        same = [opponent for opponent, m in counts.items() if m == n]
+        done = run_matchups(
+            variant, [(spec, o) for o in same], walls=n, seed=seed, workers=workers, engine=engine, progress=progress
+        )
+        by_opponent.update(zip(same, done))
+    results = [by_opponent[opponent] for opponent in counts]
     for result in results:
         result.challenger = f"pretrained:{name}"
     table = to_markdown(results, variant=variant)

@@ -130,7 +130,7 @@ def test_publish_writes_a_checkpoint_and_a_model_card_that_load_by_name(tmp_path
     summary = json.loads(checkpoint.with_suffix(".json").read_text())
     assert summary["seed"] == 11 and [r["opponent"] for r in summary["rows"]] == ["random", "greedy"]
     assert [(r["walls"], r["hands"]) for r in summary["rows"]] == [(2, 8), (3, 12)]
-    # the greedy row's first two walls are the random row's walls: one sequence of held-out walls
+    # the greedy row's first two walls are those a two-wall evaluation plays: one sequence of held-out walls
     (again,) = run_matchups("chengdu", [("policy:" + str(checkpoint), "greedy")], walls=2, seed=11, engine="python")
     assert list(again.wall_means) == pytest.approx(summary["rows"][1]["wall_means"][:2])
     monkeypatch.setattr(pretrained, "PRETRAINED_DIR", out)

@@ -122,8 +122,8 @@ def test_rollouts_run_on_one_torch_thread_and_updates_on_the_configured_threads(
 
 
 def test_total_steps_zero_is_behaviour_cloning_alone(tmp_path: Path) -> None:
-    """``total_steps: 0`` with a BC warm start: the final policy is the clone (no PPO update), and it plays its
-    teacher's decision; without BC decisions it is refused (nothing would train), and a negative budget too."""
+    """``total_steps: 0`` with a BC warm start: the final policy is the clone (no PPO update); without BC decisions
+    it is refused (nothing would train), and a negative budget too."""
     cfg = _cfg(**{"total_steps": 0, "bc.decisions": 300, "bc.epochs": 1, "bc.teacher": "greedy"})
     trainer = Trainer.create(cfg, tmp_path / "bc", progress=False)
     cloned = _weights(trainer)
