@@ -140,6 +140,12 @@ class BatchBackend(Protocol):
         """Deal slot ``i`` hand seed ``seed``; True when something happened at the deal itself (a win: four 红中)."""
         ...
 
+    def copy_hand(self, source: Any, i: int, slot: int) -> None:
+        """Make slot ``slot`` a copy of the hand in slot ``i`` of ``source`` (a batch of the same engine and rules,
+        possibly this one) that shares nothing mutable with it: from here the two play on independently, on the
+        same wall and hidden tiles (a branch of the hand, for search and rollouts)."""
+        ...
+
     def step(self, rows: np.ndarray, seats: np.ndarray, actions: np.ndarray) -> list[int]:
         """One flat action id ``actions[j]`` of ``seats[j]`` in each slot ``rows[j]`` (legal: the caller checks);
         returns the slots whose scores or seats may have changed (a superset of those where money moved)."""

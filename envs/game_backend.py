@@ -155,6 +155,13 @@ class GameBatch:
         self._picks[i] = [[] for _ in range(self.cfg.num_players)]
         return bool(g.wins) or g.is_over
 
+    def copy_hand(self, source: GameBatch, i: int, slot: int) -> None:
+        if source.cfg != self.cfg:
+            raise ValueError("copy_hand: the source batch plays other rules")
+        g = self._games[slot] = source._games[i].copy()
+        self._observers[slot] = GameObserver(self._encoder, g)
+        self._picks[slot] = [p[:] for p in source._picks[i]]
+
     def step(self, rows: np.ndarray, seats: np.ndarray, actions: np.ndarray) -> list[int]:
         moved = []
         games, picks = self._games, self._picks

@@ -33,7 +33,6 @@ from envs.engine.observation import OBS_SHAPE
 
 if TYPE_CHECKING:  # the agents and the compiled engine load when a function runs (``chuanma --help`` stays quick)
     from agents.arbiter import Gate
-    from envs.compiled.ledger import Ledger
 
 __all__ = ["RolloutPairs", "fit_gate", "register_cli", "rollout_pairs"]
 
@@ -52,20 +51,6 @@ class RolloutPairs:
 
     def __len__(self) -> int:
         return int(self.advantages.shape[0])
-
-
-def _clone_ledger(ledger: Ledger) -> Ledger:
-    """A copy of a compiled hand's ledger that shares nothing mutable with it."""
-    cls = type(ledger)
-    new = object.__new__(cls)
-    for name in cls.__slots__:
-        setattr(new, name, getattr(ledger, name))
-    new.scores = list(ledger.scores)
-    new.kong_payments = list(ledger.kong_payments)
-    new.kong_events = [list(e) for e in ledger.kong_events]
-    new.transfers = None if ledger.transfers is None else list(ledger.transfers)
-    new.match_points = list(ledger.match_points)
-    return new
 
 
 def _seeds(seed: int):
@@ -146,8 +131,7 @@ def rollout_pairs(
                     started += 1
                     for r, action in enumerate((v, d)):
                         slot = free.pop()  # a copy of the table: its state row and its ledger
-                        br.state[slot] = main.state[i]
-                        br._ledgers[slot] = _clone_ledger(main._ledgers[i])
+                        br.copy_hand(main, i, slot)
                         br.step(np.array([slot]), np.array([q]), np.array([action]))
                         owner[slot] = pid
                         role[slot] = r

@@ -220,6 +220,15 @@ class CompiledBatch:
         ledger.settle(row, self._events[i], count, self.rules)  # without 换三张 and 定缺, four 红中 can win
         return True
 
+    def copy_hand(self, source: CompiledBatch, i: int, slot: int) -> None:
+        """Make slot ``slot`` a copy of the hand in slot ``i`` of ``source`` (a batch of the same rules, possibly this
+        one): its state row and a copy of its ledger, so that the two play on independently from here (a branch of
+        the hand: the same wall and hidden tiles)."""
+        if source.cfg != self.cfg or source.ledger_type is not self.ledger_type:
+            raise ValueError("copy_hand: the source batch plays other rules or keeps another kind of ledger")
+        self.state[slot] = source.state[i]
+        self._ledgers[slot] = source._ledgers[i].copy()
+
     def step(self, rows: np.ndarray, seats: np.ndarray, actions: np.ndarray) -> list[int]:
         counts = self._num_events
         batch.step_rows(self.state, rows, seats, actions, self.rules, self.table, self._events, counts)

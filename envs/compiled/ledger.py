@@ -243,6 +243,18 @@ class Ledger:
             setattr(self, name, value)
         config_numbers.number(self.cfg)  # the kernel may ask this process's Python scorer about it (kernel.win_ok)
 
+    def copy(self) -> Ledger:
+        """A copy of this hand's ledger that shares nothing mutable with it (a branch of the hand)."""
+        new = object.__new__(type(self))
+        for name in Ledger.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.scores = list(self.scores)
+        new.kong_payments = list(self.kong_payments)
+        new.kong_events = [list(e) for e in self.kong_events]
+        new.transfers = None if self.transfers is None else list(self.transfers)
+        new.match_points = list(self.match_points)
+        return new
+
     def _apply(self, tr: Transfer) -> None:
         self.scores[tr.payer] -= tr.amount
         self.scores[tr.receiver] += tr.amount

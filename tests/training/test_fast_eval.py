@@ -149,3 +149,33 @@ def test_worker_processes_play_the_same_walls(monkeypatch) -> None:
         fast.run_matchups_batched("chengdu", pairs, walls=4, workers=0)
     with pytest.raises(ValueError, match="use workers=1"):
         fast.run_matchups_batched("chengdu", pairs, walls=4, workers=2, agents={"greedy": object()})
+
+
+def test_a_copied_stats_hand_keeps_its_own_wins():
+    """``copy_hand`` on the evaluator's batch: the copy's win records are its own (血流: the copy plays on to wins that
+    the original, left where it was, has not recorded)."""
+    from agents.compiled import make_batch_agent
+    from envs.core.actions import ACTION_SPACE_SIZE
+    from envs.engine.observation import OBS_SHAPE
+
+    cfg = load_variant("xueliu")
+    greedy = make_batch_agent("greedy", cfg)
+    b = fast._StatsBatch(cfg, 2)
+    obs, masks = np.zeros((2, *OBS_SHAPE), np.float32), np.zeros((2, ACTION_SPACE_SIZE), np.int8)
+    seats = np.zeros(2, np.int64)
+
+    def play(slot: int, steps: int) -> None:
+        row = np.array([slot])
+        for _ in range(steps):
+            if b.is_over(slot):
+                return
+            b.observe_next(row, seats, True, obs, masks)
+            b.step(row, seats[row], greedy.act_batch(obs[row], masks[row]))
+
+    b.deal(0, 3)
+    play(0, 20)  # into the hand, before any win
+    b.copy_hand(b, 0, 1)
+    kept = list(b._ledgers[0].wins)
+    play(1, 10_000)
+    assert b.is_over(1) and len(b._ledgers[1].wins) > len(kept) and b._ledgers[0].wins == kept
+    assert [s.points for s in b.hand_stats(1)] == [x / cfg.base_unit for x in b.scores(1)]

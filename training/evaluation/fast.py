@@ -235,6 +235,13 @@ class _StatsLedger(Ledger):
         self.wins: list[tuple[int, int | None, int]] = []
         self._last = 0
 
+    def copy(self) -> _StatsLedger:
+        new = super().copy()
+        assert isinstance(new, _StatsLedger)
+        new.wins = list(self.wins)
+        new._last = self._last
+        return new
+
     def _priced(self, doublings: int) -> None:
         self._last = doublings  # the price of the win being settled (Ledger._win calls it once per win)
 
