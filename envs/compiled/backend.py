@@ -194,7 +194,9 @@ class CompiledBatch:
 
     def __init__(self, cfg: RuleConfig, num_envs: int) -> None:
         check_supported(cfg)
-        announce_compile(K.deal, batch.step_rows, batch.masks_rows, batch.observe_rows)
+        # the entry points every user of a batch calls (the masks alone, VectorEnv's, compile in seconds once the
+        # kernel they share with these is cached): a batch that never asks for them is not told of a compile each time
+        announce_compile(K.deal, batch.step_rows, batch.observe_rows)
         self.cfg = cfg
         self.num_envs = num_envs
         self.num_players = cfg.num_players

@@ -187,6 +187,18 @@ def test_first_use_says_that_it_compiles(monkeypatch, caplog):
     assert not _cache.announce_compile(batch.step_rows, batch.masks_rows)
 
 
+def test_a_batch_that_never_asks_for_masks_is_not_told_of_a_compile(monkeypatch):
+    """The batch announces a compile only for the entry points every user of it calls (deal, step, observe_next):
+    the evaluator and the BC collector never compile ``masks_rows``, which must not make every one of their processes
+    announce a compile of minutes."""
+    from envs.compiled import backend as compiled_backend
+
+    asked = []
+    monkeypatch.setattr(compiled_backend, "announce_compile", lambda *d: asked.append({f.__name__ for f in d}))
+    compiled_backend.CompiledBatch(load_variant("chengdu"), 1)
+    assert asked == [{"deal", "step_rows", "observe_rows"}]
+
+
 @pytest.mark.parametrize(
     ("env", "message"),
     [
