@@ -313,7 +313,7 @@ def register_cli(sub: Any) -> None:
         help="another number of walls against one opponent (repeatable), e.g. --walls-for value=20000",
     )
     p.add_argument("--seed", type=int, default=PUBLISH_SEED, help=f"seed of the held-out walls ({PUBLISH_SEED})")
-    p.add_argument("--workers", type=int, default=1, help="evaluation worker processes (Python engine)")
+    p.add_argument("--workers", type=int, default=1, help="evaluation worker processes")
     p.add_argument("--engine", default="auto", choices=("auto", "compiled", "python"), help="evaluation engine")
     p.add_argument("--out", default=None, help="output folder (default: the package's agents/pretrained)")
     p.add_argument("--command", dest="command_text", default=None, help="the training command to print on the card")

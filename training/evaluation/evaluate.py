@@ -89,6 +89,7 @@ from envs.engine.game import Game
 from envs.engine.observation import ObservationEncoder, legal_mask
 from envs.engine.replay_file import build_replay, hand_record, save_replay
 from envs.scoring.settlement import is_pig, ready_value
+from training.evaluation.cores import share_cores
 
 __all__ = [
     "EvaluationFailed",
@@ -339,10 +340,12 @@ def _close_worker_agents(*, kill: bool = False, spec: str | None = None) -> None
             stop()
 
 
-def _init_worker(skip: Any) -> None:
-    """Pool initializer: the shared skip flags; Ctrl-C is the parent's to handle, SIGTERM stops the bots first."""
+def _init_worker(skip: Any, workers: int) -> None:
+    """Pool initializer: the shared skip flags and this worker's share of the cores (:func:`share_cores`); Ctrl-C is
+    the parent's to handle, SIGTERM stops the bots first."""
     global _SKIP
     _SKIP = skip
+    share_cores(workers)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _worker_terminated)
 
@@ -468,7 +471,7 @@ def _run_tasks(
         else:
             ctx = multiprocessing.get_context("spawn")
             skip = ctx.Array("b", matchups)
-            with ctx.Pool(workers, initializer=_init_worker, initargs=(skip,)) as pool:  # exits by terminate()
+            with ctx.Pool(workers, initializer=_init_worker, initargs=(skip, workers)) as pool:  # exits by terminate()
                 # one wall per task (no chunks): an interrupt keeps every finished wall
                 for recs in pool.imap_unordered(_play_wall, tasks):
                     collect(recs, skip)

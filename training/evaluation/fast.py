@@ -54,6 +54,7 @@ from envs.core.actions import ACTION_SPACE_SIZE, action_name
 from envs.core.rule_config import RuleConfig, load_variant
 from envs.engine.observation import OBS_SHAPE
 from envs.scoring.settlement import is_pig, paid_as_discard, ready_value
+from training.evaluation.cores import share_cores
 from training.evaluation.evaluate import (
     EvaluationInterrupted,
     HandStats,
@@ -445,11 +446,12 @@ def _interrupted(records: list[dict[str, Any]], pairs: list[tuple[str, str]], n:
     raise EvaluationInterrupted(_results(kept, pairs), len(done_walls), len(pairs) * total_walls) from None
 
 
-def _ignore_sigint() -> None:
-    """Worker initializer: Ctrl-C is the parent's to handle."""
+def _init_worker(workers: int) -> None:
+    """Worker initializer: Ctrl-C is the parent's to handle; this worker's share of the cores (:func:`share_cores`)."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    share_cores(workers)
 
 
 def _play_chunk(task: tuple[RuleConfig, list[tuple[str, str]], int, int, int, int]) -> list[dict[str, Any]]:
@@ -474,7 +476,8 @@ def _play_in_workers(
 
         bar = tqdm(total=walls * len(pairs), desc="walls (batched)", unit="wall", dynamic_ncols=True)
     ctx = multiprocessing.get_context("spawn")
-    pool = ctx.Pool(min(workers, len(tasks)), initializer=_ignore_sigint)
+    processes = min(workers, len(tasks))
+    pool = ctx.Pool(processes, initializer=_init_worker, initargs=(processes,))
     try:
         for chunk in pool.imap_unordered(_play_chunk, tasks):
             records.extend(chunk)

@@ -37,6 +37,7 @@ from envs.core.rule_config import RuleConfig
 from envs.core.wall import hand_seed
 from envs.engine.match import ON_BUST, MatchRules, TableMatch, match_rules
 from envs.engine.match_observation import encode_match
+from training.evaluation.cores import share_cores
 from training.evaluation.evaluate import t_interval
 
 __all__ = ["MatchReport", "add_match_arguments", "evaluate_matches", "play_match", "run_match_cli"]
@@ -161,7 +162,7 @@ def evaluate_matches(
     if workers == 1:
         per_match = [_one(t) for t in tasks]
     else:
-        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        with multiprocessing.get_context("spawn").Pool(workers, initializer=share_cores, initargs=(workers,)) as pool:
             per_match = pool.map(_one, tasks)
     placement, money, bust = [], [], []
     hands = 0
