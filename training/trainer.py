@@ -50,6 +50,7 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.logger import HumanOutputFormat, KVWriter, Logger, TensorBoardOutputFormat
 from stable_baselines3.common.utils import ConstantSchedule
+from threadpoolctl import threadpool_limits
 from tqdm.auto import tqdm
 
 from agents.policy import CHECKPOINT_MODEL, FINAL_POLICY, CheckpointMeta, PolicyAgent, save_policy, write_meta
@@ -458,7 +459,10 @@ class Trainer:
                 t_roll = time.perf_counter()
                 torch.set_num_threads(1)  # the rollout's forward passes are small batches: more threads only wait
                 try:
-                    batch = rollout.collect(cfg.rollout_steps)
+                    # the snapshots' forward passes are numpy products: one BLAS thread, so that no idle OpenBLAS
+                    # thread spins beside the update's torch threads (benchmarks/README.md)
+                    with threadpool_limits(limits=1, user_api="blas"):
+                        batch = rollout.collect(cfg.rollout_steps)
                 finally:
                     torch.set_num_threads(cfg.torch_threads)
                 t_upd = time.perf_counter()

@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from threadpoolctl import threadpool_info
 
 from agents.policy import PolicyAgent
 from training.train_config import TrainConfigError, load_train_config
@@ -94,28 +95,36 @@ def test_learner_device() -> None:
             learner_device("cuda")
 
 
-def test_rollouts_run_on_one_torch_thread_and_updates_on_the_configured_threads(tmp_path: Path, monkeypatch) -> None:
+def test_rollouts_run_on_one_torch_and_one_blas_thread_and_updates_on_the_configured_threads(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """The rollout's small forward passes run on one torch thread and one BLAS thread (the snapshots' numpy
+    products), the update on ``torch_threads``; numpy's BLAS pool is put back as it was after each rollout."""
     import training.ppo as ppo
     import training.rollout as rollout
 
-    seen: dict[str, set[int]] = {"collect": set(), "update": set()}
+    def blas_threads() -> int:
+        return max(pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas")
+
+    seen: dict[str, set[tuple[int, int]]] = {"collect": set(), "update": set()}
     collect, update = rollout.SelfPlayRollout.collect, ppo.ppo_update
 
     def counting_collect(self, *args, **kwargs):
-        seen["collect"].add(torch.get_num_threads())
+        seen["collect"].add((torch.get_num_threads(), blas_threads()))
         return collect(self, *args, **kwargs)
 
     def counting_update(*args, **kwargs):
-        seen["update"].add(torch.get_num_threads())
+        seen["update"].add((torch.get_num_threads(), blas_threads()))
         return update(*args, **kwargs)
 
     monkeypatch.setattr(rollout.SelfPlayRollout, "collect", counting_collect)
     monkeypatch.setattr(ppo, "ppo_update", counting_update)
     before = torch.get_num_threads()
+    blas_before = blas_threads()
     try:
         trainer = Trainer.create(_cfg(torch_threads=2, total_steps=64), tmp_path / "run", progress=False)
         trainer.train(progress=False)
-        assert seen == {"collect": {1}, "update": {2}}
+        assert seen == {"collect": {(1, 1)}, "update": {(2, blas_before)}}
         assert torch.get_num_threads() == 2
     finally:
         torch.set_num_threads(before)
