@@ -25,7 +25,8 @@ def available_cores() -> int:
 
 
 def worker_threads(workers: int) -> int:
-    """torch threads for each of ``workers`` processes sharing this machine: ``cores // workers``, at least 1."""
+    """Threads (BLAS, OpenMP, torch) for each of ``workers`` processes sharing this machine: ``cores // workers``,
+    at least 1."""
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive int, got {workers!r}")
     return max(1, available_cores() // workers)
