@@ -10,7 +10,6 @@ PPO starts from a sensible policy *and* critic.
 
 from __future__ import annotations
 
-import os
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -30,6 +29,7 @@ from envs.core.actions import ACTION_SPACE_SIZE
 from envs.core.rule_config import RuleConfig, load_variant
 from envs.engine.observation import OBS_SHAPE
 from envs.sichuan_mahjong_v0 import raw_env
+from training.evaluation.cores import available_cores
 from training.ppo import masked_log_probs
 from training.wall_reference import WallReference, agent_seed
 
@@ -322,7 +322,7 @@ every step that left two 红中 lanes at 16 000-25 000 decisions a second from o
 def lane_count(threads: int | None) -> int:
     """The number of lanes of ``threads`` (see :func:`collect_batched`)."""
     if threads is None:
-        return max(1, min(MAX_LANES, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1))
+        return max(1, min(MAX_LANES, available_cores()))
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
         raise ValueError(f"threads must be a positive int or None, got {threads!r}")
     return threads
