@@ -30,6 +30,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from training.evaluation.cores import WALLS_PER_WORKER, default_workers
+
 __all__ = [
     "CARD_OPPONENTS",
     "PUBLISH_SEED",
@@ -140,7 +142,7 @@ def publish(
     name: str | None = None,
     walls: int = PUBLISH_WALLS,
     seed: int = PUBLISH_SEED,
-    workers: int = 1,
+    workers: int | None = None,
     engine: str = "auto",
     out_dir: str | Path | None = None,
     command: str | None = None,
@@ -153,7 +155,8 @@ def publish(
 
     ``walls``: held-out walls per opponent; ``walls_for``: another number for some of ``opponents`` (a small edge over
     ``value`` needs tens of thousands of walls, one over ``random`` a few hundred).  Every opponent's walls are the
-    first of the same sequence (``seed``)."""
+    first of the same sequence (``seed``).  ``workers``: evaluation processes, by default
+    :func:`training.evaluation.cores.default_workers` of each evaluation's walls (the results do not depend on it)."""
     from agents.policy import FINAL_POLICY, PolicyAgent
     from agents.pretrained import PRETRAINED_DIR
     from training.evaluation.evaluate import run_matchups, to_markdown
@@ -177,7 +180,13 @@ def publish(
     for n in dict.fromkeys(counts.values()):  # one evaluation per number of walls, its opponents together
         same = [opponent for opponent, m in counts.items() if m == n]
         done = run_matchups(
-            variant, [(spec, o) for o in same], walls=n, seed=seed, workers=workers, engine=engine, progress=progress
+            variant,
+            [(spec, o) for o in same],
+            walls=n,
+            seed=seed,
+            workers=default_workers(n) if workers is None else workers,
+            engine=engine,
+            progress=progress,
         )
         by_opponent.update(zip(same, done))
     results = [by_opponent[opponent] for opponent in counts]
@@ -313,7 +322,12 @@ def register_cli(sub: Any) -> None:
         help="another number of walls against one opponent (repeatable), e.g. --walls-for value=20000",
     )
     p.add_argument("--seed", type=int, default=PUBLISH_SEED, help=f"seed of the held-out walls ({PUBLISH_SEED})")
-    p.add_argument("--workers", type=int, default=1, help="evaluation worker processes")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help=f"evaluation worker processes (default: one per core, at most one per {WALLS_PER_WORKER} walls)",
+    )
     p.add_argument("--engine", default="auto", choices=("auto", "compiled", "python"), help="evaluation engine")
     p.add_argument("--out", default=None, help="output folder (default: the package's agents/pretrained)")
     p.add_argument("--command", dest="command_text", default=None, help="the training command to print on the card")

@@ -105,6 +105,31 @@ def test_a_pretrained_policy_refuses_another_variant(tmp_path, monkeypatch):
         make_agent("pretrained:chengdu", variant=load_variant("hongzhong"))
 
 
+@pytest.mark.parametrize(("walls", "given", "workers"), [(400, None, 2), (399, None, 1), (400, 1, 1)])
+def test_publish_evaluates_on_every_core_unless_told(walls, given, workers, tmp_path, monkeypatch):
+    """By default each evaluation of ``publish`` starts one worker per core, at most one per 200 walls."""
+    from training.evaluation import cores, evaluate
+    from training.publish import publish
+
+    monkeypatch.setattr(cores, "available_cores", lambda: 2)
+    asked = []
+
+    def played(variant, pairs, **kwargs):
+        asked.append(kwargs["workers"])
+        raise RuntimeError("stop")
+
+    monkeypatch.setattr(evaluate, "run_matchups", played)
+    run = tmp_path / "run"
+    run.mkdir()
+    _tiny_checkpoint(run / "final.zip", "chengdu")
+    (run / "config.yaml").write_text("name: tiny\nvariant: chengdu\n", encoding="utf-8")
+    (run / "run.json").write_text(json.dumps({"variant": "chengdu"}))
+    (run / "report.json").write_text(json.dumps({"variant": "chengdu"}))
+    with pytest.raises(RuntimeError, match="stop"):
+        publish(run, walls=walls, workers=given, out_dir=tmp_path / "out", opponents=("random",))
+    assert asked == [workers]
+
+
 def test_publish_writes_a_checkpoint_and_a_model_card_that_load_by_name(tmp_path, monkeypatch):
     from training.evaluation.evaluate import run_matchups
     from training.publish import publish

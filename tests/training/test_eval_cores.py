@@ -44,3 +44,21 @@ def test_share_cores_limits_blas_and_torch_now_and_at_import(monkeypatch: Any) -
 
 def test_available_cores_is_at_least_one() -> None:
     assert 1 <= cores.available_cores() <= (os.cpu_count() or 1)
+
+
+@pytest.mark.parametrize(
+    ("available", "walls", "workers"),
+    [(2, 1, 1), (2, 399, 1), (2, 400, 2), (2, 10**6, 2), (16, 1000, 5), (16, 10**6, 16)],
+)
+def test_default_workers_is_one_per_core_and_one_per_200_walls_at_most(
+    available: int, walls: int, workers: int, monkeypatch: Any
+) -> None:
+    monkeypatch.setattr(cores, "available_cores", lambda: available)
+    assert cores.WALLS_PER_WORKER == 200
+    assert cores.default_workers(walls) == workers
+
+
+@pytest.mark.parametrize("walls", [0, -3, 2.5, True, "400"])
+def test_default_workers_refuses_a_count_of_walls_that_is_not_positive(walls: object) -> None:
+    with pytest.raises(ValueError, match="walls must be a positive int"):
+        cores.default_workers(walls)  # type: ignore[arg-type]

@@ -177,6 +177,37 @@ def test_eval_command_writes_json_markdown_and_png(tmp_path, capsys) -> None:
         run_cli(bad)
 
 
+class _Played(Exception):
+    """Raised by a stand-in evaluator with the keyword arguments it was called with."""
+
+
+@pytest.mark.parametrize(
+    ("flags", "workers"),
+    [(["--walls", "399"], 1), (["--walls", "400"], 2), (["--walls", "100000"], 2),
+     (["--walls", "100000", "--workers", "1"], 1), (["--walls", "1000", "--workers", "3"], 3),
+     (["--matches", "600"], 2), (["--matches", "20"], 1)],
+)  # fmt: skip
+def test_eval_plays_one_worker_per_core_unless_told(flags: list[str], workers: int, monkeypatch) -> None:
+    """Without ``--workers``, ``chuanma eval`` starts one worker process per core it may use, at most one per 200
+    walls (or matches): fewer walls play in one process."""
+    from training.evaluation import cores, evaluate, matches
+
+    monkeypatch.setattr(cores, "available_cores", lambda: 2)
+
+    def played(*args: object, **kwargs: object) -> None:
+        raise _Played(kwargs["workers"])
+
+    monkeypatch.setattr(evaluate, "run_matchups", played)
+    monkeypatch.setattr(matches, "evaluate_matches", played)
+    parser = argparse.ArgumentParser()
+    register_cli(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["eval", "--variant", "chiyu", "--challenger", "greedy", "--opponent", "random",
+                              "--no-progress", *flags])  # fmt: skip
+    with pytest.raises(_Played) as got:
+        run_cli(args)
+    assert got.value.args == (workers,)
+
+
 def test_eval_out_must_be_a_writable_folder_before_anything_is_played(tmp_path, capsys) -> None:
     from training.cli import main
 

@@ -16,12 +16,24 @@ import sys
 
 from threadpoolctl import threadpool_limits
 
+WALLS_PER_WORKER = 200
+"""The fewest walls per matchup a worker process is started for: a process spends seconds loading torch and the
+compiled code, about what one process needs to play this many walls batched, so fewer walls play in one process."""
+
 
 def available_cores() -> int:
     """The cores this process may run on (its CPU affinity where the platform says, else ``os.cpu_count()``)."""
     if hasattr(os, "sched_getaffinity"):
         return len(os.sched_getaffinity(0))
     return os.cpu_count() or 1
+
+
+def default_workers(walls: int) -> int:
+    """The worker processes an evaluation of ``walls`` walls (or matches) uses when none are asked for: one per core
+    this process may use (:func:`available_cores`), at most one per :data:`WALLS_PER_WORKER` walls, at least one."""
+    if isinstance(walls, bool) or not isinstance(walls, int) or walls < 1:
+        raise ValueError(f"walls must be a positive int, got {walls!r}")
+    return max(1, min(available_cores(), walls // WALLS_PER_WORKER))
 
 
 def worker_threads(workers: int) -> int:

@@ -89,7 +89,7 @@ from envs.engine.game import Game
 from envs.engine.observation import ObservationEncoder, legal_mask
 from envs.engine.replay_file import build_replay, hand_record, save_replay
 from envs.scoring.settlement import is_pig, ready_value
-from training.evaluation.cores import share_cores
+from training.evaluation.cores import WALLS_PER_WORKER, default_workers, share_cores
 
 __all__ = [
     "EvaluationFailed",
@@ -1203,7 +1203,13 @@ def register_cli(subparsers: argparse._SubParsersAction) -> argparse.ArgumentPar
         "--walls", type=int, default=100, help="number of walls, each played once per seat (default %(default)s)"
     )
     p.add_argument("--seed", type=int, default=0, help="evaluation seed (walls and agent seeds derive from it)")
-    p.add_argument("--workers", type=int, default=1, help="worker processes (results do not depend on it)")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help=f"worker processes (default: one per core, at most one per {WALLS_PER_WORKER} walls or matches; the "
+        "results do not depend on it)",
+    )
     p.add_argument(
         "--ray",
         nargs="?",
@@ -1341,6 +1347,9 @@ def run_cli(args: argparse.Namespace) -> int:
     if not 0 <= args.bot_max_fallback <= 1:
         raise ValueError(f"--bot-max-fallback must be a share between 0 and 1, got {args.bot_max_fallback!r}")
     cfg = load_variant(args.variant)
+    if args.workers is None:
+        count = args.matches if args.matches is not None else args.walls
+        args.workers = default_workers(count) if count >= 1 else 1  # a count below 1 is refused below
     if args.matches is not None or args.room is not None:  # whole matches (training/evaluation/matches.py)
         from training.evaluation.matches import run_match_cli
 

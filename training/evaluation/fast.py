@@ -54,7 +54,7 @@ from envs.core.actions import ACTION_SPACE_SIZE, action_name
 from envs.core.rule_config import RuleConfig, load_variant
 from envs.engine.observation import OBS_SHAPE
 from envs.scoring.settlement import is_pig, paid_as_discard, ready_value
-from training.evaluation.cores import share_cores
+from training.evaluation.cores import WALLS_PER_WORKER, share_cores
 from training.evaluation.evaluate import (
     EvaluationInterrupted,
     HandStats,
@@ -76,9 +76,6 @@ __all__ = [
 ]
 
 EVAL_ENGINES = ("auto", "compiled", "python")
-WALLS_PER_WORKER = 200
-"""The fewest walls per matchup a worker process is started for: a process spends seconds loading torch and the
-compiled code, about what one process needs to play this many walls batched, so fewer walls play in one process."""
 
 
 # ---- batch agents ------------------------------------------------------------------------------------------------
@@ -315,9 +312,9 @@ def run_matchups_batched(
 
     ``agents``: ready batch agents by specification (objects with ``act_batch``), used instead of
     :func:`batch_agent`'s (one process).  ``workers``: at most this many processes, each playing a share of the
-    walls batched, one per :data:`WALLS_PER_WORKER` walls (the same results: every hand's seeds follow from its
-    wall).  Ctrl-C raises
-    :class:`~training.evaluation.evaluate.EvaluationInterrupted` with the walls whose every rotation finished."""
+    walls batched, one per :data:`~training.evaluation.cores.WALLS_PER_WORKER` walls (the same results: every
+    hand's seeds follow from its wall).  Ctrl-C raises :class:`~training.evaluation.evaluate.EvaluationInterrupted`
+    with the walls whose every rotation finished."""
     cfg = load_variant(variant)
     refusal = compiled_refusal(cfg)
     if refusal:
