@@ -92,18 +92,19 @@ def _first(row):  # pragma: no cover - compiled
 
 @njit(cache=True, nogil=True)
 def _decode(obs, rows, in_play, wall_scale, i_out, k_out):  # pragma: no cover - compiled
-    """Fill ``i_out`` (B, 13) scalars and ``k_out`` (B, 8, 34) kind rows from ``obs`` (B, C, 34)."""
+    """Fill ``i_out`` (12, B) scalars and ``k_out`` (7, B, 34) kind rows from ``obs`` (B, C, 34): field-major, so
+    that every field of :class:`Decoded` is a C-contiguous array whatever the batch size."""
     n = obs.shape[0]
     nk = obs.shape[2]
     for b in range(n):
         o = obs[b]
-        hand = k_out[b, 0]
-        counts = k_out[b, 1]
-        wild = k_out[b, 2]
-        melded = k_out[b, 3]
-        visible = k_out[b, 4]
-        live = k_out[b, 5]
-        picked = k_out[b, 6]
+        hand = k_out[0, b]
+        counts = k_out[1, b]
+        wild = k_out[2, b]
+        melded = k_out[3, b]
+        visible = k_out[4, b]
+        live = k_out[5, b]
+        picked = k_out[6, b]
         wilds = 0
         for k in range(nk):
             s = 0.0
@@ -125,10 +126,10 @@ def _decode(obs, rows, in_play, wall_scale, i_out, k_out):  # pragma: no cover -
         for p in range(1, rows[4]):
             if o[rows[3] + p, 0] > o[rows[3] + best, 0]:
                 best = p
-        i_out[b, 0] = best
-        i_out[b, 1] = wilds
+        i_out[0, b] = best
+        i_out[1, b] = wilds
         v0 = _first(o[rows[5]])
-        i_out[b, 2] = -1 if v0 < 0 else v0 // 9
+        i_out[2, b] = -1 if v0 < 0 else v0 // 9
         n_pongs = 0
         n_kongs = 0
         opened = 0
@@ -153,18 +154,18 @@ def _decode(obs, rows, in_play, wall_scale, i_out, k_out):  # pragma: no cover -
         if chi_runs:
             opened = 1
         hidden = np.int64(np.rint(o[rows[10], 0] * 4))
-        i_out[b, 3] = n_pongs + n_kongs + hidden + chi_runs
-        i_out[b, 4] = np.int64(np.rint(o[rows[14], 0] * wall_scale))
+        i_out[3, b] = n_pongs + n_kongs + hidden + chi_runs
+        i_out[4, b] = np.int64(np.rint(o[rows[14], 0] * wall_scale))
         players = 0.0
         for r in range(4):
             players += o[rows[13] + r, 0]
-        i_out[b, 5] = np.int64(np.rint(players))
-        i_out[b, 6] = _first(o[rows[16]])
-        i_out[b, 7] = _first(o[rows[17]])
-        i_out[b, 8] = 1 if o[rows[18], 0] != 0.0 else 0
-        i_out[b, 9] = _first(o[rows[19]])
-        i_out[b, 10] = chi_runs
-        i_out[b, 11] = opened
+        i_out[5, b] = np.int64(np.rint(players))
+        i_out[6, b] = _first(o[rows[16]])
+        i_out[7, b] = _first(o[rows[17]])
+        i_out[8, b] = 1 if o[rows[18], 0] != 0.0 else 0
+        i_out[9, b] = _first(o[rows[19]])
+        i_out[10, b] = chi_runs
+        i_out[11, b] = opened
 
 
 def decode_batch(observations: np.ndarray, in_play: np.ndarray | None = None) -> Decoded:
@@ -179,27 +180,29 @@ def decode_batch(observations: np.ndarray, in_play: np.ndarray | None = None) ->
     if ip.shape != (NUM_KINDS,):
         raise ValueError(f"in_play must have shape ({NUM_KINDS},), got {ip.shape}")
     n = obs.shape[0]
-    i_out = np.zeros((n, 12), dtype=np.int64)
-    k_out = np.zeros((n, 7, NUM_KINDS), dtype=np.int8)
+    # field-major: each field below is a C-contiguous array for any n, so the compiled functions that read them are
+    # typed (and compiled, or loaded from numba's cache) once, not once for column views and again for one row
+    i_out = np.zeros((12, n), dtype=np.int64)
+    k_out = np.zeros((7, n, NUM_KINDS), dtype=np.int8)
     _decode(obs, _ROWS, ip, WALL_SCALE, i_out, k_out)
     return Decoded(
-        phase=i_out[:, 0],
-        hand=k_out[:, 0],
-        counts=k_out[:, 1],
-        wilds=i_out[:, 1],
-        wild=k_out[:, 2],
-        void=i_out[:, 2],
-        melded=k_out[:, 3],
-        n_melds=i_out[:, 3],
-        visible=k_out[:, 4],
-        live=k_out[:, 5],
-        wall=i_out[:, 4],
-        n_players=i_out[:, 5],
-        exchange_picked=k_out[:, 6],
-        claim_tile=i_out[:, 6],
-        drawn_tile=i_out[:, 7],
-        won=i_out[:, 8],
-        indicator=i_out[:, 9],
-        chi_runs=i_out[:, 10],
-        opened=i_out[:, 11],
+        phase=i_out[0],
+        hand=k_out[0],
+        counts=k_out[1],
+        wilds=i_out[1],
+        wild=k_out[2],
+        void=i_out[2],
+        melded=k_out[3],
+        n_melds=i_out[3],
+        visible=k_out[4],
+        live=k_out[5],
+        wall=i_out[4],
+        n_players=i_out[5],
+        exchange_picked=k_out[6],
+        claim_tile=i_out[6],
+        drawn_tile=i_out[7],
+        won=i_out[8],
+        indicator=i_out[9],
+        chi_runs=i_out[10],
+        opened=i_out[11],
     )

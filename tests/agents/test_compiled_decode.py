@@ -56,3 +56,20 @@ def test_decode_matches_read(variant: str) -> None:
 def test_decode_rejects_bad_shape() -> None:
     with pytest.raises(ValueError, match="observations must have shape"):
         decode_batch(np.zeros((2, 5, 34), dtype=np.float32))
+
+
+def test_every_field_has_one_numba_type_whatever_the_batch_size() -> None:
+    """Every field is C-contiguous for one row and for many, so a compiled function reading them is typed once (a
+    column view of many rows and a single row would be two specializations, the second loaded in mid-play)."""
+    from dataclasses import fields
+
+    from numba import typeof
+
+    obs, _masks = record("hongzhong", hands=1)
+    one, many = decode_batch(obs[:1]), decode_batch(obs[:5])
+    for f in fields(one):
+        a, b = getattr(one, f.name), getattr(many, f.name)
+        assert a.flags.c_contiguous and b.flags.c_contiguous, f.name
+        assert typeof(a) == typeof(b), f.name
+        assert typeof(b).layout == "C", f.name
+        assert np.array_equal(a[0], b[0]), f.name
