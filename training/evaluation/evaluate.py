@@ -1349,7 +1349,7 @@ def run_cli(args: argparse.Namespace) -> int:
     cfg = load_variant(args.variant)
     if args.workers is None:
         count = args.matches if args.matches is not None else args.walls
-        args.workers = default_workers(count) if count >= 1 else 1  # a count below 1 is refused below
+        args.workers = default_workers(max(1, count))  # a count below 1 is refused below, by name
     if args.matches is not None or args.room is not None:  # whole matches (training/evaluation/matches.py)
         from training.evaluation.matches import run_match_cli
 
