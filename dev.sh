@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # chuanma developer entry point: sets up .venv (idempotent) and runs a job.
-#   bash dev.sh main    set up, then the main job: train a small self-play policy on the default variant (hongzhong)
-#                       and evaluate it against the baselines (about 10 minutes on 2 CPU cores)
+#   bash dev.sh main    set up, compile the engine (the first time only), then the main job: train a small self-play
+#                       policy on the default variant (hongzhong) and evaluate it against the baselines (about 10
+#                       minutes on 2 CPU cores)
 #   bash dev.sh test    set up, then lint (ruff), check the import layers (lint-imports), type-check (mypy) and run
 #                       the test suite with its doctests (what CI runs)
 #   bash dev.sh setup   set up only (with the browser the tests use)
@@ -51,6 +52,9 @@ case "${1:-}" in
     main)
         setup
         shift
+        # the main job plays the compiled engine: compile it first, once (minutes of one core; a later run loads it
+        # from numba's on-disk cache in seconds), so that the job's ten minutes go to training
+        .venv/bin/chuanma compile
         .venv/bin/chuanma main "$@"
         ;;
     test)
