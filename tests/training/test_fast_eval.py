@@ -72,6 +72,30 @@ def test_shared_batch_agent_is_asked_once_per_step() -> None:
     assert m.hands == 32 and First.rows > First.calls > 0
 
 
+def test_one_process_plays_with_one_blas_thread_and_gives_the_pool_back() -> None:
+    """The in-process batched evaluator runs its agents with one BLAS thread (OpenBLAS's idle threads would spin on
+    the other cores for no speed), and the caller's thread pools are as they were afterwards."""
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    def blas_threads() -> list[int]:
+        return [int(pool["num_threads"]) for pool in threadpool_info() if pool["user_api"] == "blas"]
+
+    seen: list[list[int]] = []
+
+    class First:
+        def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> list[int]:
+            seen.append(blas_threads())
+            return [int(np.flatnonzero(m)[0]) for m in masks]
+
+    with threadpool_limits(limits=2, user_api="blas"):
+        before = blas_threads()
+        if not before or max(before) < 2:
+            pytest.skip("numpy's BLAS has no pool of two threads here: nothing to limit")
+        fast.run_matchups_batched("chengdu", [("first", "greedy")], walls=2, seed=0, agents={"first": First()})
+        assert blas_threads() == before
+    assert seen and all(threads == [1] * len(before) for threads in seen)
+
+
 def test_engine_choice() -> None:
     cfg = load_variant("hongzhong")
     assert fast.choose_engine("auto", cfg, ["value", "greedy"]) == "compiled"

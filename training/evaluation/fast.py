@@ -45,6 +45,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from envs.compiled import kernel as K
 from envs.compiled.backend import CompiledBatch
@@ -332,7 +333,10 @@ def run_matchups_batched(
     if workers > 1:
         records = _play_in_workers(cfg, pairs, walls, seed, slots, workers, progress)
     else:
-        records = _play(cfg, pairs, range(walls), seed, slots, progress, agents, total_walls=walls)
+        # a policy's forward passes here are numpy products on at most ``slots`` rows: one BLAS thread plays as fast
+        # as OpenBLAS's pool of one per core, whose idle threads would spin on the other cores (benchmarks/README.md)
+        with threadpool_limits(limits=1, user_api="blas"):
+            records = _play(cfg, pairs, range(walls), seed, slots, progress, agents, total_walls=walls)
     return _results(records, pairs)
 
 
