@@ -50,7 +50,6 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.logger import HumanOutputFormat, KVWriter, Logger, TensorBoardOutputFormat
 from stable_baselines3.common.utils import ConstantSchedule
-from threadpoolctl import threadpool_limits
 from tqdm.auto import tqdm
 
 from agents.policy import CHECKPOINT_MODEL, FINAL_POLICY, CheckpointMeta, PolicyAgent, save_policy, write_meta
@@ -58,6 +57,7 @@ from envs import __version__ as PACKAGE_VERSION
 from envs.core.actions import ACTION_LAYOUT_VERSION
 from envs.core.rule_config import RuleConfig, load_variant
 from envs.engine.observation import OBS_VERSION
+from training.evaluation.cores import one_blas_thread
 from training.evaluation.evaluate import MatchResult
 from training.evaluation.evaluate_policy import evaluate_agent, evaluate_checkpoint, result_row
 from training.hidden_critic import CRITIC_FILE, HiddenCritic
@@ -459,9 +459,9 @@ class Trainer:
                 t_roll = time.perf_counter()
                 torch.set_num_threads(1)  # the rollout's forward passes are small batches: more threads only wait
                 try:
-                    # the snapshots' forward passes are numpy products: one BLAS thread, so that no idle OpenBLAS
-                    # thread spins beside the update's torch threads (benchmarks/README.md)
-                    with threadpool_limits(limits=1, user_api="blas"):
+                    # the snapshots' forward passes are numpy products: no idle OpenBLAS thread may spin beside the
+                    # update's torch threads (benchmarks/README.md)
+                    with one_blas_thread():
                         batch = rollout.collect(cfg.rollout_steps)
                 finally:
                     torch.set_num_threads(cfg.torch_threads)

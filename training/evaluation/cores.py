@@ -55,3 +55,12 @@ def share_cores(workers: int) -> None:
     torch = sys.modules.get("torch")
     if torch is not None:
         torch.set_num_threads(threads)
+
+
+def one_blas_thread() -> threadpool_limits:
+    """A context manager that runs its block with one numpy BLAS thread and gives the caller's pools back after.
+
+    For a process that plays small numpy products (a policy's forward pass on one batch of tables): one thread is
+    as fast as OpenBLAS's pool of one per core, whose idle threads would spin on the other cores (the batched
+    evaluator in one process, the batched trainer's rollouts beside the update's torch threads)."""
+    return threadpool_limits(limits=1, user_api="blas")

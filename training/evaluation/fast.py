@@ -45,7 +45,6 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import numpy as np
-from threadpoolctl import threadpool_limits
 
 from envs.compiled import kernel as K
 from envs.compiled.backend import CompiledBatch
@@ -55,7 +54,7 @@ from envs.core.actions import ACTION_SPACE_SIZE, action_name
 from envs.core.rule_config import RuleConfig, load_variant
 from envs.engine.observation import OBS_SHAPE
 from envs.scoring.settlement import is_pig, paid_as_discard, ready_value
-from training.evaluation.cores import WALLS_PER_WORKER, share_cores
+from training.evaluation.cores import WALLS_PER_WORKER, one_blas_thread, share_cores
 from training.evaluation.evaluate import (
     EvaluationInterrupted,
     HandStats,
@@ -333,9 +332,7 @@ def run_matchups_batched(
     if workers > 1:
         records = _play_in_workers(cfg, pairs, walls, seed, slots, workers, progress)
     else:
-        # a policy's forward passes here are numpy products on at most ``slots`` rows: one BLAS thread plays as fast
-        # as OpenBLAS's pool of one per core, whose idle threads would spin on the other cores (benchmarks/README.md)
-        with threadpool_limits(limits=1, user_api="blas"):
+        with one_blas_thread():  # a policy's forward passes on at most ``slots`` rows (benchmarks/README.md)
             records = _play(cfg, pairs, range(walls), seed, slots, progress, agents, total_walls=walls)
     return _results(records, pairs)
 
