@@ -4,6 +4,7 @@
   hands with :func:`envs.scoring.scorer.score_hand` (so every fan table, cap and non-stacking rule is the scorer's own):
   ``base`` (平胡), ``flush`` (清一色), ``pairs`` (七对), ``triplets`` (对对胡) and the flush composites (清七对, 清对),
   plus the 杀鬼 (hard win) bonus of the 红中 table.  Roots (根) add one doubling each.
+* :meth:`VariantValues.simples_bonus` — the doublings 断幺九 (all simples) adds to a hand, where the scorer pays it.
 * :func:`wait_payments` — the exact discard-win payment of each wait of a ready hand (cached).
 * :func:`win_value` — the expected income of a win worth a payment ``m`` (self-draw share, payers, 加底/加番).
 * :func:`completion_probability` — the chance to make ``shanten + 1`` useful draws before the wall runs out,
@@ -52,6 +53,7 @@ _CANONICAL: dict[str, tuple[str, str]] = {
     "flush_pairs": ("11m 33m 55m 77m 22m 44m 6m", "6m"),
     "flush_triplets": ("111m 555m 999m 444m 7m", "7m"),
     "base_wild": ("123m 456m 789m 23p 5p 5z", "5p"),
+    "simples": ("234m 456m 678m 234p 5p", "5p"),
 }
 
 
@@ -80,6 +82,11 @@ class VariantValues:
             return float(min(self.base_unit * 2 ** max(doublings - 1, 0), self.cap_payment))
         return float(min(self.unit * 2**doublings, self.cap_payment))
 
+    def simples_bonus(self) -> int:
+        """Doublings that 断幺九 (all simples, every tile rank 2-8) adds to a hand: 1 in 红中, 0 where the fan table
+        does not score it (成都's default) or where it is not measured (武汉)."""
+        return max(0, self.doublings.get("simples", 0) - self.doublings["base"])
+
     def plan_doublings(self, plan: str, *, flush: bool, roots: int, wild: bool) -> int:
         """Doublings of ``plan`` ("base", "pairs", "triplets" or "flush"), made a full flush when ``flush``."""
         key = plan
@@ -93,7 +100,15 @@ class VariantValues:
         return d
 
 
-_DEFAULT_DOUBLINGS = {"base": 0, "flush": 2, "pairs": 2, "triplets": 1, "flush_pairs": 4, "flush_triplets": 3}
+_DEFAULT_DOUBLINGS = {
+    "base": 0,
+    "flush": 2,
+    "pairs": 2,
+    "triplets": 1,
+    "flush_pairs": 4,
+    "flush_triplets": 3,
+    "simples": 0,
+}
 """Chengdu values, used for a plan the variant's scorer cannot value from the canonical 14-tile hands (e.g. the
 10-tile hands of 断卡根)."""
 

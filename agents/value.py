@@ -15,6 +15,8 @@ standard        the hand's shanten and live effective tiles; when ready, the exa
                 ``max_off_suit`` tiles outside it)
 七对 pairs       closed-form seven-pairs shanten (no melds; not in 武汉, where seven pairs never wins)
 对对胡 triplets  closed-form all-triplets shanten; each useful copy also counts once more for the pong chance
+断幺九 simples   with ``duanyao_plan`` and where the fan table pays 断幺九 (红中): shanten with every 1 and 9
+                dead, no meld of a terminal, worth the standard plan's doublings plus 断幺九's
 ==============  =============================================================================================
 
 A plan's worth is ``P(complete) × (win_value(payment) + exit value)``:
@@ -90,6 +92,7 @@ _CHI_ROW = SLICES["chis"].start  # own 吃 tiles (slot 0), 34 counts
 _WILD_ROW = SLICES["wild_kinds"].start
 _INDICATOR_ROW = SLICES["indicator"].start
 _HONORS = tuple(k for k in range(NUM_SUITED, NUM_KINDS) if k != RED)  # Wuhan honors that can form triplets
+_TERMINALS = sum(1 << k for k in range(NUM_SUITED) if k % 9 in (0, 8))  # the 1s and 9s (幺九牌)
 
 __all__ = ["ValueAgent"]
 
@@ -121,6 +124,7 @@ class ValueAgent(GreedyAgent):
         kong_slack: int = 1,
         exhaustion_weight: float | None = None,
         exit_weight: float = 1.0,
+        duanyao_plan: bool = False,
         variant_actions: bool = True,
         baohu_min_live: int = 2,
     ) -> None:
@@ -151,6 +155,10 @@ class ValueAgent(GreedyAgent):
         if not 0.0 <= float(exit_weight) <= 10.0:
             raise ValueError(f"exit_weight must be in [0, 10], got {exit_weight!r}")
         self.exit_weight = float(exit_weight)
+        if not isinstance(duanyao_plan, bool):
+            raise ValueError(f"duanyao_plan must be true or false, got {duanyao_plan!r}")
+        self.duanyao_plan = duanyao_plan
+        self._simples_bonus = 0  # doublings of 断幺九 when the plan is on and the fan table pays it
         self._ready_value = 0.0
         self._values: VariantValues | None = None
         self._pairs_plan = True
@@ -191,6 +199,7 @@ class ValueAgent(GreedyAgent):
         if weight is None:  # 血流 hands always run to exhaustion; 血战 hands often end with the winners first
             weight = 0.0 if self._wuhan else 1.0 if cfg.continuation == "xueliu" else 0.3  # Wuhan: no 查叫
         self._ready_value = weight * self._values.payment(self._values.doublings["base"] + 1)
+        self._simples_bonus = self._values.simples_bonus() if self.duanyao_plan else 0
 
     def _kong_slack(self, seen: Seen) -> int:
         # a kong pays at once (刮风下雨) and adds a root: worth one step of shanten while the wall is long
@@ -397,6 +406,26 @@ class ValueAgent(GreedyAgent):
                 v = p * (win_value(values, values.payment(d), payers) + exit_value)
                 if v > best:
                     best, plan = v, "triplets"
+            # 断幺九: every 1 and 9 dead, no meld of a terminal
+            if self._simples_bonus and not chis and not any(k >= NUM_SUITED or k % 9 in (0, 8) for k in meld_kinds):
+                tdead = dead | _TERMINALS
+                allowed = self._suited & ~_TERMINALS
+                ss = shanten_dead(counts, wilds, dead=tdead, allowed=allowed, melded=melded)
+                if 0 <= ss <= s + 1:  # the useful tiles only for a plan within reach (a dead tile is a slow shanten)
+                    ss, su = useful_tiles(counts, wilds, dead=tdead, allowed=allowed, melded=melded)
+                    d = values.plan_doublings("base", flush=one_suit, roots=roots, wild=has_wild) + self._simples_bonus
+                    p = completion_probability(
+                        ss,
+                        sum(live[t] for t in su),
+                        unseen,
+                        draws,
+                        claim_seats=payers,
+                        extra=wild_live,
+                        hazard=hazard,
+                    )
+                    v = p * (win_value(values, values.payment(d), payers) + exit_value)
+                    if v > best:
+                        best, plan = v, "simples"
         # readiness at exhaustion: a ready hand avoids paying 查大叫 to every ready opponent (and collects from the
         # others); the chance to become ready is the chance to make ``s`` useful draws
         if self._ready_value > 0 and payers:

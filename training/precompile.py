@@ -26,21 +26,40 @@ from envs.core.rule_config import PRESETS
 
 @dataclass(frozen=True)
 class CompileReport:
-    """What :func:`compile_engine` did: seconds spent, whether every entry point was cached before, presets played."""
+    """What :func:`compile_engine` did: seconds spent, whether every entry point of the engine (``was_cached``) and
+    of the compiled agents (``agents_were_cached``) was cached before, presets played."""
 
     seconds: float
     was_cached: bool
     presets: tuple[str, ...]
+    agents_were_cached: bool = True
 
     def line(self) -> str:
-        how = "loaded from the on-disk cache" if self.was_cached else "compiled and cached"
-        return f"compiled engine {how} in {self.seconds:.1f} s ({len(self.presets)} presets played)"
+        def how(cached: bool) -> str:
+            return "loaded from the on-disk cache" if cached else "compiled and cached"
+
+        return (
+            f"compiled engine {how(self.was_cached)}, compiled agents {how(self.agents_were_cached)}, "
+            f"in {self.seconds:.1f} s ({len(self.presets)} presets played)"
+        )
 
 
 def _entry_points() -> tuple[object, ...]:
     from envs.compiled import batch
 
     return (K.deal, K.apply_action, K.legal_mask, encode_row, batch.step_rows, batch.masks_rows, batch.observe_rows)
+
+
+def _agent_entry_points() -> tuple[object, ...]:
+    from agents.compiled import hand_features, value, value_plans
+
+    return (value._act_rows, value_plans._fill_rows, hand_features._planes)
+
+
+def agents_cached() -> bool:
+    """Whether every entry point of the compiled agents (the baselines, the hand-feature planes) is compiled in this
+    process or cached on disk."""
+    return all(is_cached(d) for d in _agent_entry_points())
 
 
 def engine_cached() -> bool:
@@ -70,7 +89,8 @@ def compile_engine(presets: tuple[str, ...] = tuple(PRESETS), decisions: int = 6
     if decisions < 1:
         raise ValueError(f"decisions must be at least 1, got {decisions}")
     start = time.perf_counter()
-    was_cached = all(is_cached(d) for d in _entry_points())
+    was_cached = engine_cached()
+    agents_were_cached = agents_cached()
     rng = np.random.default_rng(0)
     for name in presets:
         env = sichuan_mahjong_v0.env(variant=name, engine="compiled")
@@ -93,7 +113,7 @@ def compile_engine(presets: tuple[str, ...] = tuple(PRESETS), decisions: int = 6
                 for agent in _NUMBA_AGENTS:  # numba compiles a whole function at once
                     make_batch_agent(agent, name).act_batch(obs, venv.action_masks())
             venv.close()
-    return CompileReport(time.perf_counter() - start, was_cached, tuple(presets))
+    return CompileReport(time.perf_counter() - start, was_cached, tuple(presets), agents_were_cached)
 
 
 def register_cli(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:

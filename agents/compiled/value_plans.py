@@ -1,8 +1,9 @@
 """Compiled plan values (编译版计划估值): :meth:`agents.value.ValueAgent.hand_value` and its plan shanten in numba.
 
 * :func:`pairs_shanten`, :func:`triplets_shanten` — :mod:`agents.handeval`'s closed-form 七对 / 对对胡 shanten.
-* :func:`hand_value` — the expected income of a 3k+1 concealed hand over the plans (standard, 清一色, 七对, 对对胡)
-  plus the readiness at exhaustion, the same floats as the Python agent (the operations run in the same order).
+* :func:`hand_value` — the expected income of a 3k+1 concealed hand over the plans (standard, 清一色, 七对, 对对胡,
+  断幺九 with ``duanyao_plan``) plus the readiness at exhaustion, the same floats as the Python agent (the operations
+  run in the same order).
 
 The per-position inputs come as a :class:`ValueRow` of arrays built by :func:`value_row` (one call per decision
 row: what :class:`agents.features.Seen` and the agent's configuration give ``hand_value``), the per-configuration
@@ -57,17 +58,22 @@ CI_MAX_LAIZI = 8  # wuhan_small_win_max_laizi
 NUM_CI = 9
 CONT_XUEZHAN, CONT_XUELIU, CONT_SINGLE = 0, 1, 2
 # cfg_f entries
-CF_READY_VALUE, CF_EXIT_WEIGHT = 0, 1
-NUM_CF = 2
-PLAN_NAMES = ("standard", "pairs", "triplets", "flush")
+CF_READY_VALUE, CF_EXIT_WEIGHT, CF_SIMPLES = 0, 1, 2
+NUM_CF = 3
+PLAN_SIMPLES = 4
+PLAN_NAMES = ("standard", "pairs", "triplets", "flush", "simples")
 """``hand_value``'s plan index (``PLAN_*`` of :mod:`agents.compiled.valuation`; 0 is the standard plan)."""
 _CHI_ROW = SLICES["chis"].start  # own 吃 tiles (slot 0)
 _HONOR_BITS = sum(1 << k for k in range(NUM_SUITED, NUM_KINDS) if k != RED)
+TERMINAL_BITS = sum(1 << k for k in range(NUM_SUITED) if k % 9 in (0, 8))  # the 1s and 9s (幺九牌)
 _CONTINUATION = {"xuezhan": CONT_XUEZHAN, "xueliu": CONT_XUELIU, "single": CONT_SINGLE}
 
 
-def config_vectors(cfg: RuleConfig, *, max_off_suit: int, ready_value: float, exit_weight: float) -> tuple:
-    """``(cfg_i, cfg_f)``: the configuration and the value options ``hand_value`` reads."""
+def config_vectors(
+    cfg: RuleConfig, *, max_off_suit: int, ready_value: float, exit_weight: float, simples_bonus: float = 0.0
+) -> tuple:
+    """``(cfg_i, cfg_f)``: the configuration and the value options ``hand_value`` reads (``simples_bonus``: the
+    doublings of the 断幺九 plan, 0 when the plan is off)."""
     wuhan = cfg.fan_table == "wuhan"
     ci = np.zeros(NUM_CI, dtype=np.int64)
     ci[CI_SUITED] = sum(1 << k for k in cfg.kinds if k < NUM_SUITED)
@@ -79,7 +85,7 @@ def config_vectors(cfg: RuleConfig, *, max_off_suit: int, ready_value: float, ex
     ci[CI_NUM_TILES] = cfg.num_tiles
     ci[CI_HZ_CLAIMABLE] = cfg.hz_red_discard_claimable
     ci[CI_MAX_LAIZI] = cfg.wuhan_small_win_max_laizi
-    cf = np.array([ready_value, exit_weight], dtype=np.float64)
+    cf = np.array([ready_value, exit_weight, simples_bonus], dtype=np.float64)
     return ci, cf
 
 
@@ -386,6 +392,30 @@ def hand_value(counts, wilds, melded, n_melds, chis, n_chis, row_i, row_k, row_f
             val = p * (win_value(v, payment(v, d), payers, False) + exit_value)
             if val > best:
                 best, plan = val, PLAN_TRIPLETS
+        # 断幺九: every 1 and 9 dead, no meld of a terminal
+        if cf[CF_SIMPLES] > 0 and not (wuhan and n_chis):
+            simple_melds = True
+            for i in range(nmk):
+                mk = meld_kinds[i]
+                if mk >= 27 or mk % 9 == 0 or mk % 9 == 8:
+                    simple_melds = False
+            if simple_melds:
+                tdead = dead | np.int64(TERMINAL_BITS)
+                allowed = suited & ~np.int64(TERMINAL_BITS)
+                ss = shanten_cached(counts, wilds, tdead, allowed, melded, table)
+                if 0 <= ss <= s + 1:  # the useful tiles only for a plan within reach (a dead tile is a slow shanten)
+                    su = buf[34:64]
+                    ss, ns = useful_tiles(counts, wilds, tdead, allowed, melded, allowed & ~tdead, NEAR, table, su)
+                    d = plan_doublings(v, PLAN_BASE, one_suit, roots, has_wild) + cf[CF_SIMPLES]
+                    us = 0
+                    for i in range(ns):
+                        us += live[su[i]]
+                    p = completion_probability_into(
+                        ss, us, unseen, draws, 0, payers, False, wild_live, hazard, fwork[0], fwork[1]
+                    )
+                    val = p * (win_value(v, payment(v, d), payers, False) + exit_value)
+                    if val > best:
+                        best, plan = val, PLAN_SIMPLES
     # readiness at exhaustion
     if cf[CF_READY_VALUE] > 0 and payers:
         p_ready = (

@@ -185,12 +185,13 @@ class ValueSetup:
     :meth:`args` is the setup tuple."""
 
     def __init__(self, cfg: RuleConfig, options: ValueOptions, *, max_off_suit: int, ready_value: float,
-                 exit_weight: float) -> None:  # fmt: skip
+                 exit_weight: float, simples_bonus: float = 0.0) -> None:  # fmt: skip
         self.cfg = cfg
         self.values = values_vector(cfg)
         self.ci, self.cf = config_vectors(
-            cfg, max_off_suit=max_off_suit, ready_value=ready_value, exit_weight=exit_weight
-        )
+            cfg, max_off_suit=max_off_suit, ready_value=ready_value, exit_weight=exit_weight,
+            simples_bonus=simples_bonus,
+        )  # fmt: skip
         self.scorer = WaitScorer(cfg).args()
         self.options = options
         self.work = hand_value_work()
@@ -206,6 +207,7 @@ class ValueSetup:
             max_off_suit=agent.max_off_suit,
             ready_value=agent._ready_value,
             exit_weight=agent.exit_weight,
+            simples_bonus=float(agent._simples_bonus),
         )
 
     def args(self) -> tuple:

@@ -416,6 +416,27 @@ def test_value_agent_prefers_the_more_valuable_wait() -> None:
     assert action_name(greedy.act(make_obs(hand, void=2), discard_mask(hand, 2))) == "discard 7p"
 
 
+@pytest.mark.parametrize(
+    "hand, simple_pick", [("22345889m 445678p", "discard 9m"), ("244678m 11224578p", "discard 1p")]
+)
+def test_duanyao_plan_plays_for_all_simples_where_it_scores(hand: str, simple_pick: str) -> None:
+    # both discards leave a one-shanten hand; the default estimate keeps the terminal (more useful tiles), the 断幺九
+    # plan throws it where 断幺九 doubles the hand (红中) and changes nothing where the fan table does not pay it (成都)
+    obs, mask = make_obs(hand, void=2, wall=50), discard_mask(hand, 2)
+    for variant, plan_pick in (("hongzhong", simple_pick), ("chengdu", None)):
+        cfg = load_variant(variant)
+        default = ValueAgent()
+        default.reset(0, cfg)
+        plan = ValueAgent(duanyao_plan=True)
+        plan.reset(0, cfg)
+        assert VariantValues.of(cfg).simples_bonus() == (1 if variant == "hongzhong" else 0)
+        picked = action_name(default.act(obs, mask))
+        assert picked != simple_pick
+        assert action_name(plan.act(obs, mask)) == (plan_pick or picked)
+    with pytest.raises(ValueError, match="duanyao_plan"):
+        ValueAgent(duanyao_plan=1)  # type: ignore[arg-type]
+
+
 def test_defensive_throws_the_safe_tile_against_a_ready_opponent() -> None:
     cfg = load_variant("chengdu")
     hand = "123m 456m 789m 22m 5m 5s 8s"  # 5m, 5s and 8s each leave a one-shanten hand

@@ -32,6 +32,8 @@ CASES: dict[str, tuple[type[BatchValueAgent], dict[str, Any]]] = {
             "shagui_min_live": 2,
         },
     ),
+    "value_duanyao": (BatchValueAgent, {"duanyao_plan": True}),
+    "defensive_duanyao": (BatchDefensiveAgent, {"duanyao_plan": True}),
     "value_plain": (BatchValueAgent, {"hongzhong_policy": "keep_all", "variant_actions": False}),
     "defensive_speed": (BatchDefensiveAgent, {"steer": "speed", "live_slack": 2, "fold_risk": "0.1/0.05/0.02"}),
     "defensive_safe": (
@@ -105,4 +107,18 @@ def test_batch_equals_python_many(variant: str, name: str) -> None:
     python.reset(0, load_variant(variant))
     bad = mismatches(agent, python, obs, masks)
     print(f"{variant} {name}: {obs.shape[0] - len(bad)} of {obs.shape[0]} positions equal")
+    assert not bad, f"{len(bad)} of {obs.shape[0]} rows differ, first {bad[:10]}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["value_duanyao", "defensive_duanyao"])
+def test_duanyao_plan_equals_python_many(name: str) -> None:
+    """The 断幺九 plan on at least 10,000 recorded 红中 positions (the preset whose fan table pays it)."""
+    cls, options = CASES[name]
+    obs, masks = many("hongzhong")
+    agent = cls("hongzhong", **options)
+    python = cls.python_class(**options)
+    python.reset(0, load_variant("hongzhong"))
+    bad = mismatches(agent, python, obs, masks)
+    print(f"hongzhong {name}: {obs.shape[0] - len(bad)} of {obs.shape[0]} positions equal")
     assert not bad, f"{len(bad)} of {obs.shape[0]} rows differ, first {bad[:10]}"

@@ -7,7 +7,7 @@ import pytest
 
 from envs.compiled import kernel as K
 from training.cli import main
-from training.precompile import compile_engine
+from training.precompile import CompileReport, agents_cached, compile_engine
 
 
 def test_compile_engine_leaves_the_entry_points_compiled():
@@ -15,7 +15,12 @@ def test_compile_engine_leaves_the_entry_points_compiled():
     assert report.presets == ("chengdu", "wuhan") and report.seconds > 0
     assert K.deal.signatures and K.apply_action.signatures and K.legal_mask.signatures
     again = compile_engine(("chengdu",), decisions=4)
-    assert again.was_cached and "loaded from the on-disk cache" in again.line()
+    assert again.was_cached and again.agents_were_cached and agents_cached()
+    assert again.line().startswith(
+        "compiled engine loaded from the on-disk cache, compiled agents loaded from the on-disk cache, in "
+    )
+    cold = CompileReport(300.0, True, ("chengdu",), agents_were_cached=False)  # agents changed, engine not
+    assert "compiled engine loaded from the on-disk cache, compiled agents compiled and cached" in cold.line()
 
 
 def test_the_command_prints_its_report(capsys):
