@@ -132,6 +132,19 @@ def main_config(
     )
 
 
+def agents_compile_notice() -> str | None:
+    """The line the job prints when numba's cache lacks the compiled agents (baselines, hand-feature planes), which
+    every engine's trainer plays: compiling them then spends minutes of the budget.  None when they are cached."""
+    from training.precompile import agents_cached
+
+    if agents_cached():
+        return None
+    return (
+        "chuanma main: the compiled agents are not in numba's cache (a fresh install, or a change in agents/compiled/):"
+        " compiling them takes about five minutes of this budget; `chuanma compile` compiles them ahead"
+    )
+
+
 def run_main(
     *,
     minutes: float | None = None,
@@ -162,6 +175,9 @@ def run_main(
         f"trainer {cfg.trainer} on the {cfg.env.engine} engine ({cfg.env.num_envs} tables), run directory {run_dir}",
         flush=True,
     )
+    notice = agents_compile_notice()
+    if notice:
+        print(notice, flush=True)
     trainer = Trainer.create(cfg, run_dir, progress=progress)
     deadline = start + PPO_SHARE * budget.minutes * 60.0 if budget.minutes else None
     trainer.train(deadline=deadline, progress=progress)

@@ -599,6 +599,17 @@ def test_the_main_job_compares_with_the_shipped_policy_of_its_variant(monkeypatc
     )
 
 
+def test_the_main_job_says_when_its_budget_compiles_the_agents(monkeypatch):
+    import training.precompile as precompile
+    from training.main_job import agents_compile_notice
+
+    monkeypatch.setattr(precompile, "agents_cached", lambda: True)
+    assert agents_compile_notice() is None
+    monkeypatch.setattr(precompile, "agents_cached", lambda: False)
+    notice = agents_compile_notice()
+    assert notice is not None and "minutes of this budget" in notice and "chuanma compile" in notice
+
+
 @pytest.mark.slow
 def test_subprocess_environments_train_like_the_others(tmp_path):
     from training.trainer import Trainer
