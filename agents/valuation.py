@@ -83,8 +83,9 @@ class VariantValues:
         return float(min(self.unit * 2**doublings, self.cap_payment))
 
     def simples_bonus(self) -> int:
-        """Doublings that 断幺九 (all simples, every tile rank 2-8) adds to a hand: 1 in 红中, 0 where the fan table
-        does not score it (成都's default) or where it is not measured (武汉)."""
+        """Doublings that 断幺九 (all simples, every tile rank 2-8) adds to a hand, measured on the canonical hands: 1
+        in 红中, 0 where the fan table does not score it (成都's default) and where the canonical 14-tile hands cannot
+        measure it (断卡根's 10-tile hands, although its table pays 断幺九; 武汉, priced from its own spec)."""
         return max(0, self.doublings.get("simples", 0) - self.doublings["base"])
 
     def plan_doublings(self, plan: str, *, flush: bool, roots: int, wild: bool) -> int:

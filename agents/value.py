@@ -15,8 +15,9 @@ standard        the hand's shanten and live effective tiles; when ready, the exa
                 ``max_off_suit`` tiles outside it)
 七对 pairs       closed-form seven-pairs shanten (no melds; not in 武汉, where seven pairs never wins)
 对对胡 triplets  closed-form all-triplets shanten; each useful copy also counts once more for the pong chance
-断幺九 simples   with ``duanyao_plan`` and where the fan table pays 断幺九 (红中): shanten with every 1 and 9
-                dead, no meld of a terminal, worth the standard plan's doublings plus 断幺九's
+断幺九 simples   with ``duanyao_plan`` and where :meth:`VariantValues.simples_bonus` measures 断幺九 (红中; not
+                断卡根): shanten with every 1 and 9 dead, no meld of a terminal, worth the standard plan's
+                doublings plus 断幺九's
 ==============  =============================================================================================
 
 A plan's worth is ``P(complete) × (win_value(payment) + exit value)``:
