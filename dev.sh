@@ -52,9 +52,8 @@ case "${1:-}" in
     main)
         setup
         shift
-        # the main job plays the compiled engine: compile it first, once (minutes of one core; a later run loads it
-        # from numba's on-disk cache in seconds), so that the job's ten minutes go to training
-        .venv/bin/chuanma compile
+        # the main job compiles the numba engine and agents before its clock starts (minutes of one core the first
+        # time; a later run loads them from numba's on-disk cache in seconds), so its ten minutes go to training
         .venv/bin/chuanma main "$@"
         ;;
     test)

@@ -300,6 +300,22 @@ class ValueAgent(GreedyAgent):
         one_suit = len(suits_held) <= 1
         has_wild = wilds > 0
 
+        def worth(shanten: int, useful_live: int, doublings: int, plan: str, claims_every_step: bool = False) -> float:
+            """A plan's expected income: the chance to complete it from ``shanten`` with ``useful_live`` live useful
+            tiles, times what its win of ``doublings`` pays (and saves)."""
+            p = completion_probability(
+                shanten,
+                useful_live,
+                unseen,
+                draws,
+                plan=plan,
+                claim_seats=payers,
+                claims_every_step=claims_every_step,
+                extra=wild_live,
+                hazard=hazard,
+            )
+            return p * (win_value(values, values.payment(doublings), payers) + exit_value)
+
         # standard plan
         s, useful = useful_tiles(counts, wilds, dead=dead, allowed=self._suited, melded=melded)
         pays = None
@@ -359,17 +375,7 @@ class ValueAgent(GreedyAgent):
                 )
                 if 0 <= sf <= s + 2:
                     d = values.plan_doublings("base", flush=True, roots=roots, wild=has_wild)
-                    p = completion_probability(
-                        sf,
-                        sum(live[t] for t in fu),
-                        unseen,
-                        draws,
-                        plan="flush",
-                        claim_seats=payers,
-                        extra=wild_live,
-                        hazard=hazard,
-                    )
-                    v = p * (win_value(values, values.payment(d), payers) + exit_value)
+                    v = worth(sf, sum(live[t] for t in fu), d, "flush")
                     if v > best:
                         best, plan = v, "flush"
             # 七对
@@ -378,10 +384,7 @@ class ValueAgent(GreedyAgent):
                 if 0 <= s7 <= s + 1:
                     u7 = sum(live[k] for k in range(NUM_SUITED) if counts[k] & 1 and not dead >> k & 1)
                     d = values.plan_doublings("pairs", flush=one_suit, roots=roots, wild=has_wild)
-                    p = completion_probability(
-                        s7, u7, unseen, draws, plan="pairs", claim_seats=payers, extra=wild_live, hazard=hazard
-                    )
-                    v = p * (win_value(values, values.payment(d), payers) + exit_value)
+                    v = worth(s7, u7, d, "pairs")
                     if v > best:
                         best, plan = v, "pairs"
             # 对对胡 (never with a 吃 run)
@@ -393,18 +396,7 @@ class ValueAgent(GreedyAgent):
             if 0 <= st <= s + 1:
                 ut = sum(live[k] for k in self._triplet_kinds if 0 < counts[k] < 3 and not dead >> k & 1)
                 d = values.plan_doublings("triplets", flush=one_suit, roots=roots, wild=has_wild)
-                p = completion_probability(
-                    st,
-                    ut,
-                    unseen,
-                    draws,
-                    plan="triplets",
-                    claim_seats=payers,
-                    claims_every_step=True,
-                    extra=wild_live,
-                    hazard=hazard,
-                )
-                v = p * (win_value(values, values.payment(d), payers) + exit_value)
+                v = worth(st, ut, d, "triplets", claims_every_step=True)
                 if v > best:
                     best, plan = v, "triplets"
             # 断幺九: every 1 and 9 dead, no meld of a terminal
@@ -415,16 +407,7 @@ class ValueAgent(GreedyAgent):
                 if 0 <= ss <= s + 1:  # the useful tiles only for a plan within reach (a dead tile is a slow shanten)
                     ss, su = useful_tiles(counts, wilds, dead=tdead, allowed=allowed, melded=melded)
                     d = values.plan_doublings("base", flush=one_suit, roots=roots, wild=has_wild) + self._simples_bonus
-                    p = completion_probability(
-                        ss,
-                        sum(live[t] for t in su),
-                        unseen,
-                        draws,
-                        claim_seats=payers,
-                        extra=wild_live,
-                        hazard=hazard,
-                    )
-                    v = p * (win_value(values, values.payment(d), payers) + exit_value)
+                    v = worth(ss, sum(live[t] for t in su), d, "standard")
                     if v > best:
                         best, plan = v, "simples"
         # readiness at exhaustion: a ready hand avoids paying 查大叫 to every ready opponent (and collects from the

@@ -4,15 +4,19 @@ Trains a self-play policy on the default variant (红中 hongzhong) from ``confi
 budget that finishes in about ten minutes on two CPU cores — the network reads the value baseline's choice at each
 decision as input planes (``net.advisor: value``, :mod:`agents.learned.advice`: computed from the observation and the
 legal mask alone), behaviour-cloning warm start from the YAML's teacher (the value baseline), then self-play PPO on
-the batched path (``trainer: batched``: :mod:`training.rollout` tables, :mod:`training.ppo` updates; the compiled
-engine when numba's cache holds it, else the Python engine, so that a fresh clone does not spend its budget
-compiling) — evaluates it against ``random``, ``greedy`` and, when the package ships one, the policy of its variant
-(``pretrained:hongzhong``) by duplicate one-vs-three evaluation, prints the markdown table, how the policy compares
-with the shipped one, how many decisions PPO trained on, and where the learning curve and the checkpoint went.
+the batched path (``trainer: batched``: :mod:`training.rollout` tables, :mod:`training.ppo` updates, the compiled
+engine and the compiled baselines) — evaluates it against ``random``, ``greedy`` and, when the package ships one,
+the policy of its variant (``pretrained:hongzhong``) by duplicate one-vs-three evaluation, prints the markdown table,
+how the policy compares with the shipped one, how many decisions PPO trained on, and where the learning curve and
+the checkpoint went.
 
 Budget
 ------
-* ``--minutes M`` (default 10): time budget of the whole job.  BC uses a fixed number of decisions, PPO runs whole
+The clock starts once the compiled code is ready: before it, the job compiles what numba's on-disk cache lacks (the
+engine and the agents of its variant: minutes of one core after an install or a change of their sources, as
+``chuanma compile``; seconds to load them otherwise), and its first line says which it was.
+
+* ``--minutes M`` (default 10): time budget of the job.  BC uses a fixed number of decisions, PPO runs whole
   segments until ``PPO_SHARE`` of the budget has passed, the final evaluation plays a fixed number of walls (scaled
   with ``M``).  The number of PPO steps therefore depends on the machine; the report states it.
 * ``--steps N``: a fixed number of PPO steps instead of a deadline (reproducible: same seed, same result).
@@ -88,22 +92,17 @@ def main_config(
     seed: int,
     base: str | Path = DEFAULT_CONFIG,
     device: str = "cpu",
-    engine: str | None = None,
+    engine: str = "compiled",
 ) -> TrainConfig:
     """``configs/train/hongzhong.yaml`` scaled to ``budget`` on the batched trainer (constant learning rate,
     evaluation only at the end), the network reading the :data:`ADVISOR`'s choice at each decision (behaviour
-    cloning copies it, PPO learns where to depart from it); ``engine`` None: compiled when numba's cache holds it,
-    else python."""
+    cloning copies it, PPO learns where to depart from it), its tables on ``engine``."""
     cfg = load_train_config(base)
     from agents.pretrained import available
 
     opponents = tuple(cfg.eval.opponents)
     if cfg.variant in available():  # how the run compares with the policy shipped for its variant
         opponents = (*opponents, f"pretrained:{cfg.variant}")
-    if engine is None:
-        from training.precompile import engine_cached
-
-        engine = "compiled" if engine_cached() else "python"
     return cfg.replace(
         source="chuanma main budget",
         **{
@@ -132,17 +131,20 @@ def main_config(
     )
 
 
-def agents_compile_notice() -> str | None:
-    """The line the job prints when numba's cache lacks the compiled agents (baselines, hand-feature planes), which
-    every engine's trainer plays: compiling them then spends minutes of the budget.  None when they are cached."""
-    from training.precompile import agents_cached
+def compile_first(variant: str) -> str:
+    """Compile (or load) the compiled engine and agents the job plays on ``variant`` before its clock starts, and
+    return the line that says what it took (:meth:`training.precompile.CompileReport.line`).  When numba's on-disk
+    cache lacks any of them (a fresh install, a change of their sources), it says so first: compiling takes minutes
+    of one core, once."""
+    from training import precompile
 
-    if agents_cached():
-        return None
-    return (
-        "chuanma main: the compiled agents are not in numba's cache (a fresh install, or a change in agents/compiled/):"
-        " compiling them takes about five minutes of this budget; `chuanma compile` compiles them ahead"
-    )
+    if not (precompile.engine_cached() and precompile.agents_cached()):
+        print(
+            "chuanma main: compiling the numba engine and agents first (after an install or a change of their "
+            "sources: minutes of one core, once; not counted in the budget)",
+            flush=True,
+        )
+    return f"chuanma main: {precompile.compile_engine((variant,)).line()}, before the budget's clock starts"
 
 
 def run_main(
@@ -159,13 +161,14 @@ def run_main(
     """Run the main job; returns the training report (see :func:`training.report.write_report`)."""
     from training.trainer import RUNS_DIR, Trainer
 
-    start = time.monotonic()
     if small is None:
         small = os.environ.get(BUDGET_ENV, "").strip().lower() == "small"
     budget = budget_for(minutes, steps, small)
     if small:
         workers = 1  # starting worker processes costs more than the few walls of a small evaluation
     cfg = main_config(budget, seed=seed, device=device)
+    print(compile_first(cfg.variant), flush=True)
+    start = time.monotonic()
     if run_dir is None:
         run_dir = RUNS_DIR / f"{cfg.name}-{time.strftime('%Y%m%d-%H%M%S')}"
     print(
@@ -175,9 +178,6 @@ def run_main(
         f"trainer {cfg.trainer} on the {cfg.env.engine} engine ({cfg.env.num_envs} tables), run directory {run_dir}",
         flush=True,
     )
-    notice = agents_compile_notice()
-    if notice:
-        print(notice, flush=True)
     trainer = Trainer.create(cfg, run_dir, progress=progress)
     deadline = start + PPO_SHARE * budget.minutes * 60.0 if budget.minutes else None
     trainer.train(deadline=deadline, progress=progress)
@@ -193,8 +193,8 @@ def run_main(
         if str(row.get("opponent", "")).startswith("pretrained:"):
             print(pretrained_line(row, cfg.variant))
     print(
-        f"Total wall time {elapsed / 60:.1f} min; PPO ({cfg.trainer}) trained on {report['steps']} learner decisions "
-        f"({report['table_decisions']} decisions played by the self-play tables)."
+        f"Wall time {elapsed / 60:.1f} min from the start of the budget; PPO ({cfg.trainer}) trained on "
+        f"{report['steps']} learner decisions ({report['table_decisions']} decisions played by the self-play tables)."
     )
     return report
 

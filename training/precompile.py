@@ -40,7 +40,7 @@ class CompileReport:
 
         return (
             f"compiled engine {how(self.was_cached)}, compiled agents {how(self.agents_were_cached)}, "
-            f"in {self.seconds:.1f} s ({len(self.presets)} presets played)"
+            f"in {self.seconds:.1f} s ({len(self.presets)} preset{'' if len(self.presets) == 1 else 's'} played)"
         )
 
 

@@ -193,6 +193,17 @@ def hand_value_work() -> tuple:
 
 
 @njit(cache=True, inline="always")
+def _plan_worth(shanten, useful_live, d, plan, claims_every_step, v, payers, unseen, draws, wild_live, hazard,
+                exit_value, fwork):  # fmt: skip  # pragma: no cover - compiled
+    """A plan's expected income (``ValueAgent.hand_value``'s ``worth``): the chance to complete it from ``shanten``
+    with ``useful_live`` live useful tiles, times what its win of ``d`` doublings pays and saves."""
+    p = completion_probability_into(
+        shanten, useful_live, unseen, draws, plan, payers, claims_every_step, wild_live, hazard, fwork[0], fwork[1]
+    )
+    return p * (win_value(v, payment(v, d), payers, False) + exit_value)
+
+
+@njit(cache=True, inline="always")
 def hand_value(counts, wilds, melded, n_melds, chis, n_chis, row_i, row_k, row_f, v, ci, cf, scorer, table, work):
     # pragma: no cover - compiled
     """``ValueAgent.hand_value``: ``(value, live useful tiles of the standard plan, plan index)`` of the 3k+1 hand
@@ -352,10 +363,7 @@ def hand_value(counts, wilds, melded, n_melds, chis, n_chis, row_i, row_k, row_f
                 uf = 0
                 for i in range(nf):
                     uf += live[fu[i]]
-                p = completion_probability_into(
-                    sf, uf, unseen, draws, 1, payers, False, wild_live, hazard, fwork[0], fwork[1]
-                )
-                val = p * (win_value(v, payment(v, d), payers, False) + exit_value)
+                val = _plan_worth(sf, uf, d, 1, False, v, payers, unseen, draws, wild_live, hazard, exit_value, fwork)
                 if val > best:
                     best, plan = val, PLAN_FLUSH
         n_tiles = wilds
@@ -370,10 +378,7 @@ def hand_value(counts, wilds, melded, n_melds, chis, n_chis, row_i, row_k, row_f
                     if counts[k] & 1 and not (dead >> k) & 1:
                         u7 += live[k]
                 d = plan_doublings(v, PLAN_PAIRS, one_suit, roots, has_wild)
-                p = completion_probability_into(
-                    s7, u7, unseen, draws, 2, payers, False, wild_live, hazard, fwork[0], fwork[1]
-                )
-                val = p * (win_value(v, payment(v, d), payers, False) + exit_value)
+                val = _plan_worth(s7, u7, d, 2, False, v, payers, unseen, draws, wild_live, hazard, exit_value, fwork)
                 if val > best:
                     best, plan = val, PLAN_PAIRS
         # 对对胡 (never with a 吃 run)
@@ -386,10 +391,7 @@ def hand_value(counts, wilds, melded, n_melds, chis, n_chis, row_i, row_k, row_f
                 if (kinds >> k) & 1 and 0 < counts[k] < 3 and not (dead >> k) & 1:
                     ut += live[k]
             d = plan_doublings(v, PLAN_TRIPLETS, one_suit, roots, has_wild)
-            p = completion_probability_into(
-                st, ut, unseen, draws, 3, payers, True, wild_live, hazard, fwork[0], fwork[1]
-            )
-            val = p * (win_value(v, payment(v, d), payers, False) + exit_value)
+            val = _plan_worth(st, ut, d, 3, True, v, payers, unseen, draws, wild_live, hazard, exit_value, fwork)
             if val > best:
                 best, plan = val, PLAN_TRIPLETS
         # 断幺九: every 1 and 9 dead, no meld of a terminal
@@ -410,10 +412,9 @@ def hand_value(counts, wilds, melded, n_melds, chis, n_chis, row_i, row_k, row_f
                     us = 0
                     for i in range(ns):
                         us += live[su[i]]
-                    p = completion_probability_into(
-                        ss, us, unseen, draws, 0, payers, False, wild_live, hazard, fwork[0], fwork[1]
+                    val = _plan_worth(
+                        ss, us, d, 0, False, v, payers, unseen, draws, wild_live, hazard, exit_value, fwork
                     )
-                    val = p * (win_value(v, payment(v, d), payers, False) + exit_value)
                     if val > best:
                         best, plan = val, PLAN_SIMPLES
     # readiness at exhaustion

@@ -63,6 +63,32 @@ def test_bc_data_in_lanes_equals_one_lane() -> None:
         assert np.array_equal(getattr(one, name), getattr(three, name)), name
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_lanes_convert_on_one_torch_thread_and_give_the_threads_back(monkeypatch, threads: int) -> None:
+    """The rows' float16 conversion runs on one torch thread while lanes play (several fault the row buffer's fresh
+    pages side by side), and the caller's torch threads are put back after."""
+    import torch
+
+    import training.bc as bc
+
+    seen: list[int] = []
+    add = bc._RowStore.add
+
+    def recording_add(self, *args: Any) -> None:
+        seen.append(torch.get_num_threads())
+        add(self, *args)
+
+    monkeypatch.setattr(bc._RowStore, "add", recording_add)
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        bc.collect_decisions(load_variant("chengdu"), "greedy", 200, 3, batched=True, slots=8, threads=threads)
+        assert seen and set(seen) == {1}
+        assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(before)
+
+
 class _IllegalTeacher:
     """A batch teacher that answers every row with an action outside its mask."""
 
