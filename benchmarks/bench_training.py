@@ -23,6 +23,10 @@ hand-by-hand path (the AEC env with the Python teacher, ``batched=False``) and t
 and the compiled teacher, 128 hands at a time in each lane: one lane, then the default number of lanes, one thread
 each), each recording the config's ``bc.teacher`` and network input, side by side in one run; they record the same
 decisions (tests/training/test_bc_batched.py).
+
+``--bc --fresh``: the same two paths (two lanes for the batched one) the way a training run meets them, each in a
+process of its own started for it: the compiled code loaded, nothing played before the timed collection (no warm-up,
+empty memos and caches), as the BC warm start of ``chuanma main`` / ``chuanma train`` collects.
 """
 
 from __future__ import annotations
@@ -189,6 +193,48 @@ def bench_bc(configs: list[str], decisions: int) -> dict:
     return {"bc": rows}
 
 
+_FRESH_PATHS = {"hand_by_hand": {"batched": False}, "batched": {"batched": True}}
+
+
+def bc_once(name: str, path: str, decisions: int) -> float:
+    """Decisions/s of one BC collection of config ``name`` on ``path`` (a key of ``_FRESH_PATHS``) in this process,
+    with nothing played before it (the compiled code is loaded first, untimed)."""
+    from training.bc import collect_decisions
+    from training.precompile import compile_engine
+    from training.selfplay import env_options
+
+    cfg = load_train_config(name)
+    compile_engine((cfg.variant,))  # loads the compiled engine and agents (plays random moves, no teacher)
+    kwargs = {"env_options": env_options(cfg), "hand_features": cfg.net.hand_features, "advisor": cfg.net.advisor}
+    t = time.perf_counter()
+    collect_decisions(cfg.variant, cfg.bc.teacher, decisions, cfg.seed, **_FRESH_PATHS[path], **kwargs)
+    return decisions / (time.perf_counter() - t)
+
+
+def bench_bc_fresh(configs: list[str], decisions: int, threads: int) -> dict:
+    """``--bc --fresh``: each path of each config in a fresh process (see the module docstring)."""
+    import subprocess
+
+    rows = []
+    for name in configs:
+        rates = {}
+        for path in _FRESH_PATHS:
+            cmd = [sys.executable, __file__, "--bc-once", path, "--config", name, "--decisions", str(decisions),
+                   "--threads", str(threads)]  # fmt: skip
+            done = subprocess.run(cmd, check=True, capture_output=True, text=True)
+            rates[path] = json.loads(done.stdout.strip().splitlines()[-1])["decisions_per_s"]
+        rows.append({"config": name, "teacher": load_train_config(name).bc.teacher, "decisions": decisions,
+                     "fresh_process": True, "decisions_per_s": rates,
+                     "ratio": rates["batched"] / rates["hand_by_hand"]})  # fmt: skip
+        print(
+            f"{name:10s} BC, fresh processes: hand by hand {rates['hand_by_hand']:8.0f} dec/s  "
+            f"batched {rates['batched']:8.0f} dec/s  x{rates['batched'] / rates['hand_by_hand']:.1f}",
+            file=sys.stderr,
+            flush=True,
+        )
+    return {"bc_fresh": rows}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--config", default="hongzhong", help="training config (name or path)")
@@ -200,11 +246,20 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=64, help="tables of the new path in --compare")
     parser.add_argument("--bc", action="store_true", help="hand-by-hand vs batched BC data collection (docstring)")
     parser.add_argument("--decisions", type=int, default=4000, help="teacher decisions per measurement of --bc")
+    parser.add_argument("--fresh", action="store_true", help="--bc with each path in a fresh process (docstring)")
+    parser.add_argument("--bc-once", choices=sorted(_FRESH_PATHS), help=argparse.SUPPRESS)  # one path of --fresh
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
+    if args.bc_once:
+        print(json.dumps({"decisions_per_s": bc_once(args.config, args.bc_once, args.decisions)}))
+        return
     if args.bc:
         out = {"python": platform.python_version()}
-        out.update(bench_bc([c for c in args.configs.split(",") if c], args.decisions))
+        configs = [c for c in args.configs.split(",") if c]
+        if args.fresh:
+            out.update(bench_bc_fresh(configs, args.decisions, args.threads))
+        else:
+            out.update(bench_bc(configs, args.decisions))
         print(json.dumps(out, indent=2))
         return
     if args.compare:

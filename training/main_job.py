@@ -131,11 +131,10 @@ def main_config(
     )
 
 
-def compile_first(variant: str) -> str:
+def compile_first(variant: str) -> None:
     """Compile (or load) the compiled engine and agents the job plays on ``variant`` before its clock starts, and
-    return the line that says what it took (:meth:`training.precompile.CompileReport.line`).  When numba's on-disk
-    cache lacks any of them (a fresh install, a change of their sources), it says so first: compiling takes minutes
-    of one core, once."""
+    print what it took (:meth:`training.precompile.CompileReport.line`).  When numba's on-disk cache lacks any of
+    them (a fresh install, a change of their sources), say so first: compiling takes minutes of one core, once."""
     from training import precompile
 
     if not (precompile.engine_cached() and precompile.agents_cached()):
@@ -144,7 +143,7 @@ def compile_first(variant: str) -> str:
             "sources: minutes of one core, once; not counted in the budget)",
             flush=True,
         )
-    return f"chuanma main: {precompile.compile_engine((variant,)).line()}, before the budget's clock starts"
+    print(f"chuanma main: {precompile.compile_engine((variant,)).line()}, before the budget's clock starts", flush=True)
 
 
 def run_main(
@@ -167,7 +166,7 @@ def run_main(
     if small:
         workers = 1  # starting worker processes costs more than the few walls of a small evaluation
     cfg = main_config(budget, seed=seed, device=device)
-    print(compile_first(cfg.variant), flush=True)
+    compile_first(cfg.variant)
     start = time.monotonic()
     if run_dir is None:
         run_dir = RUNS_DIR / f"{cfg.name}-{time.strftime('%Y%m%d-%H%M%S')}"
