@@ -160,17 +160,12 @@ def bench_bc(configs: list[str], decisions: int) -> dict:
     """Hand-by-hand vs batched BC data collection, decisions/s for each config (see the module docstring)."""
     from agents.compiled.shanten_memo import MEMO, clear_memo
     from training.bc import collect_decisions, lane_count
-    from training.selfplay import env_options
 
     rows = []
     lanes = lane_count(None)
     for name in configs:
         cfg = load_train_config(name)
-        kwargs = {
-            "env_options": env_options(cfg),
-            "hand_features": cfg.net.hand_features,
-            "advisor": cfg.net.advisor,
-        }
+        kwargs = _bc_options(cfg)
         rates = {}
         paths = {"hand_by_hand": {"batched": False}, "one_lane": {"batched": True, "threads": 1},
                  "batched": {"batched": True, "threads": lanes}}  # fmt: skip
@@ -193,6 +188,13 @@ def bench_bc(configs: list[str], decisions: int) -> dict:
     return {"bc": rows}
 
 
+def _bc_options(cfg) -> dict:
+    """The keyword arguments of ``training.bc.collect_decisions`` a training run of ``cfg`` passes."""
+    from training.selfplay import env_options
+
+    return {"env_options": env_options(cfg), "hand_features": cfg.net.hand_features, "advisor": cfg.net.advisor}
+
+
 _FRESH_PATHS = {"hand_by_hand": {"batched": False}, "batched": {"batched": True}}
 
 
@@ -201,11 +203,10 @@ def bc_once(name: str, path: str, decisions: int) -> float:
     with nothing played before it (the compiled code is loaded first, untimed)."""
     from training.bc import collect_decisions
     from training.precompile import compile_engine
-    from training.selfplay import env_options
 
     cfg = load_train_config(name)
     compile_engine((cfg.variant,))  # loads the compiled engine and agents (plays random moves, no teacher)
-    kwargs = {"env_options": env_options(cfg), "hand_features": cfg.net.hand_features, "advisor": cfg.net.advisor}
+    kwargs = _bc_options(cfg)
     t = time.perf_counter()
     collect_decisions(cfg.variant, cfg.bc.teacher, decisions, cfg.seed, **_FRESH_PATHS[path], **kwargs)
     return decisions / (time.perf_counter() - t)

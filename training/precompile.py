@@ -32,7 +32,7 @@ class CompileReport:
     seconds: float
     was_cached: bool
     presets: tuple[str, ...]
-    agents_were_cached: bool = True
+    agents_were_cached: bool
 
     def line(self) -> str:
         def how(cached: bool) -> str:
