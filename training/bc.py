@@ -10,6 +10,7 @@ PPO starts from a sensible policy *and* critic.
 
 from __future__ import annotations
 
+import mmap
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -419,7 +420,7 @@ class _RowStore:
     def __init__(self, rows: int, capacity: int) -> None:
         self.lock = threading.Lock()
         self.size = 0
-        self.inputs = np.empty((capacity, rows, OBS_SHAPE[1]), dtype=np.float16)  # untouched pages cost nothing
+        self.inputs = _small_page_array((capacity, rows, OBS_SHAPE[1]), np.float16)  # untouched pages cost nothing
         self.masks = np.empty((capacity, ACTION_SPACE_SIZE), dtype=bool)
         self.actions = np.empty(capacity, dtype=np.int64)
         self.seats = np.empty(capacity, dtype=np.int64)
@@ -445,7 +446,8 @@ class _RowStore:
     def _grow(self, capacity: int) -> None:
         for name in ("inputs", "masks", "actions", "seats", "hands", "then"):
             old = getattr(self, name)
-            new = np.empty((capacity, *old.shape[1:]), dtype=old.dtype)
+            make = _small_page_array if name == "inputs" else np.empty
+            new = make((capacity, *old.shape[1:]), old.dtype)
             new[: self.size] = old[: self.size]
             setattr(self, name, new)
 
@@ -460,6 +462,21 @@ class _RowStore:
         flat = self.inputs[: self.size].reshape(self.size, -1).view(np.uint16)
         _permute_rows(flat, perm, np.empty(flat.shape[1], dtype=np.uint16))
         return self.inputs[: order.size]
+
+
+def _small_page_array(shape: tuple[int, ...], dtype: type) -> np.ndarray:
+    """An uninitialised array of ``shape`` in fresh anonymous memory that the kernel backs with small pages (Linux:
+    ``madvise(MADV_NOHUGEPAGE)``; elsewhere ``np.empty``).  numpy asks for transparent huge pages for large arrays,
+    and where the kernel then compacts memory on the first touch of each 2 MB (``defrag`` ``madvise``, the common
+    default) the rows of a BC collection took 0.06-0.42 s to store from one run to the next against a steady 0.08 s
+    on small pages (one 成都 lane, 20 000 decisions, ``benchmarks/README.md``)."""
+    size = int(np.prod(shape)) * np.dtype(dtype).itemsize
+    advice = getattr(mmap, "MADV_NOHUGEPAGE", None)
+    if advice is None or size == 0 or not hasattr(mmap, "MAP_ANONYMOUS"):
+        return np.empty(shape, dtype=dtype)
+    memory = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    memory.madvise(advice)
+    return np.frombuffer(memory, dtype=dtype).reshape(shape)  # the array keeps the mapping alive
 
 
 @njit(cache=True, nogil=True)

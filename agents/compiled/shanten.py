@@ -22,6 +22,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from envs.scoring.shanten import suit_profile_rows
+
 __all__ = [
     "NO_SPLIT",
     "SHANTEN_TABLES",
@@ -89,7 +91,8 @@ def new_tables(suit_table: np.ndarray | None = None, capped_slots: int = _CAPPED
 
 
 def clear_tables(tables: tuple) -> None:
-    """Empty the memos of ``tables`` (a cold start, for benchmarks)."""
+    """Empty the memos of ``tables`` (a cold start, for benchmarks; never while another thread reads them: the
+    threads of a process share the suit table of :data:`SHANTEN_TABLES`, which only a full table makes safe)."""
     tables[0][:] = _UNSET
     tables[1][:] = -1
 
@@ -97,43 +100,28 @@ def clear_tables(tables: tuple) -> None:
 SHANTEN_TABLES = new_tables()
 """The process-wide tables the agents pass to :func:`shanten_dead` / :func:`shanten_caps`."""
 
-MAX_SUIT_TILES = 14
-"""The most tiles of one suit a hand holds (14: a whole hand); :func:`fill_suit_table` computes the profiles of the
-suits up to this size (405,350 of the 5**9 codes), and a larger one is still computed on first use."""
-_LAST_CODE = sum(c * 5 ** (8 - i) for i, c in enumerate((4, 4, 4, 2)))  # the largest code of MAX_SUIT_TILES tiles
-
 
 def fill_suit_table(tables: tuple = SHANTEN_TABLES) -> int:
-    """Compute every uncapped suit profile of at most :data:`MAX_SUIT_TILES` tiles of ``tables`` now (about half a
-    second) instead of on first use, unless the table already holds them; returns how many were computed.  A
-    process that plays new hands (BC data, evaluation, training) otherwise pays a suit's dynamic programme the first
-    time each of its suit codes appears, which on fresh 红中 hands costs a seventh of the value agent's time."""
+    """Fill the suit table of ``tables`` with the profile of every suit (all ``5**9`` count codes) now, unless it is
+    full already; returns how many rows it wrote.  The rows come from the scoring package's suit table
+    (:func:`envs.scoring.shanten.suit_profile_rows`, the same profiles by the same definition, read from its disk
+    cache), put in this table's order: 0.15 s, where the dynamic programme of every suit of at most 14 tiles took
+    1.2 s.  A full table is only read, so the threads of a process share it
+    (:func:`agents.compiled.shanten_memo.thread_memo`); one not filled computes a suit's profile the first time its
+    code appears, which on fresh 红中 hands costs a seventh of the value agent's time."""
     table = tables[0]
-    if table[_LAST_CODE, 0, 0] != _UNSET:
+    if not (table[:, 0, 0] == _UNSET).any():
         return 0
-    return int(_fill_suit_table(table, MAX_SUIT_TILES))
+    table[:] = suit_rows()
+    return int(table.shape[0])
 
 
-@njit(cache=True)
-def _fill_suit_table(table, max_tiles):  # pragma: no cover - compiled
-    """:func:`fill_suit_table` on the suit table itself (rows already computed are kept)."""
-    c = np.zeros(9, dtype=np.int64)
-    caps = np.full(9, 4, dtype=np.int64)
-    work = np.empty((5, 2), dtype=np.int64)
-    n = 0
-    for code in range(table.shape[0]):
-        x = code
-        total = 0
-        for i in range(8, -1, -1):
-            c[i] = x % 5
-            x //= 5
-            total += c[i]
-        if total > max_tiles or table[code, 0, 0] != _UNSET:
-            continue
-        _group(c, caps, 0, 9, 4, work)
-        _store(work, table[code])
-        n += 1
-    return n
+def suit_rows() -> np.ndarray:
+    """The whole suit table, ``(5**9, 5, 2)`` int8 (:func:`new_suit_table`'s layout: row = the base-5 code of the
+    nine counts, rank 1 the most significant digit; 127 where no split exists), from
+    :func:`envs.scoring.shanten.suit_profile_rows` (rank 1 the least significant digit, profile entry ``2 * s + p``)."""
+    rows = suit_profile_rows(impossible=_FAR).reshape((5,) * 9 + (5, 2))
+    return np.ascontiguousarray(rows.transpose(*range(8, -1, -1), 9, 10)).reshape(5**9, 5, 2)
 
 
 _DUMMIES = np.array([27, 28, 29, 30, 32, 33], dtype=np.int64)  # honor dummies (红中 31 skipped), popped from the end

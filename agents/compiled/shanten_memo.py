@@ -95,14 +95,15 @@ def thread_memo() -> tuple:
 
     A memo's tables and its shanten tables' scratch rows are written by every lookup, so two threads must never
     share one; the compiled agents ask for the calling thread's memo on every call, and an agent instance (its own
-    scratch rows) is used by one thread at a time.  A thread's memo starts empty, with its own copy of the filled
-    suit profiles (:func:`agents.compiled.shanten.fill_suit_table`), about 48 MB in all, and goes with the thread."""
+    scratch rows) is used by one thread at a time.  A thread's memo starts empty (about 28 MB) and goes with the
+    thread; its suit table is the process's own, full (:func:`agents.compiled.shanten.fill_suit_table`), which every
+    thread only reads."""
     if threading.current_thread() is threading.main_thread():
         return MEMO
     memo = getattr(_THREAD, "memo", None)
     if memo is None:
         fill_suit_table()
-        memo = _THREAD.memo = new_memo(tables=new_tables(suit_table=SHANTEN_TABLES[0].copy()))
+        memo = _THREAD.memo = new_memo(tables=new_tables(suit_table=SHANTEN_TABLES[0]))
     return memo
 
 

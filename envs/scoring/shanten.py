@@ -53,6 +53,7 @@ __all__ = [
     "kinds_mask",
     "mask_excluding_suit",
     "shanten",
+    "suit_profile_rows",
     "waits",
 ]
 
@@ -70,6 +71,18 @@ _INF = _st.INF
 _ZERO7 = [0] * 7
 _VALID_COUNT_BYTES = bytes(range(COPIES + 1))
 _MEMO_LIMIT = 1 << 20
+
+
+def suit_profile_rows(impossible: int = _INF) -> np.ndarray:
+    """The profile of every count vector of one suit (数牌形表), the table this module evaluates hands with, whole:
+    ``(5**9, 10)`` int8, row ``sum(c[r] * 5**r)`` for the counts ``c`` of ranks 1-9 (rank 1 the least significant
+    digit), entry ``2 * m + p`` the fewest tiles to add for ``m`` sets and ``p`` pairs (copy caps 4), ``impossible``
+    where no such shape exists.  Read from the table's disk cache (built when there is none)."""
+    ids, profiles, _ = _st.load_tables()
+    rows = profiles[ids]
+    if impossible != _INF:
+        rows[rows == _INF] = impossible
+    return rows
 
 
 def mask_excluding_suit(suit: int | None, base: int = SUITED_MASK) -> int:

@@ -154,12 +154,22 @@ def test_split_hand_answers_one_tile_more_or_less_exactly() -> None:
 
 
 def test_a_filled_suit_table_holds_what_first_use_computes() -> None:
-    """fill_suit_table computes every suit of at most 14 tiles once (a second call computes none); on seeded hands in
-    every suit, a table filled on first use holds the same rows, and shanten through either equals handeval."""
-    from agents.compiled.shanten import _UNSET, fill_suit_table, new_tables
+    """fill_suit_table fills every suit code once (a second call writes nothing), each row the suit's dynamic
+    programme (seeded codes of every size); on seeded hands in every suit, a table filled on first use holds the
+    same rows, and shanten through either equals handeval."""
+    from agents.compiled.shanten import _UNSET, _group, _store, fill_suit_table, new_tables
 
     filled, lazy = new_tables(), new_tables()
-    assert fill_suit_table(filled) == 405_350 and fill_suit_table(filled) == 0
+    assert fill_suit_table(filled) == 5**9 and fill_suit_table(filled) == 0
+    caps, work, row = np.full(9, 4, dtype=np.int64), np.empty((5, 2), dtype=np.int64), np.empty((5, 2), dtype=np.int8)
+    sizes = set()
+    for code in np.random.default_rng(5).integers(0, 5**9, 3000):
+        c = np.array([int(code) // 5 ** (8 - i) % 5 for i in range(9)], dtype=np.int64)
+        sizes.add(int(c.sum()))
+        _group(c, caps, 0, 9, 4, work)
+        _store(work, row)
+        np.testing.assert_array_equal(filled[0][code], row, err_msg=str(c))
+    assert min(sizes) <= 8 and max(sizes) >= 28
     rng = np.random.default_rng(17)
     for _ in range(400):
         counts = [0] * 34

@@ -856,3 +856,26 @@ def test_cache_round_trip_and_damaged_file(tmp_path, monkeypatch):
     cache.write_bytes(b"garbage")
     assert _suit_tables.load_tables() is tables  # damaged cache: rebuilt and rewritten
     assert all((a == b).all() for a, b in zip(_suit_tables.load_tables(), tables))
+
+
+def test_suit_profile_rows_are_the_tables_profile_of_each_key(monkeypatch):
+    """suit_profile_rows gives row ``key`` the profile of the counts that key encodes (rank 1 least significant,
+    checked against the exact programme on seeded keys), and writes ``impossible`` where a profile holds the table's
+    impossible mark (a table with one such entry stands in for the real one, where every shape is reachable)."""
+    import numpy as np
+
+    from envs.scoring.shanten import suit_profile_rows
+
+    rows = suit_profile_rows()
+    assert rows.shape == (5**9, _suit_tables.PROFILE_LEN) and rows.dtype == np.int8
+    for key in np.random.default_rng(11).integers(0, 5**9, 200):
+        counts = tuple(int(key) // 5**r % 5 for r in range(9))
+        assert tuple(int(v) for v in rows[key]) == _suit_tables.capped_profile(counts, (4,) * 9), counts
+    ids, profiles, codes = _suit_tables.load_tables()
+    marked = profiles.copy()
+    marked[int(ids[7]), 9] = _suit_tables.INF
+    monkeypatch.setattr(_suit_tables, "load_tables", lambda: (ids, marked, codes))
+    got = suit_profile_rows(impossible=127)
+    hit = ids == ids[7]
+    assert (got[hit, 9] == 127).all() and np.array_equal(got[~hit], rows[~hit])
+    assert np.array_equal(got[hit, :9], rows[hit, :9])

@@ -173,3 +173,26 @@ def test_the_row_store_grows_and_puts_the_chosen_rows_in_order() -> None:
     assert np.array_equal(store.actions[order], order)
     got = store.rows_in_order(order)
     assert got.shape == (9, 5, 34) and np.array_equal(got, every[order])
+
+
+def test_the_row_buffer_is_writable_memory_of_its_shape_on_small_pages() -> None:
+    """The row store's input buffer has the asked shape and dtype, takes writes and keeps them while a view of it
+    lives; on Linux it is an anonymous mapping of its own (the one advised against huge pages), and an empty buffer
+    is an ordinary empty array."""
+    import mmap
+    import sys
+
+    from training.bc import _small_page_array
+
+    buf = _small_page_array((7, 3, 34), np.float16)
+    assert buf.shape == (7, 3, 34) and buf.dtype == np.float16 and buf.flags.writeable
+    buf[:] = np.arange(7, dtype=np.float16)[:, None, None]
+    view = buf[2:4]
+    del buf
+    assert np.array_equal(view[:, 0, 0], [2, 3])
+    if sys.platform.startswith("linux"):
+        owner = view
+        while isinstance(owner, np.ndarray):
+            owner = owner.base
+        assert isinstance(owner, memoryview) and isinstance(owner.obj, mmap.mmap)
+    assert _small_page_array((0, 3, 34), np.float16).shape == (0, 3, 34)
