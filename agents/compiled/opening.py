@@ -17,7 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from agents.compiled.shanten_memo import NEAR, shanten_cached, useful_tiles
+from agents.compiled.shanten import _DUMMIES, NO_SPLIT, shanten_dead, split_hand, split_suit_shanten
+from agents.compiled.shanten_memo import MISS, NEAR, memo_probe, memo_store, memo_words, shanten_cached, useful_tiles
 from agents.compiled.value_plans import CI_SUITED, R_DEAD
 from envs.core.actions import (
     BAOHU_ID,
@@ -48,42 +49,94 @@ OPENING_ACTIONS = np.array(
 """Action ids the functions read (passed as an array, never frozen in numba's cache)."""
 
 
+_MAX_TRIPLES = 165  # the multisets of three of nine kinds: the most triples one suit offers
+
+
 @njit(cache=True, inline="always")
-def _exchange_key(rest, wilds, suited, zeros, memo):  # pragma: no cover - compiled
-    """``GreedyAgent._exchange_key``: ``(shanten, tiles in the void suit, minus pairs)`` of the best void suit
-    (``zeros``: 34 zero meld counts)."""
-    found = False
-    b0, b1, b2 = 0, 0, 0
-    for v in range(3):
-        if not (suited >> (9 * v)) & 1:
-            continue
-        dead = np.int64(0x1FF) << (9 * v)
-        s = shanten_cached(rest, wilds, dead, suited & ~dead, zeros, memo)
-        in_void = 0
-        for k in range(9 * v, 9 * v + 9):
-            in_void += rest[k]
-        pairs = 0
-        for k in range(27):
-            if rest[k] >= 2 and not (dead >> k) & 1:
-                pairs += 1
-        if not found or (s, in_void, -pairs) < (b0, b1, b2):
-            b0, b1, b2 = s, in_void, -pairs
-            found = True
-    return b0, b1, b2
+def _pairs_alive(rest, dead):  # pragma: no cover - compiled
+    """The suited kinds outside ``dead`` that ``rest`` holds two or more of."""
+    pairs = 0
+    for k in range(27):
+        if rest[k] >= 2 and not (dead >> k) & 1:
+            pairs += 1
+    return pairs
+
+
+@njit(cache=True)
+def _void_keys(rest, trips, nt, s, v, n_tiles, wilds, suited, spares, zeros, memo, keys):  # pragma: no cover
+    """Lower ``keys[i]`` to ``GreedyAgent._exchange_key``'s ``(shanten, tiles in the void suit, minus pairs)`` with
+    suit ``v`` void, for each triple ``trips[i]`` of suit ``s`` (``n_tiles`` tiles there) taken out of ``rest``.
+    Void ``s`` itself: the live tiles left are the same for every triple, and when the dummies go round (``spares``
+    of them) the dead ones all become dummies, so one shanten answers every triple.  Void ``v != s``: each triple's
+    hand is looked up in the memo; the first one it lacks splits the hand into its groups
+    (:func:`agents.compiled.shanten.split_hand`), and from then on each one it lacks costs one suit profile
+    (:func:`agents.compiled.shanten.split_suit_shanten`) and is kept."""
+    tables = memo[0]
+    dead = np.int64(0x1FF) << (9 * v)
+    allowed = suited & ~dead
+    in_void = 0
+    for k in range(9 * v, 9 * v + 9):
+        in_void += rest[k]
+    same = NO_SPLIT  # the shanten every triple shares (void s), when one does
+    if v == s:
+        in_void = n_tiles - 3
+        if in_void <= spares:
+            a0, b0, c0 = trips[0, 0], trips[0, 1], trips[0, 2]
+            rest[a0] -= 1
+            rest[b0] -= 1
+            rest[c0] -= 1
+            same = shanten_cached(rest, wilds, dead, allowed, zeros, memo)
+            rest[a0] += 1
+            rest[b0] += 1
+            rest[c0] += 1
+    split = 0  # 0: not tried, 1: split, -1: the split does not apply
+    for i in range(nt):
+        a, b, c = trips[i, 0], trips[i, 1], trips[i, 2]
+        rest[a] -= 1
+        rest[b] -= 1
+        rest[c] -= 1
+        sh = same
+        if sh == NO_SPLIT:
+            ok, w0, w1, w4, w5 = memo_words(rest, wilds, zeros)
+            slot, sh = memo_probe(memo, ok, w0, w1, dead, allowed, w4, w5)
+            if sh == MISS:
+                sh = NO_SPLIT
+                if split == 0 and v != s:
+                    sh = split_hand(rest, wilds, dead, allowed, zeros, tables)
+                    split = -1 if sh == NO_SPLIT else 1
+                elif split == 1:
+                    code = 0
+                    for k in range(9 * s, 9 * s + 9):
+                        code = code * 5 + rest[k]
+                    sh = split_suit_shanten(s, code, tables)
+                if sh == NO_SPLIT:
+                    sh = shanten_dead(rest, wilds, dead, allowed, zeros, tables)
+                memo_store(memo, slot, w0, w1, dead, allowed, w4, w5, sh)
+        pairs = _pairs_alive(rest, dead)
+        rest[a] += 1
+        rest[b] += 1
+        rest[c] += 1
+        if keys[i, 3] == 0 or (sh, in_void, -pairs) < (keys[i, 0], keys[i, 1], keys[i, 2]):
+            keys[i, 0], keys[i, 1], keys[i, 2], keys[i, 3] = sh, in_void, -pairs, 1
 
 
 @njit(cache=True)
 def exchange(mask, picked, counts, wilds, suited, memo, acts):  # pragma: no cover - compiled
     """``GreedyAgent._exchange``: the next tile of the best triple that holds the ``picked`` tiles (34 counts), or
-    -1 when no legal exchange action is left of it (the caller plays the first legal action)."""
-    n_picks = 0
-    for k in range(34):
-        n_picks += picked[k]
+    -1 when no legal exchange action is left of it (the caller plays the first legal action).  A triple's key is
+    the best over the void suits of ``(shanten, tiles in the void suit, minus pairs)``, then the triple itself; the
+    keys of one suit's triples are found void by void (:func:`_void_keys`)."""
     best_found = False
     bk0, bk1, bk2 = 0, 0, 0
     ba, bb, bc = -1, -1, -1
     rest = counts.copy()
     zeros = np.zeros(34, dtype=np.int64)
+    trips = np.empty((_MAX_TRIPLES, 3), dtype=np.int64)
+    keys = np.zeros((_MAX_TRIPLES, 4), dtype=np.int64)  # (shanten, in void, -pairs, set)
+    spares = 0  # honor dummies free for dead tiles (agents.compiled.shanten._without_dead)
+    for d in _DUMMIES:
+        if counts[d] == 0:
+            spares += 1
     for s in range(3):
         if not (suited >> (9 * s)) & 1:
             continue
@@ -98,6 +151,7 @@ def exchange(mask, picked, counts, wilds, suited, memo, acts):  # pragma: no cov
             n_tiles += counts[k]
         if n_tiles < 3:
             continue
+        nt = 0
         for a in range(9 * s, 9 * s + 9):
             if counts[a] < 1:
                 continue
@@ -111,18 +165,21 @@ def exchange(mask, picked, counts, wilds, suited, memo, acts):  # pragma: no cov
                     for k in range(34):  # the triple contains every pick
                         if picked[k] > (a == k) + (b == k) + (c == k):
                             ok = False
-                    if not ok:
-                        continue
-                    rest[a] -= 1
-                    rest[b] -= 1
-                    rest[c] -= 1
-                    k0, k1, k2 = _exchange_key(rest, wilds, suited, zeros, memo)
-                    rest[a] += 1
-                    rest[b] += 1
-                    rest[c] += 1
-                    if not best_found or (k0, k1, k2, a, b, c) < (bk0, bk1, bk2, ba, bb, bc):
-                        bk0, bk1, bk2, ba, bb, bc = k0, k1, k2, a, b, c
-                        best_found = True
+                    if ok:
+                        trips[nt, 0], trips[nt, 1], trips[nt, 2] = a, b, c
+                        nt += 1
+        if nt == 0:
+            continue
+        keys[:nt, 3] = 0
+        for v in range(3):
+            if (suited >> (9 * v)) & 1:
+                _void_keys(rest, trips, nt, s, v, n_tiles, wilds, suited, spares, zeros, memo, keys)
+        for i in range(nt):
+            k0, k1, k2 = keys[i, 0], keys[i, 1], keys[i, 2]
+            a, b, c = trips[i, 0], trips[i, 1], trips[i, 2]
+            if not best_found or (k0, k1, k2, a, b, c) < (bk0, bk1, bk2, ba, bb, bc):
+                bk0, bk1, bk2, ba, bb, bc = k0, k1, k2, a, b, c
+                best_found = True
     if not best_found:
         return -1
     left = np.zeros(34, dtype=np.int64)

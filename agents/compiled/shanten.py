@@ -35,6 +35,7 @@ __all__ = [
     "shanten_dead",
     "split_hand",
     "split_shanten",
+    "split_suit_shanten",
 ]
 
 _INF = 1 << 20
@@ -590,6 +591,36 @@ def split_shanten(t, d, tables):  # pragma: no cover - compiled
     more: :data:`NO_SPLIT` when the split does not apply, ``t`` is dead (the dummies would change), the count would
     leave 0-4 or its cap, or the number of sets of the targets would change (ask :func:`shanten_dead`)."""
     return split_step(t, d, tables[0], tables[1], tables[2], tables[5], tables[6], tables[7], tables[8])
+
+
+@njit(cache=True)
+def split_suit_shanten(g, code, tables):  # pragma: no cover - compiled
+    """The shanten of the hand :func:`split_hand` split, with the counts of suit ``g`` replaced by those of the
+    base-5 ``code`` (first kind most significant) holding as many tiles: one suit profile and one product.
+    :data:`NO_SPLIT` when the split does not apply, suit ``g`` holds a dead or capped kind (a meld, a dummy), seven
+    pairs apply (their pair steps would change), or ``code`` holds another number of tiles (ask
+    :func:`shanten_dead`)."""
+    table, cap_keys, cap_vals, parts, kinds, meta, steps = (tables[0], tables[1], tables[2], tables[5], tables[6],
+                                                             tables[7], tables[8])  # fmt: skip
+    lo = 9 * g
+    if not meta[_M_OK] or meta[_M_SEVEN] or meta[_M_CAPPED + g] or (meta[_M_DEAD] >> lo) & 0x1FF:
+        return NO_SPLIT
+    c = kinds[0]
+    old = np.empty(9, dtype=np.int64)
+    x = code
+    change = 0
+    for i in range(8, -1, -1):  # the new counts into the suit's row (a profile not in the table is computed there)
+        old[i] = c[lo + i]
+        c[lo + i] = x % 5
+        change += c[lo + i] - old[i]
+        x //= 5
+    if change == 0:
+        _suit_into(c, kinds[1], lo, code, False, table, cap_keys, cap_vals, parts, _P_NEW, _P_NEW)
+    for i in range(9):
+        c[lo + i] = old[i]
+    if change != 0:
+        return NO_SPLIT
+    return _split_cost(g, _P_NEW, parts, meta, steps) - 1
 
 
 @njit(cache=True)

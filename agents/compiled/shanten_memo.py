@@ -34,10 +34,13 @@ from envs.core.tiles import NUM_KINDS, NUM_SUITED
 
 __all__ = [
     "MEMO",
+    "MISS",
     "NEAR",
     "add_tile",
     "clear_memo",
     "discard_shanten",
+    "memo_probe",
+    "memo_store",
     "memo_words",
     "new_memo",
     "shanten_cached",
@@ -53,6 +56,8 @@ NEAR = np.array(
 """Kinds within two ranks of each suited kind (:data:`agents.handeval._NEAR`): where a useful draw of a hand without
 wildcards and at most three steps from ready can be (:func:`useful_tiles`)."""
 
+MISS = -1000
+"""What :func:`memo_probe` answers for a hand the memo does not hold (no shanten is that low)."""
 _SLOTS = 1 << 17
 _M1 = np.uint64(0x9E3779B97F4A7C15)
 _M2 = np.uint64(0xC2B2AE3D27D4EB4F)
@@ -148,18 +153,33 @@ def add_tile(w0, w1, t, d):  # pragma: no cover - compiled
 def shanten_keyed(counts, wilds, dead, allowed, melded, memo, ok, w0, w1, w4, w5):  # pragma: no cover - compiled
     """:func:`shanten_cached` of a hand whose :func:`memo_words` are given (``counts`` / ``wilds`` / ``melded`` must
     be the hand they describe: a miss computes it from them)."""
-    if not ok:
-        return shanten_dead(counts, wilds, dead, allowed, melded, memo[0])
-    table, keys, vals = memo[0], memo[1], memo[2]
-    w2 = np.int64(dead)
-    w3 = np.int64(allowed)
-    i = _slot(_hand_hash(w0, w1, w2, w3, w4, w5), keys.shape[0])
-    if _key_is(keys[i], w0, w1, w2, w3, w4, w5):
-        return vals[i]
-    s = shanten_dead(counts, wilds, dead, allowed, melded, table)
-    _key_set(keys[i], w0, w1, w2, w3, w4, w5)
-    vals[i] = s
+    slot, s = memo_probe(memo, ok, w0, w1, dead, allowed, w4, w5)
+    if s == MISS:
+        s = shanten_dead(counts, wilds, dead, allowed, melded, memo[0])
+        memo_store(memo, slot, w0, w1, dead, allowed, w4, w5, s)
     return s
+
+
+@njit(cache=True, inline="always")
+def memo_probe(memo, ok, w0, w1, dead, allowed, w4, w5):  # pragma: no cover - compiled
+    """``(slot, shanten)`` of the hand of these :func:`memo_words` in ``memo``'s shanten table: :data:`MISS` when
+    the table does not hold it, slot -1 when its words do not describe it (``ok`` false: never kept)."""
+    if not ok:
+        return -1, MISS
+    keys = memo[1]
+    i = _slot(_hand_hash(w0, w1, np.int64(dead), np.int64(allowed), w4, w5), keys.shape[0])
+    if _key_is(keys[i], w0, w1, np.int64(dead), np.int64(allowed), w4, w5):
+        return i, memo[2][i]
+    return i, MISS
+
+
+@njit(cache=True, inline="always")
+def memo_store(memo, slot, w0, w1, dead, allowed, w4, w5, shanten):  # pragma: no cover - compiled
+    """Keep ``shanten`` for the hand of these :func:`memo_words` in ``slot`` (from :func:`memo_probe`; -1: not
+    kept)."""
+    if slot >= 0:
+        _key_set(memo[1][slot], w0, w1, np.int64(dead), np.int64(allowed), w4, w5)
+        memo[2][slot] = shanten
 
 
 @njit(cache=True, inline="always")

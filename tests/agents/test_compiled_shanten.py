@@ -153,6 +153,54 @@ def test_split_hand_answers_one_tile_more_or_less_exactly() -> None:
     assert refused > 0 and checked > 5000
 
 
+def test_split_suit_shanten_answers_a_suit_replaced_exactly() -> None:
+    """split_suit_shanten equals shanten_dead on the split hand with one suit's counts replaced by any others of as
+    many tiles (dead suits, melds elsewhere, wildcards, seven-pair hands); refused (NO_SPLIT) for a suit with a
+    dead or capped kind, another tile count, seven pairs, or a hand the split does not apply to."""
+    from agents.compiled.shanten import NO_SPLIT, new_tables, split_hand, split_suit_shanten
+
+    tables = new_tables(capped_slots=8)
+    rng = np.random.default_rng(29)
+    checked = refused = 0
+    for i in range(400):
+        n_melds = int(rng.integers(0, 2)) if i % 3 else 0
+        size = 13 - 3 * n_melds + (i % 2) - 3 * (i % 5 == 0)
+        wilds = int(rng.integers(0, 3)) if i % 3 == 0 else 0
+        melded = np.zeros(34, dtype=np.int64)
+        for k in rng.choice(27, size=n_melds, replace=False):
+            melded[int(k)] = 3
+        pool = [k for k in range(27) for _ in range(4 - int(melded[k]))]
+        counts = np.zeros(34, dtype=np.int64)
+        for t in rng.choice(pool, size - wilds, replace=False):
+            counts[int(t)] += 1
+        dead = suit_mask(int(rng.integers(0, 3))) if i % 2 else 0
+        allowed = (1 << 27) - 1
+        if split_hand(counts, wilds, dead, allowed, melded, tables) == NO_SPLIT:
+            continue
+        dead_held = sum(int(counts[k]) for k in range(27) if (dead >> k) & 1)  # each becomes a capped dummy
+        seven = n_melds == 0 and dead_held == 0 and size >= 13  # four sets and a pair: seven pairs count too
+        for g in range(3):
+            lo = 9 * g
+            held = int(counts[lo : lo + 9].sum())
+            blocked = seven or (dead >> lo) & 1 or melded[lo : lo + 9].any()
+            for _ in range(12):
+                new = np.zeros(9, dtype=np.int64)
+                extra = int(rng.integers(-1, 2)) if i % 4 == 0 else 0  # another tile count now and then
+                for t in rng.choice([r for r in range(9) for _ in range(4)], max(0, held + extra), replace=False):
+                    new[int(t)] += 1
+                code = int(sum(int(new[r]) * 5 ** (8 - r) for r in range(9)))
+                got = split_suit_shanten(g, code, tables)
+                if blocked or new.sum() != held:
+                    assert got == NO_SPLIT
+                    refused += 1
+                    continue
+                hand = counts.copy()
+                hand[lo : lo + 9] = new
+                assert got == compiled_shanten(hand, wilds, dead, allowed, melded, SHANTEN_TABLES), (hand, g)
+                checked += 1
+    assert checked > 3000 and refused > 300
+
+
 def test_a_filled_suit_table_holds_what_first_use_computes() -> None:
     """fill_suit_table fills every suit code once (a second call writes nothing), each row the suit's dynamic
     programme (seeded codes of every size); on seeded hands in every suit, a table filled on first use holds the

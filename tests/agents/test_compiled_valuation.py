@@ -151,6 +151,33 @@ def test_shanten_memo_exact() -> None:
             assert shanten_cached(c, wilds, dead, (1 << NUM_SUITED) - 1, m, memo) == want
 
 
+def test_memo_probe_misses_until_stored_and_never_keeps_what_its_words_cannot_hold() -> None:
+    """memo_probe answers MISS for a hand the memo lacks and, once memo_store kept a value in its slot, that value
+    (other dead or allowed masks stay misses); a hand whose counts its words cannot hold (``ok`` false) gets slot
+    -1, which memo_store ignores."""
+    from agents.compiled.shanten_memo import MISS, memo_probe, memo_store, memo_words, new_memo
+
+    memo = new_memo(slots=64)
+    c = np.zeros(NUM_KINDS, dtype=np.int64)
+    c[[0, 1, 2, 9, 9, 18]] = 1
+    m = np.zeros(NUM_KINDS, dtype=np.int64)
+    ok, w0, w1, w4, w5 = memo_words(c, 0, m)
+    assert ok
+    slot, got = memo_probe(memo, ok, w0, w1, 0, 511, w4, w5)
+    assert got == MISS and slot >= 0
+    memo_store(memo, slot, w0, w1, 0, 511, w4, w5, 3)
+    assert memo_probe(memo, ok, w0, w1, 0, 511, w4, w5) == (slot, 3)
+    assert memo_probe(memo, ok, w0, w1, 0, 1023, w4, w5)[1] == MISS
+    assert memo_probe(memo, ok, w0, w1, 1 << 20, 511, w4, w5)[1] == MISS
+    big = c.copy()
+    big[5] = 8  # more copies than a word holds
+    ok, *words = memo_words(big, 0, m)
+    assert not ok and memo_probe(memo, ok, *words[:2], 0, 511, *words[2:]) == (-1, MISS)
+    before = memo[1].copy()
+    memo_store(memo, -1, *words[:2], 0, 511, *words[2:], 2)
+    assert np.array_equal(memo[1], before)
+
+
 def test_compiled_useful_tiles_equal_handeval() -> None:
     """The compiled useful tiles (有效牌), whose drawn hands are looked up by the held hand's key plus one count, list
     the kinds :func:`agents.handeval.useful_tiles` lists: wildcards, void suits, melds and a one-suit candidate set,
