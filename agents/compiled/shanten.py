@@ -605,22 +605,31 @@ def split_suit_shanten(g, code, tables):  # pragma: no cover - compiled
     lo = 9 * g
     if not meta[_M_OK] or meta[_M_SEVEN] or meta[_M_CAPPED + g] or (meta[_M_DEAD] >> lo) & 0x1FF:
         return NO_SPLIT
-    c = kinds[0]
-    old = np.empty(9, dtype=np.int64)
-    x = code
-    change = 0
-    for i in range(8, -1, -1):  # the new counts into the suit's row (a profile not in the table is computed there)
-        old[i] = c[lo + i]
-        c[lo + i] = x % 5
-        change += c[lo + i] - old[i]
-        x //= 5
-    if change == 0:
-        _suit_into(c, kinds[1], lo, code, False, table, cap_keys, cap_vals, parts, _P_NEW, _P_NEW)
-    for i in range(9):
-        c[lo + i] = old[i]
-    if change != 0:
+    held = meta[_M_CODE + g]  # the split hand's own counts of the suit
+    if _code_tiles(code) != _code_tiles(held):
         return NO_SPLIT
+    _counts_into(kinds[0], lo, code)  # (a profile not in the table is computed from the counts)
+    _suit_into(kinds[0], kinds[1], lo, code, False, table, cap_keys, cap_vals, parts, _P_NEW, _P_NEW)
+    _counts_into(kinds[0], lo, held)
     return _split_cost(g, _P_NEW, parts, meta, steps) - 1
+
+
+@njit(cache=True, inline="always")
+def _code_tiles(code):  # pragma: no cover - compiled
+    """The number of tiles of a suit's base-5 ``code``."""
+    n = 0
+    while code:
+        n += code % 5
+        code //= 5
+    return n
+
+
+@njit(cache=True, inline="always")
+def _counts_into(c, lo, code):  # pragma: no cover - compiled
+    """The nine counts of the base-5 ``code`` (first kind most significant) into ``c[lo:lo + 9]``."""
+    for i in range(8, -1, -1):
+        c[lo + i] = code % 5
+        code //= 5
 
 
 @njit(cache=True)
