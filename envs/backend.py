@@ -184,6 +184,11 @@ class BatchBackend(Protocol):
         """The hand scores of slot ``i`` (a new list)."""
         ...
 
+    def seat_scores(self, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """A new ``int64`` array: the hand score of ``seats[j]`` in slot ``rows[j]`` (``scores(rows[j])[seats[j]]``),
+        for every ``j``."""
+        ...
+
     def over(self) -> np.ndarray:
         """A new ``bool`` array ``(num_envs,)``: whose hands have ended."""
         ...

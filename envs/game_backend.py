@@ -210,6 +210,10 @@ class GameBatch:
     def scores(self, i: int) -> list[int]:
         return list(self._games[i].scores)
 
+    def seat_scores(self, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        games = self._games
+        return np.array([games[i].scores[q] for i, q in zip(rows.tolist(), seats.tolist())], dtype=np.int64)
+
     def over(self) -> np.ndarray:
         return np.array([g.is_over for g in self._games], dtype=bool)
 

@@ -107,6 +107,9 @@ class MatchBatch:
         led = self.ledger(i)
         return [s - start for s, start in zip(led.standing, led.rules.start)]
 
+    def seat_scores(self, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        return np.array([self.scores(i)[q] for i, q in zip(rows.tolist(), seats.tolist())], dtype=np.int64)
+
     def over(self) -> np.ndarray:
         return np.fromiter((m is not None and m.over for m in self._matches), dtype=bool, count=self.num_envs)
 

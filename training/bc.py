@@ -256,18 +256,23 @@ def collect_batched(
             backend.observe_next(rows, seats, True, obs, masks)
             every = rows.size == slots  # every slot in play: the buffers themselves, no copy of the rows
             legal = masks if every else masks[rows]
-            actions = player.act(obs if every else obs[rows], legal, rows, seats[rows])
+            chosen = np.flatnonzero(legal.sum(axis=1) > 1)  # decisions with a choice are recorded
+            at = rows[chosen]
+            seen, seen_masks = obs[at], masks[at]
+            if player.stateless:  # a row without a choice plays its one action unasked; the teacher reads `seen`
+                actions = legal.argmax(axis=1)
+                if chosen.size:
+                    actions[chosen] = player.act(seen, seen_masks, at, seats[at])
+            else:
+                actions = player.act(obs if every else obs[rows], legal, rows, seats[rows])
             bad = backend.first_illegal(legal, actions)
             if bad >= 0:
                 raise ValueError(f"teacher {teacher!r} chose an illegal action {int(actions[bad])}")
-            chosen = np.flatnonzero(legal.sum(axis=1) > 1)  # decisions with a choice are recorded
             if chosen.size:
-                at = rows[chosen]
                 advice = actions[chosen] if known_advice else None
-                inputs = features.build_batch(obs[at], masks[at], advice=advice)
+                blocks = features.feature_blocks(seen, seen_masks, advice=advice)
                 hands, who = slot_hand[at], seats[at]
-                then = np.array([backend.scores(i)[q] for i, q in zip(at.tolist(), who.tolist())], dtype=np.int64)
-                store.add(inputs, masks[at], actions[chosen], who, hands, then)
+                store.add(seen, blocks, seen_masks, actions[chosen], who, hands, backend.seat_scores(at, who))
                 book.record(hands)
             backend.step(rows, seats[rows], actions)
             last = book.last_needed()
@@ -427,15 +432,20 @@ class _RowStore:
         self.hands = np.empty(capacity, dtype=np.int64)
         self.then = np.empty(capacity, dtype=np.int64)
 
-    def add(self, inputs: np.ndarray, masks: np.ndarray, actions: np.ndarray, seats: np.ndarray, hands: np.ndarray,
-            then: np.ndarray) -> None:  # fmt: skip
-        """Record a step's decisions (``inputs`` float32 ``(n, rows, 34)``, the rest ``(n, ...)``)."""
-        n = inputs.shape[0]
+    def add(self, observations: np.ndarray, blocks: np.ndarray, masks: np.ndarray, actions: np.ndarray,
+            seats: np.ndarray, hands: np.ndarray, then: np.ndarray) -> None:  # fmt: skip
+        """Record a step's decisions: their network inputs are ``observations`` ``(n, C, 34)`` followed by
+        ``blocks`` ``(n, rows - C, 34)`` (:meth:`agents.learned.net_input.NetInput.feature_blocks`), both float32,
+        converted into the row buffer in place; the rest ``(n, ...)``."""
+        n, c = observations.shape[:2]
         with self.lock:
             k = self.size
             if k + n > self.inputs.shape[0]:
                 self._grow(2 * (k + n))
-            _float16_into(inputs, self.inputs[k : k + n])
+            rows = self.inputs[k : k + n]
+            _float16_into(observations, rows[:, :c])
+            if blocks.shape[1]:
+                _float16_into(blocks, rows[:, c:])
             self.masks[k : k + n] = masks
             self.actions[k : k + n] = actions
             self.seats[k : k + n] = seats
@@ -500,8 +510,9 @@ def _permute_rows(rows, perm, tmp):  # pragma: no cover - compiled
 
 
 def _float16_into(rows: np.ndarray, out: np.ndarray) -> None:
-    """``rows`` as float16 into ``out`` (C-contiguous), the values ``rows.astype(np.float16)`` gives (both round to
-    nearest even), converted by torch: numpy converts one value at a time, about twelve times slower."""
+    """``rows`` as float16 into ``out`` (a view of the same shape, strides of its own), the values
+    ``rows.astype(np.float16)`` gives (both round to nearest even), converted by torch: numpy converts one value at a
+    time, about twelve times slower."""
     torch.from_numpy(out).copy_(torch.from_numpy(np.ascontiguousarray(rows, dtype=np.float32)))
 
 

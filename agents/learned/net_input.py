@@ -117,20 +117,43 @@ class NetInput:
         self, observations: np.ndarray, masks: np.ndarray | None = None, *, advice: np.ndarray | None = None
     ) -> np.ndarray:
         """:meth:`build` of every observation of a batch ``(B, C, 34)`` (``masks`` ``(B, 183)``, required with an
-        advisor).  The hand-feature planes of the whole batch come from one compiled call
-        (:class:`agents.compiled.hand_features.BatchHandFeatures`, the same values as :meth:`build`), and so do the
-        advisor's actions (:meth:`agents.learned.advice.Advisor.planes_batch`).  ``advice``: the advisor's action
-        of every row when the caller already knows them (``(B,)``, as :meth:`build`'s ``advice``)."""
+        advisor): the observations followed by their :meth:`feature_blocks`, ``(B, rows, 34)`` float32."""
+        observations = np.asarray(observations)
+        out = np.empty((observations.shape[0], self.rows, NUM_KINDS), dtype=np.float32)
+        out[:, : self.obs_rows] = observations
+        self.feature_blocks(observations, masks, advice=advice, out=out[:, self.obs_rows :])
+        return out
+
+    def feature_blocks(
+        self,
+        observations: np.ndarray,
+        masks: np.ndarray | None = None,
+        *,
+        advice: np.ndarray | None = None,
+        out: np.ndarray | None = None,
+    ) -> np.ndarray:
+        """The rows of the network input after the observation, for a batch of observations ``(B, C, 34)``:
+        ``(B, rows - obs_rows, 34)`` float32 (into ``out`` if given).  The hand-feature planes of the whole batch come
+        from one compiled call (:class:`agents.compiled.hand_features.BatchHandFeatures`, the same values as
+        :meth:`build`), and so do the advisor's actions (:meth:`agents.learned.advice.Advisor.planes_batch`).
+        ``advice``: the advisor's action of every row when the caller already knows them (``(B,)``, as
+        :meth:`build`'s ``advice``)."""
         observations = np.asarray(observations)
         n = observations.shape[0]
-        out = np.empty((n, self.rows, NUM_KINDS), dtype=np.float32)
-        base = self.obs_rows
-        out[:, :base] = observations
+        shape = (n, self.rows - self.obs_rows, NUM_KINDS)
+        if out is None:
+            out = np.empty(shape, dtype=np.float32)
+        elif out.shape != shape or out.dtype != np.float32:
+            raise ValueError(f"out must be float32 of shape {shape}, got {out.dtype} {out.shape}")
         if self.match:  # the feature blocks read the chuanma-v1 rows
             observations = np.ascontiguousarray(observations[:, : OBS_SHAPE[0]])
+        base = 0
         if self.batch_hand is not None:
-            out[:, base : base + HAND_FEATURE_PLANES] = self.batch_hand.planes(observations)
-            base += HAND_FEATURE_PLANES
+            planes = out if self.advisor is None and out.flags.c_contiguous else None  # written in place
+            got = self.batch_hand.planes(observations, out=planes)
+            if planes is None:
+                out[:, :HAND_FEATURE_PLANES] = got
+            base = HAND_FEATURE_PLANES
         if self.advisor is not None:
             if masks is None:
                 raise ValueError(

@@ -264,6 +264,9 @@ class CompiledBatch:
     def scores(self, i: int) -> list[int]:
         return self.state[i, SCORES : SCORES + self.num_players].tolist()
 
+    def seat_scores(self, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        return self.state[rows, SCORES + seats].astype(np.int64)
+
     def over(self) -> np.ndarray:
         return self.state[:, OVER] == 1
 

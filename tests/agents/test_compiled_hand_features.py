@@ -34,6 +34,28 @@ def test_build_batch_equals_build(variant: str) -> None:
         net.build_batch(obs)
 
 
+@pytest.mark.parametrize("advisor", ["", "greedy"])
+def test_feature_blocks_are_the_rows_after_the_observation(advisor: str) -> None:
+    """``feature_blocks`` gives :meth:`build`'s rows after the observation (hand planes written in place when they are
+    the only block), into ``out`` when given; an ``out`` of another shape or dtype is refused."""
+    from agents.learned.net_input import NetInput
+
+    obs, masks = record("chengdu", hands=1, seed=4)
+    net = NetInput("chengdu", hand_features=True, advisor=advisor)
+    blocks = net.feature_blocks(obs, masks)
+    assert blocks.shape == (obs.shape[0], net.rows - net.obs_rows, 34) and blocks.dtype == np.float32
+    assert blocks.any()
+    for b in range(obs.shape[0]):
+        np.testing.assert_array_equal(blocks[b], net.build(obs[b], masks[b])[net.obs_rows :], err_msg=f"row {b}")
+    out = np.full_like(blocks, 7.0)
+    assert net.feature_blocks(obs, masks, out=out) is out
+    np.testing.assert_array_equal(out, blocks)
+    with pytest.raises(ValueError, match="out must be float32"):
+        net.feature_blocks(obs, masks, out=out.astype(np.float16))
+    with pytest.raises(ValueError, match="out must be float32"):
+        net.feature_blocks(obs, masks, out=out[:-1])
+
+
 def test_plane_count_matches() -> None:
     from agents.compiled import hand_features as compiled
     from agents.learned import hand_features as python

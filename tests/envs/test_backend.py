@@ -119,3 +119,26 @@ def test_copy_hand_refuses_a_batch_of_other_rules(engine):
     chengdu.deal(0, 1)
     with pytest.raises(ValueError, match="other rules"):
         xueliu.copy_hand(chengdu, 0, 0)
+
+
+@pytest.mark.parametrize("engine", ["python", "compiled"])
+def test_seat_scores_read_each_rows_seat_from_its_slots_scores(engine):
+    """``seat_scores(rows, seats)[j] == scores(rows[j])[seats[j]]``, repeats and any order of rows included, on hands
+    whose scores are not all zero."""
+    cfg = load_variant("chengdu")
+    slots = 8
+    backend = make_batch(engine, cfg, slots)
+    obs, masks = np.zeros((slots, *OBS_SHAPE), np.float32), np.zeros((slots, ACTION_SPACE_SIZE), np.int8)
+    seats, rng = np.zeros(slots, np.int64), np.random.default_rng(5)
+    for i in range(slots):
+        backend.deal(i, 40 + i)
+    while live := [i for i in range(slots) if not backend.is_over(i)]:  # a random legal action in each slot
+        rows = np.array(live, dtype=np.int64)
+        backend.observe_next(rows, seats, True, obs, masks)
+        backend.step(rows, seats[rows], backend.pick_legal(masks[rows], rng.random(rows.size)))
+    table = [backend.scores(i) for i in range(slots)]
+    assert sum(any(s) for s in table) >= 2
+    rows = np.array([7, 0, 2, 2, 5, 0, 3], dtype=np.int64)
+    who = np.array([1, 3, 0, 2, 2, 0, 1], dtype=np.int64)
+    got = backend.seat_scores(rows, who)
+    assert got.dtype == np.int64 and got.tolist() == [table[i][q] for i, q in zip(rows.tolist(), who.tolist())]

@@ -153,9 +153,9 @@ def test_bad_lane_counts_are_refused(threads: object) -> None:
 
 
 def test_the_row_store_grows_and_puts_the_chosen_rows_in_order() -> None:
-    """Rows recorded in steps past the store's first capacity are all kept, and ``rows_in_order`` moves exactly the
-    chosen rows, in the chosen order, to the front (float16 as ``astype`` rounds them); the other columns index as
-    recorded."""
+    """Rows recorded in steps past the store's first capacity are all kept, each the observation rows followed by the
+    feature blocks it was given, and ``rows_in_order`` moves exactly the chosen rows, in the chosen order, to the
+    front (float16 as ``astype`` rounds them); the other columns index as recorded."""
     from training.bc import _RowStore
 
     rng = np.random.default_rng(3)
@@ -165,7 +165,7 @@ def test_the_row_store_grows_and_puts_the_chosen_rows_in_order() -> None:
     for i, x in enumerate(steps):
         n = x.shape[0]
         masks = rng.random((n, 183)) < 0.5
-        store.add(x, masks, np.arange(seen, seen + n), np.full(n, i), np.arange(n), np.full(n, 7 * i))
+        store.add(x[:, :3], x[:, 3:], masks, np.arange(seen, seen + n), np.full(n, i), np.arange(n), np.full(n, 7 * i))
         seen += n
     assert store.size == seen == 13 and store.inputs.shape[0] >= 13
     every = np.concatenate(steps).astype(np.float16)
@@ -173,6 +173,10 @@ def test_the_row_store_grows_and_puts_the_chosen_rows_in_order() -> None:
     assert np.array_equal(store.actions[order], order)
     got = store.rows_in_order(order)
     assert got.shape == (9, 5, 34) and np.array_equal(got, every[order])
+    bare = _RowStore(rows=5, capacity=2)  # an input without feature blocks: the observation rows alone
+    x = steps[1]
+    bare.add(x, x[:, 5:], np.zeros((4, 183), bool), np.arange(4), np.zeros(4), np.arange(4), np.zeros(4))
+    assert np.array_equal(bare.rows_in_order(np.arange(4)), x.astype(np.float16))
 
 
 def test_the_row_buffer_is_writable_memory_of_its_shape_on_small_pages() -> None:

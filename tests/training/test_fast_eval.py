@@ -72,6 +72,32 @@ def test_shared_batch_agent_is_asked_once_per_step() -> None:
     assert m.hands == 32 and First.rows > First.calls > 0
 
 
+def test_a_stateless_batch_agent_is_asked_only_rows_with_a_choice() -> None:
+    """A shared batch agent is stateless: a row with one legal action plays it unasked, rows that all have a choice
+    reach ``act_batch`` as given (no copy); registry agents that may keep state are asked at every decision."""
+    seen: list[np.ndarray] = []
+
+    class Last:
+        def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+            seen.append(observations)
+            return np.array([int(np.flatnonzero(m)[-1]) for m in masks])
+
+    cfg = load_variant("chengdu")
+    seats = fast.batch_agent(Last(), cfg)
+    assert seats.stateless and fast.batch_agent("greedy", cfg).stateless
+    assert not fast.batch_agent("random", cfg).stateless
+    obs = np.arange(3 * 2 * 4, dtype=np.float32).reshape(3, 2, 4)
+    masks = np.zeros((3, 183), dtype=np.int8)
+    masks[0, [5, 9]] = masks[1, 7] = masks[2, [1, 2, 3]] = 1
+    rows, who = np.arange(3), np.zeros(3, dtype=np.int64)
+    assert seats.act(obs, masks, rows, who).tolist() == [9, 7, 3]
+    assert len(seen) == 1 and np.array_equal(seen[0], obs[[0, 2]])
+    chosen = obs[[0, 2]]
+    assert seats.act(chosen, masks[[0, 2]], rows[:2], who[:2]).tolist() == [9, 3]
+    assert len(seen) == 2 and seen[1] is chosen  # the caller's own array
+    assert seats.act(obs[[1]], masks[[1]], rows[:1], who[:1]).tolist() == [7] and len(seen) == 2  # not asked
+
+
 def test_one_process_plays_with_one_blas_thread_and_gives_the_pool_back() -> None:
     """The in-process batched evaluator runs its agents with one BLAS thread (OpenBLAS's idle threads would spin on
     the other cores for no speed), and the caller's thread pools are as they were afterwards."""

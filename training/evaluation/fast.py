@@ -82,6 +82,10 @@ EVAL_ENGINES = ("auto", "compiled", "python")
 class BatchSeats(Protocol):
     """The seats one agent specification plays in a batch of hands."""
 
+    stateless: bool
+    """Whether the agent keeps nothing from one decision to the next: a row with one legal action then plays it
+    without asking, and a caller may leave such rows out of :meth:`act`."""
+
     def new_hand(self, slot: int, seat: int, seed: int) -> None:
         """A new hand in ``slot`` where this agent plays ``seat``; ``seed``: the Python evaluator's agent seed."""
         ...
@@ -94,6 +98,8 @@ class BatchSeats(Protocol):
 class _Shared:
     """A stateless batch agent (``act_batch(observations, masks)``): one call for every seat it plays that has a
     choice (a row with one legal action plays it without asking: a stateless agent has nothing else to do)."""
+
+    stateless = True
 
     def __init__(self, agent: Any, cfg: RuleConfig) -> None:
         self.agent = agent
@@ -108,7 +114,9 @@ class _Shared:
         legal = np.asarray(masks).astype(bool)
         out = np.argmax(legal, axis=1).astype(np.int64)  # the legal action of a row with one
         choose = np.flatnonzero(legal.sum(axis=1) > 1)
-        if choose.size:
+        if choose.size == out.size:  # every row has a choice: the rows as given, no copy
+            out[:] = self.agent.act_batch(observations, masks)
+        elif choose.size:
             out[choose] = np.asarray(self.agent.act_batch(observations[choose], masks[choose]), dtype=np.int64)
         return out
 
@@ -116,6 +124,8 @@ class _Shared:
 class _Looped:
     """Any registry agent asked one decision at a time: a fresh instance per seat and hand made with the Python
     evaluator's seed, or (``keep``: networks, which the Python evaluator keeps for the run) one instance per seat."""
+
+    stateless = False  # an agent may keep what it saw: it is asked at every decision, as in the Python evaluator
 
     def __init__(self, make: Callable[[int], Any], cfg: RuleConfig, *, keep: bool = False) -> None:
         self.make = make
