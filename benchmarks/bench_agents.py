@@ -6,11 +6,12 @@ For every variant the positions (observation, mask) of a few greedy self-play ha
 answers all of them; ``cold`` starts from empty hand-evaluation caches, ``warm`` repeats the same positions.
 ``hand_features`` compares, on the same positions and in the same run, the Python hand-feature planes
 (:class:`agents.learned.hand_features.HandFeatures`, one position a call) with the compiled batch
-(:class:`agents.compiled.hand_features.BatchHandFeatures`, all positions in one call; ``cold`` also empties its suit
-memo; the first call of a process that compiles is excluded).  ``compiled`` does the same for the compiled greedy,
-value and defensive baselines (:mod:`agents.compiled`): the Python agent one position a call against ``act_batch``
-over all positions in one call (the decisions are equal, ``tests/agents/test_compiled_value.py``,
-``tests/agents/test_compiled_greedy.py``).
+(:class:`agents.compiled.hand_features.BatchHandFeatures`, all positions in one call; ``cold`` empties the Python
+caches and the compiled shanten memos, the suit table staying full as in every process; the first call of a process
+that compiles is excluded); each comparison is the median of ``--repeats`` timed runs of each side.  ``compiled``
+does the same for the compiled greedy, value and defensive baselines (:mod:`agents.compiled`): the Python agent
+one position a call against ``act_batch`` over all positions in one call (``equal``: the same decisions, as
+``tests/agents/test_compiled_value.py`` and ``tests/agents/test_compiled_greedy.py`` check).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import time
 import numpy as np
 
 from agents.compiled.hand_features import BatchHandFeatures
-from agents.compiled.shanten import SHANTEN_TABLES, clear_tables
+from agents.compiled.shanten import SHANTEN_TABLES, clear_tables, fill_suit_table
 from agents.handeval import clear_caches
 from agents.learned.hand_features import HandFeatures
 from agents.registry import make_agent
@@ -44,12 +45,19 @@ class _Recorder:
         return self.inner.act(observation, legal_mask)
 
 
-def bench(variant: str, hands: int, agents: list[str], compiled: list[str]) -> dict:
-    cfg = load_variant(variant)
+def _record(cfg, seeds: range) -> list:
+    """The positions ``(observation, mask)`` of greedy self-play hands on the walls of ``seeds``."""
     positions: list = []
     enc = ObservationEncoder.from_config(cfg)
-    for h in range(hands):
-        play_hand(cfg, 500 + h, [_Recorder(positions) for _ in range(cfg.num_players)], encoder=enc)
+    for seed in seeds:
+        play_hand(cfg, seed, [_Recorder(positions) for _ in range(cfg.num_players)], encoder=enc)
+    return positions
+
+
+def bench(variant: str, hands: int, agents: list[str], compiled: list[str], repeats: int) -> dict:
+    cfg = load_variant(variant)
+    positions = _record(cfg, range(500, 500 + hands))
+    others = _record(cfg, range(900, 900 + hands))  # the warm-up hands of the "steady" comparison
     out = {"variant": variant, "positions": len(positions)}
     for spec in agents:
         agent = make_agent(spec, seed=0)
@@ -67,63 +75,100 @@ def bench(variant: str, hands: int, agents: list[str], compiled: list[str]) -> d
             "cold_decisions_per_s": round(len(positions) / cold, 1),
             "warm_decisions_per_s": round(len(positions) / warm, 1),
         }
-    out["hand_features"] = _bench_hand_features(cfg, positions)
-    out["compiled"] = {name: _bench_compiled(cfg, positions, name) for name in compiled}
+    out["hand_features"] = _bench_hand_features(cfg, positions, repeats)
+    out["compiled"] = {name: _bench_compiled(cfg, positions, others, name, repeats) for name in compiled}
     return out
 
 
-def _bench_compiled(cfg, positions: list, name: str) -> dict:
-    from agents.compiled import make_batch_agent
+def _median_seconds(run, repeats: int, before=None) -> float:
+    """The median wall time of ``repeats`` calls of ``run`` (``before`` called untimed ahead of each)."""
+    times = []
+    for _ in range(repeats):
+        if before is not None:
+            before()
+        t = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - t)
+    return float(np.median(times))
+
+
+def _empty_compiled() -> None:
+    """A cold start of the compiled code: its shanten and useful-tiles memos emptied, the suit table full again (as
+    every process has it once a compiled agent or the feature planes are made, ``fill_suit_table``)."""
     from agents.compiled.shanten_memo import MEMO, clear_memo
+
+    clear_tables(SHANTEN_TABLES)
+    fill_suit_table()
+    clear_memo(MEMO)
+
+
+def _bench_compiled(cfg, positions: list, others: list, name: str, repeats: int) -> dict:
+    """Python ``name`` against its compiled batch agent on ``positions``, three ways, each side the same way: ``cold``
+    (every cache and memo emptied first), ``steady`` (emptied, then the positions of ``others``, other hands, answered
+    untimed: new positions met with the caches a run builds up) and ``warm`` (the same positions again: lookups)."""
+    from agents.compiled import make_batch_agent
 
     obs = np.stack([o for o, _ in positions])
     masks = np.stack([m for _, m in positions])
+    other_obs = np.stack([o for o, _ in others])
+    other_masks = np.stack([m for _, m in others])
     batch = make_batch_agent(name, cfg)
     batch.act_batch(obs[:1], masks[:1])  # compile (or load the cache) outside the timing
     py = make_agent(name, seed=0)
     py.reset(0, cfg)
-    result = {}
-    for label in ("cold", "warm"):
-        if label == "cold":
-            clear_caches()
-        t = time.perf_counter()
-        want = [py.act(o, m) for o, m in positions]
-        t_py = time.perf_counter() - t
-        if label == "cold":
-            clear_caches()
-            clear_tables(SHANTEN_TABLES)
-            clear_memo(MEMO)  # the compiled shanten and useful-tiles memos
-        t = time.perf_counter()
-        got = batch.act_batch(obs, masks)
-        t_c = time.perf_counter() - t
+    want = [py.act(o, m) for o, m in positions]
+    got = batch.act_batch(obs, masks)
+
+    def python() -> None:
+        for o, m in positions:
+            py.act(o, m)
+
+    def compiled() -> None:
+        batch.act_batch(obs, masks)
+
+    def python_after_others() -> None:
+        clear_caches()
+        for o, m in others:
+            py.act(o, m)
+
+    def compiled_after_others() -> None:
+        _empty_compiled()
+        batch.act_batch(other_obs, other_masks)
+
+    modes = (
+        ("cold", clear_caches, _empty_compiled),
+        ("steady", python_after_others, compiled_after_others),
+        ("warm", None, None),
+    )
+    result: dict = {"equal": bool(np.array_equal(got, want))}
+    for label, before_py, before_c in modes:
+        t_py = _median_seconds(python, repeats, before_py)
+        t_c = _median_seconds(compiled, repeats, before_c)
         result[label] = {
             "python_decisions_per_s": round(len(obs) / t_py, 1),
             "compiled_decisions_per_s": round(len(obs) / t_c, 1),
             "ratio": round(t_py / t_c, 1),
-            "equal": bool(np.array_equal(got, want)),
         }
     return result
 
 
-def _bench_hand_features(cfg, positions: list) -> dict:
+def _bench_hand_features(cfg, positions: list, repeats: int) -> dict:
     obs = np.stack([o for o, _ in positions])
     py = HandFeatures(cfg)
     batch = BatchHandFeatures(cfg)
     batch.planes(obs[:1])  # compile (or load the cache) outside the timing
-    result = {}
-    for label in ("cold", "warm"):
-        if label == "cold":
-            clear_caches()
-            clear_tables(SHANTEN_TABLES)
-        t = time.perf_counter()
+
+    def python() -> None:
         for o in obs:
             py.planes(o)
-        t_py = time.perf_counter() - t
-        if label == "cold":
-            clear_caches()
-        t = time.perf_counter()
+
+    def compiled() -> None:
         batch.planes(obs)
-        t_c = time.perf_counter() - t
+
+    result = {}
+    for label, before_py, before_c in (("cold", clear_caches, _empty_compiled), ("warm", None, None)):
+        t_py = _median_seconds(python, repeats, before_py)
+        t_c = _median_seconds(compiled, repeats, before_c)
         result[label] = {
             "python_positions_per_s": round(len(obs) / t_py, 1),
             "compiled_positions_per_s": round(len(obs) / t_c, 1),
@@ -140,8 +185,12 @@ def main() -> None:
     parser.add_argument(
         "--compiled", nargs="*", default=["greedy", "value", "defensive"], choices=["greedy", "value", "defensive"]
     )
+    parser.add_argument("--repeats", type=int, default=5, help="timed runs of each compiled comparison (median)")
     args = parser.parse_args()
-    print(json.dumps([bench(v, args.hands, args.agents, args.compiled) for v in args.variants], indent=2))
+    if args.repeats < 1:
+        parser.error(f"--repeats must be at least 1, got {args.repeats}")
+    runs = [bench(v, args.hands, args.agents, args.compiled, args.repeats) for v in args.variants]
+    print(json.dumps(runs, indent=2))
 
 
 if __name__ == "__main__":
