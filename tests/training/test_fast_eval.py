@@ -96,6 +96,7 @@ def test_a_stateless_batch_agent_is_asked_only_rows_with_a_choice() -> None:
     assert seats.act(chosen, masks[[0, 2]], rows[:2], who[:2]).tolist() == [9, 3]
     assert len(seen) == 2 and seen[1] is chosen  # the caller's own array
     assert seats.act(obs[[1]], masks[[1]], rows[:1], who[:1]).tolist() == [7] and len(seen) == 2  # not asked
+    assert seats.act(obs[:0], masks[:0], rows[:0], who[:0]).tolist() == [] and len(seen) == 2  # nothing to ask
 
 
 def test_one_process_plays_with_one_blas_thread_and_gives_the_pool_back() -> None:

@@ -114,7 +114,7 @@ class _Shared:
         legal = np.asarray(masks).astype(bool)
         out = np.argmax(legal, axis=1).astype(np.int64)  # the legal action of a row with one
         choose = np.flatnonzero(legal.sum(axis=1) > 1)
-        if choose.size == out.size:  # every row has a choice: the rows as given, no copy
+        if 0 < choose.size == out.size:  # every row has a choice: the rows as given, no copy
             out[:] = self.agent.act_batch(observations, masks)
         elif choose.size:
             out[choose] = np.asarray(self.agent.act_batch(observations[choose], masks[choose]), dtype=np.int64)
