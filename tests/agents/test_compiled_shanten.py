@@ -112,12 +112,13 @@ def test_compiled_shanten_reuses_capped_profiles_exactly() -> None:
 
 def test_split_hand_answers_one_tile_more_or_less_exactly() -> None:
     """split_hand / split_shanten equal shanten_dead on the hand and on every hand one suited tile away: melds,
-    dead suits (with more dead tiles than dummies), wildcards, partly allowed suits (refused: NO_SPLIT)."""
+    dead suits (with more dead tiles than dummies), honors, with and without wildcards, partly allowed suits
+    (refused: NO_SPLIT)."""
     from agents.compiled.shanten import NO_SPLIT, new_tables, split_hand, split_shanten
 
     tables = new_tables(capped_slots=8)
     rng = np.random.default_rng(17)
-    checked = refused = 0
+    checked = refused = honors = 0
     for i in range(500):
         n_melds = int(rng.integers(0, 3))
         size = 13 - 3 * n_melds + (i % 2)
@@ -125,13 +126,15 @@ def test_split_hand_answers_one_tile_more_or_less_exactly() -> None:
         melded = np.zeros(34, dtype=np.int64)
         for k in rng.choice(27, size=n_melds, replace=False):
             melded[int(k)] = 3 if rng.random() < 0.7 else 4
-        pool = [k for k in range(27) for _ in range(4 - int(melded[k]))]
+        kinds = 34 if i % 5 == 1 else 27  # honors too (no wildcard stands for them)
+        pool = [k for k in range(kinds) for _ in range(4 - int(melded[k]))]
         counts = np.zeros(34, dtype=np.int64)
         for t in rng.choice(pool, size - wilds, replace=False):
             counts[int(t)] += 1
         dead = suit_mask(int(rng.integers(0, 3))) if i % 2 else 0
         allowed = (1 << 27) - 1 if i % 7 else (1 << 27) - 1 - (1 << int(rng.integers(0, 27)))
         base = split_hand(counts, wilds, dead, allowed, melded, tables)
+        honors += bool(counts[27:].any())
         want = compiled_shanten(counts, wilds, dead, allowed, melded, SHANTEN_TABLES)
         if base == NO_SPLIT:
             refused += 1
@@ -150,7 +153,7 @@ def test_split_hand_answers_one_tile_more_or_less_exactly() -> None:
                 assert got == compiled_shanten(counts, wilds, dead, allowed, melded, SHANTEN_TABLES), (t, d)
                 counts[t] -= d
                 checked += 1
-    assert refused > 0 and checked > 5000
+    assert refused > 0 and checked > 5000 and honors > 50
 
 
 def test_split_suit_shanten_answers_a_suit_replaced_exactly() -> None:
