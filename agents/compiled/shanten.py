@@ -53,10 +53,11 @@ _CAPPED_SLOTS = 1 << 16
 _POW5 = np.array([5 ** (8 - i) for i in range(9)], dtype=np.int64)  # weight of the i-th kind of a suit in its code
 NO_SPLIT = -100
 """What :func:`split_hand` / :func:`split_shanten` return when the split does not apply (ask :func:`shanten_dead`)."""
-# split_hand's parts: suit profiles 0-2, honors (allowed, other) 3-4, the rest without suit g (allowed 5+g, other 8+g),
-# a candidate's suit profile 11 and its two sides 12-13
+# split_hand's parts: suit profiles 0-2, honors (allowed, other) 3-4, the rest without suit g (allowed 5+g, other 8+g;
+# without wildcards both sides as one profile 14+g), a candidate's suit profile 11 and its two sides 12-13
 _P_SUIT, _P_HON_A, _P_HON_O, _P_REST_A, _P_REST_O, _P_NEW, _P_SIDE_A, _P_SIDE_O = 0, 3, 4, 5, 8, 11, 12, 13
-_NUM_PARTS = 14
+_P_REST = 14
+_NUM_PARTS = 17
 # split_hand's meta: sets, wildcards, seven pairs on, tile total, split applies, allowed and dead masks, then per
 # suit: wildcard-allowed, code, capped
 _M_N, _M_WILDS, _M_SEVEN, _M_TOTAL, _M_OK, _M_ALLOWED, _M_DEAD = range(7)
@@ -551,13 +552,21 @@ def _split(counts, wilds, dead, allowed, melded, table, cap_keys, cap_vals, work
     _identity_at(parts, _P_HON_A, n)
     _identity_at(parts, _P_HON_O, n)
     _honors(c, caps, allowed, n, parts, _P_HON_A, _P_HON_O, _P_NEW, _P_SIDE_A)
-    for g in range(3):  # everything but suit g, on each side
-        a, o = _P_REST_A + g, _P_REST_O + g
-        parts[a] = parts[_P_HON_A]
-        parts[o] = parts[_P_HON_O]
-        for h in range(3):
-            if h != g:
-                _merge_at(parts, a if meta[_M_SIDE + h] else o, _P_SUIT + h, n, _P_SIDE_A)
+    if wilds == 0:  # no wildcard covers the allowed side, so the sides add up: everything but suit g as one profile
+        _product_at(parts, _P_HON_A, _P_HON_O, n, _P_SIDE_A)
+        _product_at(parts, _P_SIDE_A, _P_SUIT, n, _P_SIDE_O)
+        _product_at(parts, _P_SIDE_O, _P_SUIT + 1, n, _P_REST + 2)
+        _product_at(parts, _P_SIDE_O, _P_SUIT + 2, n, _P_REST + 1)
+        _product_at(parts, _P_SIDE_A, _P_SUIT + 1, n, _P_NEW)
+        _product_at(parts, _P_NEW, _P_SUIT + 2, n, _P_REST)
+    else:
+        for g in range(3):  # everything but suit g, on each side
+            a, o = _P_REST_A + g, _P_REST_O + g
+            parts[a] = parts[_P_HON_A]
+            parts[o] = parts[_P_HON_O]
+            for h in range(3):
+                if h != g:
+                    _merge_at(parts, a if meta[_M_SIDE + h] else o, _P_SUIT + h, n, _P_SIDE_A)
     if meta[_M_SEVEN]:
         steps[:] = 0
         for k in range(34):
@@ -569,10 +578,19 @@ def _split(counts, wilds, dead, allowed, melded, table, cap_keys, cap_vals, work
 @njit(cache=True, inline="always")
 def _split_cost(g, prof, parts, meta, steps):  # pragma: no cover - compiled
     """Least ``|T - H|`` of the split hand with the profile of suit ``g`` replaced by ``parts[prof]`` (standard
-    shapes, then seven pairs from the pair ``steps`` when they apply)."""
+    shapes, then seven pairs from the pair ``steps`` when they apply).  Without wildcards ``n`` sets and a pair cost
+    the least sum of an entry of the suit's profile and the complementary entry of the rest's (``_P_REST + g``)."""
     n = meta[_M_N]
     wilds = meta[_M_WILDS]
-    if meta[_M_SIDE + g]:
+    if wilds == 0:
+        cost = _INF
+        for s in range(n + 1):
+            for p in range(2):
+                x = parts[prof, s, p]
+                y = parts[_P_REST + g, n - s, 1 - p]
+                if x < _INF and y < _INF and x + y < cost:
+                    cost = x + y
+    elif meta[_M_SIDE + g]:
         _product_at(parts, _P_REST_A + g, prof, n, _P_SIDE_A)
         cost = _least_at(parts, _P_REST_O + g, _P_SIDE_A, n, wilds)
     else:
