@@ -92,6 +92,21 @@ def _median_seconds(run, repeats: int, before=None) -> float:
     return float(np.median(times))
 
 
+def _compare(python, compiled, modes, n: int, unit: str, repeats: int) -> dict:
+    """Per mode ``(label, before the Python run, before the compiled run)``: the median rates of ``python`` and
+    ``compiled`` over ``n`` ``unit`` and their ratio."""
+    result = {}
+    for label, before_py, before_c in modes:
+        t_py = _median_seconds(python, repeats, before_py)
+        t_c = _median_seconds(compiled, repeats, before_c)
+        result[label] = {
+            f"python_{unit}_per_s": round(n / t_py, 1),
+            f"compiled_{unit}_per_s": round(n / t_c, 1),
+            "ratio": round(t_py / t_c, 1),
+        }
+    return result
+
+
 def _empty_compiled() -> None:
     """A cold start of the compiled code: its shanten and useful-tiles memos emptied, the suit table full again (as
     every process has it once a compiled agent or the feature planes are made, ``fill_suit_table``)."""
@@ -140,16 +155,10 @@ def _bench_compiled(cfg, positions: list, others: list, name: str, repeats: int)
         ("steady", python_after_others, compiled_after_others),
         ("warm", None, None),
     )
-    result: dict = {"equal": bool(np.array_equal(got, want))}
-    for label, before_py, before_c in modes:
-        t_py = _median_seconds(python, repeats, before_py)
-        t_c = _median_seconds(compiled, repeats, before_c)
-        result[label] = {
-            "python_decisions_per_s": round(len(obs) / t_py, 1),
-            "compiled_decisions_per_s": round(len(obs) / t_c, 1),
-            "ratio": round(t_py / t_c, 1),
-        }
-    return result
+    return {
+        "equal": bool(np.array_equal(got, want)),
+        **_compare(python, compiled, modes, len(obs), "decisions", repeats),
+    }
 
 
 def _bench_hand_features(cfg, positions: list, repeats: int) -> dict:
@@ -165,16 +174,8 @@ def _bench_hand_features(cfg, positions: list, repeats: int) -> dict:
     def compiled() -> None:
         batch.planes(obs)
 
-    result = {}
-    for label, before_py, before_c in (("cold", clear_caches, _empty_compiled), ("warm", None, None)):
-        t_py = _median_seconds(python, repeats, before_py)
-        t_c = _median_seconds(compiled, repeats, before_c)
-        result[label] = {
-            "python_positions_per_s": round(len(obs) / t_py, 1),
-            "compiled_positions_per_s": round(len(obs) / t_c, 1),
-            "ratio": round(t_py / t_c, 1),
-        }
-    return result
+    modes = (("cold", clear_caches, _empty_compiled), ("warm", None, None))
+    return _compare(python, compiled, modes, len(obs), "positions", repeats)
 
 
 def main() -> None:
