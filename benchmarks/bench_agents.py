@@ -3,11 +3,12 @@
     python benchmarks/bench_agents.py [--variants chengdu hongzhong] [--hands 6]
 
 For every variant the positions (observation, mask) of a few greedy self-play hands are recorded, then each agent
-answers all of them; ``cold`` starts from empty hand-evaluation caches, ``warm`` repeats the same positions.
-``hand_features`` compares, on the same positions and in the same run, the Python hand-feature planes
+answers all of them; ``cold`` starts from empty caches and memos, as a new process has them (the agents'
+hand-evaluation caches and the memos of :mod:`envs.scoring.shanten` on the Python side, the shanten memos on the
+compiled side; each side's suit table stays full), ``warm`` repeats the same positions.  ``hand_features`` compares,
+on the same positions and in the same run, the Python hand-feature planes
 (:class:`agents.learned.hand_features.HandFeatures`, one position a call) with the compiled batch
-(:class:`agents.compiled.hand_features.BatchHandFeatures`, all positions in one call; ``cold`` empties the Python
-caches and the compiled shanten memos, the suit table staying full as in every process; the first call of a process
+(:class:`agents.compiled.hand_features.BatchHandFeatures`, all positions in one call; the first call of a process
 that compiles is excluded); each comparison is the median of ``--repeats`` timed runs of each side.  ``compiled``
 does the same for the compiled greedy, value and defensive baselines (:mod:`agents.compiled`): the Python agent
 one position a call against ``act_batch`` over all positions in one call (``equal``: the same decisions, as
@@ -29,6 +30,7 @@ from agents.learned.hand_features import HandFeatures
 from agents.registry import make_agent
 from envs.core.rule_config import load_variant
 from envs.engine.observation import ObservationEncoder
+from envs.scoring.shanten import clear_memos
 from training.evaluation.evaluate import play_hand
 
 
@@ -62,7 +64,7 @@ def bench(variant: str, hands: int, agents: list[str], compiled: list[str], repe
     for spec in agents:
         agent = make_agent(spec, seed=0)
         agent.reset(0, cfg)
-        clear_caches()
+        _empty_python()
         t = time.perf_counter()
         for obs, mask in positions:
             agent.act(obs, mask)
@@ -80,31 +82,40 @@ def bench(variant: str, hands: int, agents: list[str], compiled: list[str], repe
     return out
 
 
-def _median_seconds(run, repeats: int, before=None) -> float:
-    """The median wall time of ``repeats`` calls of ``run`` (``before`` called untimed ahead of each)."""
-    times = []
-    for _ in range(repeats):
-        if before is not None:
-            before()
-        t = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - t)
-    return float(np.median(times))
+def _timed(run, before=None) -> float:
+    """The wall time of one call of ``run`` (``before`` called untimed ahead of it)."""
+    if before is not None:
+        before()
+    t = time.perf_counter()
+    run()
+    return time.perf_counter() - t
 
 
 def _compare(python, compiled, modes, n: int, unit: str, repeats: int) -> dict:
     """Per mode ``(label, before the Python run, before the compiled run)``: the median rates of ``python`` and
-    ``compiled`` over ``n`` ``unit`` and their ratio."""
+    ``compiled`` over ``n`` ``unit`` and their ratio, from ``repeats`` timed runs of each side taken in turns (so
+    that a slow spell of a shared machine falls on both sides)."""
     result = {}
     for label, before_py, before_c in modes:
-        t_py = _median_seconds(python, repeats, before_py)
-        t_c = _median_seconds(compiled, repeats, before_c)
+        t_py, t_c = [], []
+        for _ in range(repeats):
+            t_py.append(_timed(python, before_py))
+            t_c.append(_timed(compiled, before_c))
+        py, c = float(np.median(t_py)), float(np.median(t_c))
         result[label] = {
-            f"python_{unit}_per_s": round(n / t_py, 1),
-            f"compiled_{unit}_per_s": round(n / t_c, 1),
-            "ratio": round(t_py / t_c, 1),
+            f"python_{unit}_per_s": round(n / py, 1),
+            f"compiled_{unit}_per_s": round(n / c, 1),
+            "ratio": round(py / c, 1),
         }
     return result
+
+
+def _empty_python() -> None:
+    """A cold start of the Python code: the agents' hand-evaluation caches and the shanten module's memos (profile
+    products, capped suits, honor groups) emptied, as in a new process; its suit table stays, as the compiled one
+    does."""
+    clear_caches()
+    clear_memos()
 
 
 def _empty_compiled() -> None:
@@ -142,7 +153,7 @@ def _bench_compiled(cfg, positions: list, others: list, name: str, repeats: int)
         batch.act_batch(obs, masks)
 
     def python_after_others() -> None:
-        clear_caches()
+        _empty_python()
         for o, m in others:
             py.act(o, m)
 
@@ -151,7 +162,7 @@ def _bench_compiled(cfg, positions: list, others: list, name: str, repeats: int)
         batch.act_batch(other_obs, other_masks)
 
     modes = (
-        ("cold", clear_caches, _empty_compiled),
+        ("cold", _empty_python, _empty_compiled),
         ("steady", python_after_others, compiled_after_others),
         ("warm", None, None),
     )
@@ -174,7 +185,7 @@ def _bench_hand_features(cfg, positions: list, repeats: int) -> dict:
     def compiled() -> None:
         batch.planes(obs)
 
-    modes = (("cold", clear_caches, _empty_compiled), ("warm", None, None))
+    modes = (("cold", _empty_python, _empty_compiled), ("warm", None, None))
     return _compare(python, compiled, modes, len(obs), "positions", repeats)
 
 

@@ -13,7 +13,8 @@ used).
 :func:`shanten_dead` is :func:`agents.handeval.shanten_dead`: dead tiles (the void suit) become capped honor
 dummies exactly as there, then :func:`shanten_caps`.  :func:`split_hand` keeps a hand's groups so that
 :func:`split_shanten` answers the hand with one suited tile more or less (a useful draw, a discard) from one suit
-profile and one product.  Masks are ``int64`` bit masks over the 34 kinds; every function takes the ``tables`` of
+profile and one product, and :func:`discard_begin` / :func:`draw_after` the hand with one tile fewer and then each
+hand one tile more than that.  Masks are ``int64`` bit masks over the 34 kinds; every function takes the ``tables`` of
 :func:`new_tables` (:data:`SHANTEN_TABLES` in the agents).
 """
 
@@ -28,6 +29,9 @@ __all__ = [
     "NO_SPLIT",
     "SHANTEN_TABLES",
     "clear_tables",
+    "discard_begin",
+    "discard_end",
+    "draw_after",
     "fill_suit_table",
     "new_suit_table",
     "new_tables",
@@ -54,15 +58,20 @@ _POW5 = np.array([5 ** (8 - i) for i in range(9)], dtype=np.int64)  # weight of 
 NO_SPLIT = -100
 """What :func:`split_hand` / :func:`split_shanten` return when the split does not apply (ask :func:`shanten_dead`)."""
 # split_hand's parts: suit profiles 0-2, honors (allowed, other) 3-4, the rest without suit g (allowed 5+g, other 8+g;
-# without wildcards both sides as one profile 14+g), a candidate's suit profile 11 and its two sides 12-13
+# without wildcards both sides as one profile 14+g), a candidate's suit profile 11 and its two sides 12-13; for a
+# discard then a draw (discard_begin, draw_after): the honors and suit f alone (allowed 17+f, other 20+f; without
+# wildcards one profile 17+f), the discard's suit profile 23, the rest without suit h of the hand after the discard
+# (allowed 24+h, other 27+h; without wildcards one profile 24+h)
 _P_SUIT, _P_HON_A, _P_HON_O, _P_REST_A, _P_REST_O, _P_NEW, _P_SIDE_A, _P_SIDE_O = 0, 3, 4, 5, 8, 11, 12, 13
 _P_REST = 14
-_NUM_PARTS = 17
+_P_ONE_A, _P_ONE_O, _P_DISC, _P_DREST_A, _P_DREST_O = 17, 20, 23, 24, 27
+_NUM_PARTS = 30
 # split_hand's meta: sets, wildcards, seven pairs on, tile total, split applies, allowed and dead masks, then per
 # suit: wildcard-allowed, code, capped
 _M_N, _M_WILDS, _M_SEVEN, _M_TOTAL, _M_OK, _M_ALLOWED, _M_DEAD = range(7)
 _M_SIDE, _M_CODE, _M_CAPPED = 7, 10, 13
-_NUM_META = 16
+_M_DISC, _M_DISC_CODE = 16, 17  # discard_begin's kind (-1: none) and its suit's code after the discard
+_NUM_META = 18
 
 
 def new_tables(suit_table: np.ndarray | None = None, capped_slots: int = _CAPPED_SLOTS) -> tuple:
@@ -554,19 +563,25 @@ def _split(counts, wilds, dead, allowed, melded, table, cap_keys, cap_vals, work
     _honors(c, caps, allowed, n, parts, _P_HON_A, _P_HON_O, _P_NEW, _P_SIDE_A)
     if wilds == 0:  # no wildcard covers the allowed side, so the sides add up: everything but suit g as one profile
         _product_at(parts, _P_HON_A, _P_HON_O, n, _P_SIDE_A)
-        _product_at(parts, _P_SIDE_A, _P_SUIT, n, _P_SIDE_O)
-        _product_at(parts, _P_SIDE_O, _P_SUIT + 1, n, _P_REST + 2)
-        _product_at(parts, _P_SIDE_O, _P_SUIT + 2, n, _P_REST + 1)
-        _product_at(parts, _P_SIDE_A, _P_SUIT + 1, n, _P_NEW)
-        _product_at(parts, _P_NEW, _P_SUIT + 2, n, _P_REST)
+        for f in range(3):  # the honors and suit f
+            _product_at(parts, _P_SIDE_A, _P_SUIT + f, n, _P_ONE_A + f)
+        _product_at(parts, _P_ONE_A, _P_SUIT + 1, n, _P_REST + 2)
+        _product_at(parts, _P_ONE_A, _P_SUIT + 2, n, _P_REST + 1)
+        _product_at(parts, _P_ONE_A + 1, _P_SUIT + 2, n, _P_REST)
     else:
-        for g in range(3):  # everything but suit g, on each side
-            a, o = _P_REST_A + g, _P_REST_O + g
+        for f in range(3):  # the honors and suit f, on each side
+            a, o = _P_ONE_A + f, _P_ONE_O + f
             parts[a] = parts[_P_HON_A]
             parts[o] = parts[_P_HON_O]
-            for h in range(3):
-                if h != g:
-                    _merge_at(parts, a if meta[_M_SIDE + h] else o, _P_SUIT + h, n, _P_SIDE_A)
+            _merge_at(parts, a if meta[_M_SIDE + f] else o, _P_SUIT + f, n, _P_SIDE_A)
+        for g in range(3):  # everything but suit g, on each side: the honors, suit f and suit h
+            f = 1 if g == 0 else 0
+            h = 3 - g - f
+            a, o = _P_REST_A + g, _P_REST_O + g
+            parts[a] = parts[_P_ONE_A + f]
+            parts[o] = parts[_P_ONE_O + f]
+            _merge_at(parts, a if meta[_M_SIDE + h] else o, _P_SUIT + h, n, _P_SIDE_A)
+    meta[_M_DISC] = -1
     if meta[_M_SEVEN]:
         steps[:] = 0
         for k in range(34):
@@ -578,8 +593,16 @@ def _split(counts, wilds, dead, allowed, melded, table, cap_keys, cap_vals, work
 @njit(cache=True, inline="always")
 def _split_cost(g, prof, parts, meta, steps):  # pragma: no cover - compiled
     """Least ``|T - H|`` of the split hand with the profile of suit ``g`` replaced by ``parts[prof]`` (standard
-    shapes, then seven pairs from the pair ``steps`` when they apply).  Without wildcards ``n`` sets and a pair cost
-    the least sum of an entry of the suit's profile and the complementary entry of the rest's (``_P_REST + g``)."""
+    shapes, then seven pairs from the pair ``steps`` when they apply)."""
+    return _rest_cost(prof, meta[_M_SIDE + g], _P_REST_A + g, _P_REST_O + g, _P_REST + g, parts, meta, steps)
+
+
+@njit(cache=True, inline="always")
+def _rest_cost(prof, side, rest_a, rest_o, rest, parts, meta, steps):  # pragma: no cover - compiled
+    """Least ``|T - H|`` of the profile ``parts[prof]`` of one suit (wildcard-allowed when ``side``) beside the rest
+    of the hand: ``parts[rest]`` without wildcards, where ``n`` sets and a pair cost the least sum of an entry of the
+    suit's profile and the complementary entry of the rest's; else its two sides ``parts[rest_a]`` and
+    ``parts[rest_o]``.  Then seven pairs from the pair ``steps`` when they apply."""
     n = meta[_M_N]
     wilds = meta[_M_WILDS]
     if wilds == 0:
@@ -587,15 +610,15 @@ def _split_cost(g, prof, parts, meta, steps):  # pragma: no cover - compiled
         for s in range(n + 1):
             for p in range(2):
                 x = parts[prof, s, p]
-                y = parts[_P_REST + g, n - s, 1 - p]
+                y = parts[rest, n - s, 1 - p]
                 if x < _INF and y < _INF and x + y < cost:
                     cost = x + y
-    elif meta[_M_SIDE + g]:
-        _product_at(parts, _P_REST_A + g, prof, n, _P_SIDE_A)
-        cost = _least_at(parts, _P_REST_O + g, _P_SIDE_A, n, wilds)
+    elif side:
+        _product_at(parts, rest_a, prof, n, _P_SIDE_A)
+        cost = _least_at(parts, rest_o, _P_SIDE_A, n, wilds)
     else:
-        _product_at(parts, _P_REST_O + g, prof, n, _P_SIDE_O)
-        cost = _least_at(parts, _P_SIDE_O, _P_REST_A + g, n, wilds)
+        _product_at(parts, rest_o, prof, n, _P_SIDE_O)
+        cost = _least_at(parts, _P_SIDE_O, rest_a, n, wilds)
     if meta[_M_SEVEN] and cost > 0:
         sp = _seven_from_steps(steps, wilds)
         if sp < cost:
@@ -679,3 +702,106 @@ def split_step(t, d, table, cap_keys, cap_vals, parts, kinds, meta, steps):  # p
         _pair_steps(steps, pool, new, -1)
         _pair_steps(steps, pool, old, 1)
     return cost - 1
+
+
+@njit(cache=True)
+def discard_begin(d, table, cap_keys, cap_vals, parts, kinds, meta, steps):  # pragma: no cover - compiled
+    """The shanten of the hand :func:`split_hand` split with one suited tile ``d`` fewer (as :func:`split_step`
+    with ``-1``), keeping that hand so that :func:`draw_after` answers it with any one suited tile more, until
+    :func:`discard_end`; :data:`NO_SPLIT` (and nothing kept) where :func:`split_step` would refuse the discard.  The
+    rest of the hand beside each other suit ``h`` (the honors, the third suit and the discard's suit) is one product
+    here, so each draw is one suit profile and one pass."""
+    if not meta[_M_OK] or d >= 27 or (meta[_M_DEAD] >> d) & 1 or meta[_M_DISC] >= 0:
+        return NO_SPLIT
+    n = meta[_M_N]
+    if (meta[_M_TOTAL] - 2) // 3 != n:
+        return NO_SPLIT
+    old = kinds[0, d]
+    if old < 1:
+        return NO_SPLIT
+    g = d // 9
+    lo = 9 * g
+    code = meta[_M_CODE + g] - _POW5[d - lo]
+    kinds[0, d] = old - 1
+    _suit_into(kinds[0], kinds[1], lo, code, meta[_M_CAPPED + g] != 0, table, cap_keys, cap_vals, parts, _P_DISC,
+               _P_NEW)  # fmt: skip
+    if meta[_M_SEVEN]:
+        pool = (meta[_M_ALLOWED] >> d) & 1
+        _pair_steps(steps, pool, old, -1)
+        _pair_steps(steps, pool, old - 1, 1)
+    wilds = meta[_M_WILDS]
+    for h in range(3):
+        if h == g:
+            continue
+        f = 3 - g - h  # the third suit
+        if wilds == 0:
+            _product_at(parts, _P_ONE_A + f, _P_DISC, n, _P_DREST_A + h)
+        else:
+            a, o = _P_DREST_A + h, _P_DREST_O + h
+            parts[a] = parts[_P_ONE_A + f]
+            parts[o] = parts[_P_ONE_O + f]
+            _merge_at(parts, a if meta[_M_SIDE + g] else o, _P_DISC, n, _P_SIDE_A)
+    meta[_M_DISC] = d
+    meta[_M_DISC_CODE] = code
+    return _split_cost(g, _P_DISC, parts, meta, steps) - 1
+
+
+@njit(cache=True)
+def draw_after(t, below, table, cap_keys, cap_vals, parts, kinds, meta, steps):  # pragma: no cover - compiled
+    """``min(shanten, below)`` of the hand :func:`discard_begin` kept with one tile of the suited kind ``t`` more:
+    :data:`NO_SPLIT` when ``t`` is dead or an honor, or its count would pass its cap.  A suit with a capped kind (a
+    meld) first takes its uncapped profile from the suit table, a bound from below (the caps only take targets
+    away): when that bound is ``below`` or more, so is the shanten, and its own profile is never computed."""
+    d = meta[_M_DISC]
+    if d < 0 or t >= 27 or (meta[_M_DEAD] >> t) & 1:
+        return NO_SPLIT
+    old = kinds[0, t]
+    if old + 1 > kinds[1, t]:
+        return NO_SPLIT
+    g, h = d // 9, t // 9
+    lo = 9 * h
+    code = (meta[_M_DISC_CODE] if h == g else meta[_M_CODE + h]) + _POW5[t - lo]
+    capped = meta[_M_CAPPED + h] != 0
+    seven = meta[_M_SEVEN] != 0
+    pool = (meta[_M_ALLOWED] >> t) & 1
+    if seven:
+        _pair_steps(steps, pool, old, -1)
+        _pair_steps(steps, pool, old + 1, 1)
+    cost = NO_SPLIT
+    if capped and table[code, 0, 0] != _UNSET:
+        _suit_into(kinds[0], kinds[1], lo, code, False, table, cap_keys, cap_vals, parts, _P_NEW, _P_NEW)
+        if _draw_cost(g, h, parts, meta, steps) - 1 >= below:
+            cost = below + 1
+    if cost == NO_SPLIT:
+        kinds[0, t] = old + 1
+        _suit_into(kinds[0], kinds[1], lo, code, capped, table, cap_keys, cap_vals, parts, _P_NEW, _P_NEW)
+        kinds[0, t] = old
+        cost = _draw_cost(g, h, parts, meta, steps)
+    if seven:
+        _pair_steps(steps, pool, old + 1, -1)
+        _pair_steps(steps, pool, old, 1)
+    return min(cost - 1, below)
+
+
+@njit(cache=True, inline="always")
+def _draw_cost(g, h, parts, meta, steps):  # pragma: no cover - compiled
+    """Least ``|T - H|`` of the hand :func:`discard_begin` kept (its discard in suit ``g``) with the profile of suit
+    ``h`` replaced by ``parts[_P_NEW]``."""
+    if h == g:
+        return _split_cost(g, _P_NEW, parts, meta, steps)
+    return _rest_cost(_P_NEW, meta[_M_SIDE + h], _P_DREST_A + h, _P_DREST_O + h, _P_DREST_A + h, parts, meta, steps)
+
+
+@njit(cache=True)
+def discard_end(kinds, meta, steps):  # pragma: no cover - compiled
+    """Return the split hand from :func:`discard_begin`'s discard to the hand :func:`split_hand` split."""
+    d = meta[_M_DISC]
+    if d < 0:
+        return
+    old = kinds[0, d]
+    kinds[0, d] = old + 1
+    if meta[_M_SEVEN]:
+        pool = (meta[_M_ALLOWED] >> d) & 1
+        _pair_steps(steps, pool, old, -1)
+        _pair_steps(steps, pool, old + 1, 1)
+    meta[_M_DISC] = -1

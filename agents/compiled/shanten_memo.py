@@ -11,7 +11,8 @@ agents pass where :mod:`agents.compiled.shanten` takes its tables.  :func:`usefu
 hand's key plus or minus one count, so a hit costs a hash and a comparison.  Both also keep their whole answer per
 hand in a table of their own, keyed the same way (:func:`useful_tiles` adds the candidate kinds), as the Python
 agents keep theirs (:func:`agents.handeval.useful_tiles`): a hand asked again, at the next discard that keeps it or
-at a claim that looks at it, costs one lookup.
+at a claim that looks at it, costs one lookup.  :func:`discard_useful` answers both for the discards of one hand at
+once, from one split of it, into the same tables.
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ from numba import njit
 from agents.compiled.shanten import (
     NO_SPLIT,
     SHANTEN_TABLES,
+    discard_begin,
+    discard_end,
+    draw_after,
     fill_suit_table,
     new_tables,
     shanten_dead,
@@ -39,12 +43,14 @@ __all__ = [
     "add_tile",
     "clear_memo",
     "discard_shanten",
+    "discard_useful",
     "memo_probe",
     "memo_store",
     "memo_words",
     "new_memo",
     "shanten_cached",
     "shanten_keyed",
+    "shanten_stepped",
     "thread_memo",
     "useful_tiles",
 ]
@@ -161,6 +167,17 @@ def shanten_keyed(counts, wilds, dead, allowed, melded, memo, ok, w0, w1, w4, w5
 
 
 @njit(cache=True, inline="always")
+def shanten_stepped(counts, t, d, wilds, dead, allowed, melded, memo, ok, w0, w1, w4, w5):  # pragma: no cover
+    """:func:`shanten_keyed` of the hand of these :func:`memo_words` with ``d`` (+1 or -1) tiles of kind ``t`` more
+    (its count must stay in 0-7; ``counts`` is restored)."""
+    counts[t] += d
+    a0, a1 = add_tile(w0, w1, t, d)
+    s = shanten_keyed(counts, wilds, dead, allowed, melded, memo, ok, a0, a1, w4, w5)
+    counts[t] -= d
+    return s
+
+
+@njit(cache=True, inline="always")
 def memo_probe(memo, ok, w0, w1, dead, allowed, w4, w5):  # pragma: no cover - compiled
     """``(slot, shanten)`` of the hand of these :func:`memo_words` in ``memo``'s shanten table: :data:`MISS` when
     the table does not hold it, slot -1 when its words do not describe it (``ok`` false: never kept)."""
@@ -268,6 +285,19 @@ def useful_tiles(counts, wilds, dead, allowed, melded, cand, near, memo, out):  
     return s, n
 
 
+@njit(cache=True, inline="always")
+def _near_only(cand, counts, wilds, s, near):  # pragma: no cover - compiled
+    """``cand`` without the kinds no held suited kind is ``near`` when the hand (of shanten ``s``) holds no wildcard
+    and is at most three steps from ready (:func:`agents.handeval.useful_tiles`' pruning)."""
+    if wilds == 0 and 0 <= s <= 3:
+        nm = np.int64(0)
+        for k in range(27):
+            if counts[k]:
+                nm |= near[k]
+        cand &= nm
+    return cand
+
+
 @njit(cache=True)
 def _useful_tiles(counts, wilds, dead, allowed, melded, cand, near, memo, out, ok, w0, w1, w4, w5):
     # pragma: no cover - compiled
@@ -279,12 +309,7 @@ def _useful_tiles(counts, wilds, dead, allowed, melded, cand, near, memo, out, o
     split = s != NO_SPLIT
     if not split:
         s = shanten_keyed(counts, wilds, dead, allowed, melded, memo, ok, w0, w1, w4, w5)
-    if wilds == 0 and 0 <= s <= 3:
-        nm = np.int64(0)
-        for k in range(27):
-            if counts[k]:
-                nm |= near[k]
-        cand &= nm
+    cand = _near_only(cand, counts, wilds, s, near)
     n = 0
     for t in range(34):
         if not (cand >> t) & 1:
@@ -293,10 +318,8 @@ def _useful_tiles(counts, wilds, dead, allowed, melded, cand, near, memo, out, o
             continue
         s2 = split_step(t, 1, table, cap_keys, cap_vals, parts, kinds, meta, steps) if split else NO_SPLIT
         if s2 == NO_SPLIT:
-            counts[t] += 1  # at most 4 (the check above): the key stays exact
-            a0, a1 = add_tile(w0, w1, t, 1)
-            s2 = shanten_keyed(counts, wilds, dead, allowed, melded, memo, ok, a0, a1, w4, w5)
-            counts[t] -= 1
+            # (at most 4 after the check above: the key stays exact)
+            s2 = shanten_stepped(counts, t, 1, wilds, dead, allowed, melded, memo, ok, w0, w1, w4, w5)
         if s2 < s:
             out[n] = t
             n += 1
@@ -328,23 +351,103 @@ def discard_shanten(counts, wilds, melded, cands, n, dead, allowed, wild, memo, 
 def _discard_row(counts, wilds, melded, dead, allowed, memo, ok, w0, w1, w4, w5):  # pragma: no cover - compiled
     """The row of the memo's discard table that holds, for every natural kind ``k`` the hand holds, the shanten of
     the hand with one ``k`` fewer (filled here on a miss)."""
-    dkeys, dvals = memo[5], memo[6]
+    dkeys = memo[5]
     slot = _slot(_hand_hash(w0, w1, dead, allowed, w4, w5), dkeys.shape[0])
-    if _key_is(dkeys[slot], w0, w1, dead, allowed, w4, w5):
-        return slot
+    if not _key_is(dkeys[slot], w0, w1, dead, allowed, w4, w5):
+        _fill_discard_row(counts, wilds, melded, dead, allowed, memo, ok, w0, w1, w4, w5, slot)
+    return slot
+
+
+@njit(cache=True)
+def _fill_discard_row(counts, wilds, melded, dead, allowed, memo, ok, w0, w1, w4, w5, slot):
+    # pragma: no cover - compiled
+    """Fill row ``slot`` of the memo's discard table for the hand, from one split of it; returns 1 when the memo's
+    tables hold that split now, -1 when the split does not apply."""
     tables = memo[0]
     table, cap_keys, cap_vals, parts, kinds, meta, steps = tables[0], tables[1], tables[2], tables[5], tables[6], \
         tables[7], tables[8]  # fmt: skip
-    split = split_hand(counts, wilds, dead, allowed, melded, tables) != NO_SPLIT
+    split = 1 if split_hand(counts, wilds, dead, allowed, melded, tables) != NO_SPLIT else -1
     for k in range(34):
         if counts[k] <= 0:
             continue
-        s = split_step(k, -1, table, cap_keys, cap_vals, parts, kinds, meta, steps) if split else NO_SPLIT
+        s = split_step(k, -1, table, cap_keys, cap_vals, parts, kinds, meta, steps) if split > 0 else NO_SPLIT
         if s == NO_SPLIT:
-            counts[k] -= 1
-            a0, a1 = add_tile(w0, w1, k, -1)
+            s = shanten_stepped(counts, k, -1, wilds, dead, allowed, melded, memo, ok, w0, w1, w4, w5)
+        memo[6][slot, k] = s
+    _key_set(memo[5][slot], w0, w1, dead, allowed, w4, w5)
+    return split
+
+
+@njit(cache=True)
+def discard_useful(counts, wilds, melded, cands, n, dead, allowed, memo, out_s, out_bits):  # pragma: no cover
+    """:func:`discard_shanten` and, for each discard of the least shanten, :func:`useful_tiles` of the hand after it
+    (candidates ``allowed & ~dead``, :data:`NEAR` pruning) at once: ``out_s[i]`` the shanten after discarding one
+    ``cands[i]``, ``out_bits[i]`` the useful kinds of that hand as a bit mask when ``out_s[i]`` is the least (else
+    0).  Returns False, filling nothing, where it does not apply (a candidate that is not a held suited kind, a dead
+    tile in the hand, counts the memo keys cannot hold): ask those two functions.
+
+    The answers are the memo's (the discard table for the hand, the useful table for each hand after a discard), so
+    a hand asked again costs lookups; what the memo lacks comes from one split of the held hand
+    (:func:`agents.compiled.shanten.split_hand`): each discard one suit profile, each draw after it one suit profile
+    and one pass (:func:`agents.compiled.shanten.discard_begin`, :func:`agents.compiled.shanten.draw_after`)
+    instead of a split of every hand after a discard."""
+    ok, w0, w1, w4, w5 = memo_words(counts, wilds, melded)
+    if not ok:
+        return False
+    for k in range(27):
+        if counts[k] and (dead >> k) & 1:
+            return False
+    for i in range(n):
+        k = cands[i]
+        if k >= 27 or counts[k] <= 0:
+            return False
+    tables = memo[0]
+    table, cap_keys, cap_vals, parts, kinds, meta, steps = tables[0], tables[1], tables[2], tables[5], tables[6], \
+        tables[7], tables[8]  # fmt: skip
+    split = 0  # 0: the tables do not hold this hand's split yet, 1: they do, -1: the split does not apply
+    dkeys, dvals = memo[5], memo[6]
+    drow = _slot(_hand_hash(w0, w1, dead, allowed, w4, w5), dkeys.shape[0])
+    if not _key_is(dkeys[drow], w0, w1, dead, allowed, w4, w5):
+        split = _fill_discard_row(counts, wilds, melded, dead, allowed, memo, ok, w0, w1, w4, w5, drow)
+    s_min = dvals[drow, cands[0]]
+    for i in range(n):
+        out_s[i] = dvals[drow, cands[i]]
+        s_min = min(s_min, out_s[i])
+    cand = allowed & ~dead
+    ukeys, uvals = memo[3], memo[4]
+    for i in range(n):
+        out_bits[i] = 0
+        if out_s[i] != s_min:
+            continue
+        d = cands[i]
+        a0, a1 = add_tile(w0, w1, d, -1)
+        slot = _useful_slot(a0, a1, dead, allowed, w4, w5, cand, ukeys.shape[0])
+        key = ukeys[slot]
+        if _key_is(key, a0, a1, dead, allowed, w4, w5) and key[6] == cand:
+            out_bits[i] = uvals[slot, 1]
+            continue
+        if split == 0:
+            split = 1 if split_hand(counts, wilds, dead, allowed, melded, tables) != NO_SPLIT else -1
+        s = discard_begin(d, table, cap_keys, cap_vals, parts, kinds, meta, steps) if split > 0 else NO_SPLIT
+        counts[d] -= 1
+        if s == NO_SPLIT:
             s = shanten_keyed(counts, wilds, dead, allowed, melded, memo, ok, a0, a1, w4, w5)
-            counts[k] += 1
-        dvals[slot, k] = s
-    _key_set(dkeys[slot], w0, w1, dead, allowed, w4, w5)
-    return slot
+        c = _near_only(cand, counts, wilds, s, NEAR)
+        bits = np.int64(0)
+        for t in range(34):
+            if not (c >> t) & 1 or counts[t] + melded[t] >= 4:
+                continue
+            s2 = draw_after(t, s, table, cap_keys, cap_vals, parts, kinds, meta, steps) if split > 0 else NO_SPLIT
+            if s2 == NO_SPLIT:
+                s2 = shanten_stepped(counts, t, 1, wilds, dead, allowed, melded, memo, ok, a0, a1, w4, w5)
+            if s2 < s:
+                bits |= np.int64(1) << t
+        counts[d] += 1
+        if split > 0:
+            discard_end(kinds, meta, steps)
+        _key_set(key, a0, a1, dead, allowed, w4, w5)
+        key[6] = cand
+        uvals[slot, 0] = s
+        uvals[slot, 1] = bits
+        out_bits[i] = bits
+    return True

@@ -34,7 +34,7 @@ from numba import njit
 from agents.compiled.danger import danger_from, deal_in_by_kind, expected_wilds, ready_estimate
 from agents.compiled.hand_features import _DUMMIES, _JIANG, _has_jiang
 from agents.compiled.opening import OPENING_ACTIONS
-from agents.compiled.shanten_memo import MEMO, NEAR, discard_shanten, shanten_cached, useful_tiles
+from agents.compiled.shanten_memo import MEMO, NEAR, discard_shanten, discard_useful, shanten_cached, useful_tiles
 from agents.compiled.valuation import WaitScorer, values_vector, wait_payment_memo
 from agents.compiled.value_plans import (
     CI_HZ_CLAIMABLE,
@@ -119,8 +119,9 @@ _TASTE = np.array([2 if k % 9 in (0, 8) else 1 if k % 9 in (1, 7) else 0 for k i
     IW_KONG_C,
     IW_KONG_M,
     IW_WILD_BUF,
-) = range(27)
-NUM_IW = 27
+    IW_KEYS_BITS,
+) = range(28)
+NUM_IW = 28
 FW_OUT_V, FW_DANGER, FW_RISK, FW_ROWS = 0, 1, 2, 3  # FW_ROWS .. FW_ROWS + 2: the danger rows of the opponents
 NUM_FW = 6
 
@@ -354,20 +355,63 @@ def discard_keys(counts, wilds, melded, cands, n, pos, setup, out_s, out_u):  # 
     dead = row_i[R_DEAD]
     suited = ci[CI_SUITED]
     buf = setup[10][IW_KEYS_BUF]
-    discard_shanten(counts, wilds, melded, cands, n, dead, suited, wild, table, out_s)
-    if ci[CI_WUHAN]:
+    masks = setup[10][IW_KEYS_BITS]
+    wild_live = row_i[R_WILD_LIVE]
+    natural = True
+    for i in range(n):
+        if wild[cands[i]]:
+            natural = False
+    # masks[i]: the useful kinds after discarding cands[i] as a bit mask, for the discards of the least shanten
+    bits = natural and discard_useful(counts, wilds, melded, cands, n, dead, suited, table, out_s, masks)
+    if not bits:
+        discard_shanten(counts, wilds, melded, cands, n, dead, suited, wild, table, out_s)
+    s_bits = out_s[0]
+    for i in range(n):
+        s_bits = min(s_bits, out_s[i])
+        out_u[i] = 0
+    if ci[CI_WUHAN]:  # ready by shape only (no wait gives a 2-5-8 pair) is one step from a small win
         for i in range(n):
-            if out_s[i] == 0 and live_useful(counts, wilds, melded, cands[i], True, pos, setup, buf) == 0:
-                out_s[i] = 1
+            if out_s[i] == 0:
+                if bits:
+                    u = _jiang_live(counts, wilds, melded, cands[i], masks[i], pos, setup)
+                else:
+                    u = live_useful(counts, wilds, melded, cands[i], True, pos, setup, buf)
+                out_u[i] = u if u else -1  # kept for below (-1: one step from ready now)
+                if u == 0:
+                    out_s[i] = 1
     s_min = out_s[0]
     for i in range(n):
         s_min = min(s_min, out_s[i])
-    wild_live = row_i[R_WILD_LIVE]
+    live = pos[12][0]
     for i in range(n):
+        kept = out_u[i]
         out_u[i] = 0
-        if out_s[i] == s_min:
+        if out_s[i] != s_min:
+            continue
+        if out_s[i] == 0 and ci[CI_WUHAN]:
+            u = kept
+        elif bits and (out_s[i] == s_bits or kept < 0):
+            u = 0
+            for t in range(34):
+                if (masks[i] >> t) & 1:
+                    u += live[t]
+        else:
             u = live_useful(counts, wilds, melded, cands[i], out_s[i] == 0, pos, setup, buf)
-            out_u[i] = u + (wild_live if out_s[i] >= 0 else 0)
+        out_u[i] = u + (wild_live if out_s[i] >= 0 else 0)
+
+
+@njit(cache=True)
+def _jiang_live(counts, wilds, melded, k, mask, pos, setup):  # pragma: no cover - compiled
+    """:func:`live_useful` with the 将 rule of a discard ``k`` that leaves the hand ready, from the bit ``mask`` of
+    its waits (``counts`` is restored)."""
+    live = pos[12][0]
+    counts[k] -= 1
+    total = 0
+    for t in range(34):
+        if (mask >> t) & 1 and jiang_wait(counts, wilds, t, melded, pos, setup):
+            total += live[t]
+    counts[k] += 1
+    return total
 
 
 @njit(cache=True)

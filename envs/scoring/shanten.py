@@ -48,6 +48,7 @@ __all__ = [
     "ALL_MASK",
     "HONOR_MASK",
     "SUITED_MASK",
+    "clear_memos",
     "is_winning",
     "is_winning_str",
     "kinds_mask",
@@ -189,6 +190,14 @@ def _remember(memo: dict, key: object, value: int) -> int:
         memo.clear()
     memo[key] = value
     return value
+
+
+def clear_memos() -> None:
+    """Empty the memos this module fills as it answers hands (products of profiles, final costs, honor groups,
+    capped suits), leaving them as a new process has them; the suit table stays.  For benchmarks of cold caches
+    (``benchmarks/bench_agents.py``); a long run clears each memo itself when it grows too large."""
+    for memo in (_CONV, _FINAL, _HONOR_IDS, _CAPPED_IDS, _KIND_IDS):
+        memo.clear()
 
 
 def _conv(a: int, b: int) -> int:

@@ -190,7 +190,7 @@ def test_training_with_an_advisor_clones_it_and_plays(tmp_path):
         total_steps=128,
         env={"vec_env": "batched"},
         net={"advisor": "greedy"},
-        bc={"decisions": 1000, "epochs": 20, "batch_size": 32, "teacher": "greedy", "learning_rate": 3e-3},
+        bc={"decisions": 2000, "epochs": 20, "batch_size": 32, "teacher": "greedy", "learning_rate": 3e-3},
     )
     trainer = Trainer.create(cfg, tmp_path / "run", progress=False)
     assert trainer.model.observation_space.shape == (OBS_SHAPE[0] + ADVICE_PLANES, NUM_KINDS)

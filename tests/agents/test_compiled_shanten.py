@@ -156,6 +156,80 @@ def test_split_hand_answers_one_tile_more_or_less_exactly() -> None:
     assert refused > 0 and checked > 5000 and honors > 50
 
 
+def test_a_discard_then_a_draw_answer_exactly() -> None:
+    """discard_begin / draw_after equal shanten_dead on the split 3k+2 hand with one suited tile fewer and then on
+    that hand with each suited tile more, the latter capped at a bound (the same suit or another; melds, whose suits
+    are bounded from the uncapped table first, dead suits with more dead tiles than dummies, honors, seven-pair
+    hands, with and without wildcards); refused (NO_SPLIT) for a dead discard or draw, a
+    draw past its cap, a second discard before discard_end and a split that does not apply; after discard_end the
+    split answers its own hand again."""
+    from agents.compiled.shanten import (
+        NO_SPLIT,
+        discard_begin,
+        discard_end,
+        draw_after,
+        new_tables,
+        split_hand,
+        split_shanten,
+    )
+
+    tables = new_tables(capped_slots=8)
+    arrays = (tables[0], tables[1], tables[2], tables[5], tables[6], tables[7], tables[8])
+    rng = np.random.default_rng(31)
+    discards = draws = refused = seven = bounded = 0
+    for i in range(300):
+        n_melds = int(rng.integers(0, 3)) if i % 3 else 0
+        size = 14 - 3 * n_melds
+        wilds = int(rng.integers(0, 3)) if i % 4 == 0 else 0
+        melded = np.zeros(34, dtype=np.int64)
+        for k in rng.choice(27, size=n_melds, replace=False):
+            melded[int(k)] = 3 if rng.random() < 0.7 else 4
+        kinds = 34 if i % 5 == 1 else 27
+        pool = [k for k in range(kinds) for _ in range(4 - int(melded[k]))]
+        counts = np.zeros(34, dtype=np.int64)
+        for t in rng.choice(pool, size - wilds, replace=False):
+            counts[int(t)] += 1
+        dead = suit_mask(int(rng.integers(0, 3))) if i % 2 else 0
+        allowed = (1 << 27) - 1 if i % 9 else (1 << 27) - 1 - (1 << int(rng.integers(0, 27)))
+        if split_hand(counts, wilds, dead, allowed, melded, tables) == NO_SPLIT:
+            assert all(discard_begin(d, *arrays) == NO_SPLIT for d in range(27))
+            refused += 1
+            continue
+        seven += n_melds == 0 and not any(counts[k] for k in range(27) if (dead >> k) & 1)
+        for d in range(27):
+            if counts[d] == 0 or (dead >> d) & 1:
+                assert discard_begin(d, *arrays) == NO_SPLIT
+                continue
+            got = discard_begin(d, *arrays)
+            counts[d] -= 1
+            assert got == compiled_shanten(counts, wilds, dead, allowed, melded, SHANTEN_TABLES), (d,)
+            assert discard_begin((d + 1) % 27, *arrays) == NO_SPLIT  # one discard at a time
+            for t in range(27):
+                below = 100 if t % 2 else got  # the shanten itself, or the shanten capped at the discard's
+                s2 = draw_after(t, below, *arrays)
+                if (dead >> t) & 1 or counts[t] + 1 > 4 - melded[t]:
+                    assert s2 == NO_SPLIT
+                    continue
+                counts[t] += 1
+                want = compiled_shanten(counts, wilds, dead, allowed, melded, SHANTEN_TABLES)
+                assert s2 == min(want, below), (d, t, below)
+                counts[t] -= 1
+                draws += 1
+                bounded += n_melds > 0 and below == got and want == below  # a draw that does not lower it
+            counts[d] += 1
+            discard_end(tables[6], tables[7], tables[8])
+            discards += 1
+            for t in range(27):  # the split answers its own hand again
+                for step in (1, -1):
+                    if (dead >> t) & 1 or not 0 <= counts[t] + step <= 4 - melded[t]:
+                        continue
+                    counts[t] += step
+                    s1 = compiled_shanten(counts, wilds, dead, allowed, melded, SHANTEN_TABLES)
+                    counts[t] -= step
+                    assert split_shanten(t, step, tables) == s1, (d, t, step)
+    assert draws > 20000 and discards > 1500 and refused > 0 and seven > 50 and bounded > 500
+
+
 def test_split_suit_shanten_answers_a_suit_replaced_exactly() -> None:
     """split_suit_shanten equals shanten_dead on the split hand with one suit's counts replaced by any others of as
     many tiles (dead suits, melds elsewhere, wildcards, seven-pair hands); refused (NO_SPLIT) for a suit with a

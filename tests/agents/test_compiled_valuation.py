@@ -270,6 +270,74 @@ def test_compiled_discard_shanten_kept_per_hand() -> None:
             assert (memo[5] == key).all(axis=1).any()  # the hand's row is kept for the next asking
 
 
+def test_discard_useful_equals_discard_shanten_and_useful_tiles() -> None:
+    """discard_useful gives the shanten after each discard and, for the discards of the least shanten, the useful
+    tiles of the hand after it, as :func:`agents.handeval.useful_tiles` lists them (wildcards, void suits held or
+    not, melds, honors), on first asking, from the memo when asked again and with a small memo whose slots other
+    hands take over; it refuses (False) a candidate that is not a held suited kind and a hand holding a dead tile,
+    and restores the counts."""
+    from agents.compiled.shanten import shanten_dead as compiled_shanten
+    from agents.compiled.shanten_memo import discard_useful, new_memo
+    from agents.handeval import useful_tiles as python_useful
+
+    memo = new_memo(slots=32)
+    rng = np.random.default_rng(23)
+    allowed = (1 << NUM_SUITED) - 1
+    out_s = np.empty(NUM_KINDS, dtype=np.int64)
+    out_bits = np.empty(NUM_KINDS, dtype=np.int64)
+    cases = []
+    for i in range(240):
+        n_melds = int(rng.integers(0, 3)) if i % 3 else 0
+        m = np.zeros(NUM_KINDS, dtype=np.int64)
+        for k in rng.choice(NUM_SUITED, size=n_melds, replace=False):
+            m[int(k)] = 3 if rng.random() < 0.7 else 4
+        wilds = int(rng.integers(0, 3)) if i % 4 == 1 else 0
+        kinds = NUM_KINDS if i % 5 == 2 else NUM_SUITED
+        g = int(rng.integers(0, 3))
+        dead = int(0x1FF << (9 * g)) if i % 3 == 0 else 0
+        void_held = not (dead and i % 2)  # else the void suit is empty: the hand the own turn discards from
+        pool = [k for k in range(kinds) if void_held or k // 9 != g for _ in range(4 - int(m[k]))]
+        c = np.zeros(NUM_KINDS, dtype=np.int64)
+        for k in rng.choice(pool, size=14 - 3 * n_melds - wilds, replace=False):
+            c[int(k)] += 1
+        cands = np.array([k for k in range(NUM_SUITED) if c[k]], dtype=np.int64)
+        cases.append((c, wilds, m, cands, dead))
+    answered = refused = 0
+    for _ in range(3):
+        for c, wilds, m, cands, dead in cases:
+            before = c.copy()
+            ok = discard_useful(c, wilds, m, cands, len(cands), dead, allowed, memo, out_s, out_bits)
+            assert np.array_equal(c, before)
+            holds_dead = any(c[k] for k in range(NUM_SUITED) if (dead >> k) & 1)
+            assert ok == (not holds_dead and len(cands) > 0)
+            if not ok:
+                refused += 1
+                continue
+            want_s = []
+            for k in cands:
+                c[k] -= 1
+                want_s.append(compiled_shanten(c, wilds, dead, allowed, m, memo[0]))
+                c[k] += 1
+            assert list(out_s[: len(cands)]) == want_s
+            for i, k in enumerate(cands):
+                if want_s[i] != min(want_s):
+                    assert out_bits[i] == 0
+                    continue
+                c[k] -= 1
+                s, useful = python_useful([int(x) for x in c], wilds, dead=dead, allowed=allowed,
+                                          melded=bytes(int(x) for x in m))  # fmt: skip
+                c[k] += 1
+                assert s == want_s[i]
+                assert [t for t in range(NUM_KINDS) if (int(out_bits[i]) >> t) & 1] == list(useful), (list(c), k)
+            answered += 1
+    c, wilds, m, cands, dead = next(case for case in cases if case[4] == 0 and case[0][27:].any())
+    honor = np.array([27 + int(np.argmax(c[27:]))], dtype=np.int64)
+    assert not discard_useful(c, wilds, m, honor, 1, dead, allowed, memo, out_s, out_bits)  # an honor candidate
+    missing = np.array([int(np.argmin(c[:NUM_SUITED]))], dtype=np.int64)
+    assert c[missing[0]] == 0 and not discard_useful(c, wilds, m, missing, 1, dead, allowed, memo, out_s, out_bits)
+    assert answered > 400 and refused > 30
+
+
 def test_each_thread_has_a_memo_of_its_own() -> None:
     """The main thread's memo is MEMO; another thread gets one of its own (its own memo and scratch tables, never
     the main thread's arrays, and the process's full suit table, which is only read), the same on every call in that

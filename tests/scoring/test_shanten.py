@@ -16,6 +16,7 @@ from envs.scoring.shanten import (
     ALL_MASK,
     HONOR_MASK,
     SUITED_MASK,
+    clear_memos,
     is_winning,
     is_winning_str,
     kinds_mask,
@@ -354,6 +355,24 @@ def test_meld_copies_in_waits_and_shanten():
     assert waits(hand, meld_counts=P("555s")) == [kind_of("5m")]
     assert waits(hand, meld_counts=P("555m")) == []
     assert shanten(hand, meld_counts=P("555m")) == 1
+
+
+def test_clear_memos_empties_them_and_keeps_the_answers():
+    """clear_memos empties the memos the module fills as it answers (a capped suit, profile products)
+    and the same hands get the same answers afterwards."""
+    from envs.scoring import shanten as module
+
+    hands = [
+        (P("123p 456p 46m 11s"), P("555m")),
+        (P("1122m 3344p 5566s 7s"), None),
+        (P("123m 456m 789m 13p 58s"), None),
+    ]
+    before = [shanten(h, meld_counts=m) for h, m in hands]
+    assert module._CAPPED_IDS and module._CONV
+    clear_memos()
+    assert not (module._CAPPED_IDS or module._CONV or module._FINAL or module._HONOR_IDS or module._KIND_IDS)
+    assert [shanten(h, meld_counts=m) for h, m in hands] == before == [0, 0, 1]
+    assert module._CAPPED_IDS  # filled again
 
 
 def test_waits_cases():
