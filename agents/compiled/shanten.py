@@ -65,7 +65,8 @@ NO_SPLIT = -100
 _P_SUIT, _P_HON_A, _P_HON_O, _P_REST_A, _P_REST_O, _P_NEW, _P_SIDE_A, _P_SIDE_O = 0, 3, 4, 5, 8, 11, 12, 13
 _P_REST = 14
 _P_ONE_A, _P_ONE_O, _P_DISC, _P_DREST_A, _P_DREST_O = 17, 20, 23, 24, 27
-_NUM_PARTS = 30
+_P_DHON_A, _P_DHON_O = 30, 31  # the honors after discard_begin's honor discard, each side
+_NUM_PARTS = 32
 # split_hand's meta: sets, wildcards, seven pairs on, tile total, split applies, allowed and dead masks, then per
 # suit: wildcard-allowed, code, capped
 _M_N, _M_WILDS, _M_SEVEN, _M_TOTAL, _M_OK, _M_ALLOWED, _M_DEAD = range(7)
@@ -221,6 +222,14 @@ def _pair_steps(steps, pool, c, sign):  # pragma: no cover - compiled
     first = 2 - c if c < 2 else 0
     steps[pool, first] += sign
     steps[pool, (4 - c if c < 4 else 0) - first] += sign
+
+
+@njit(cache=True, inline="always")
+def _move_pair_steps(steps, pool, old, new):  # pragma: no cover - compiled
+    """Move a kind of ``steps[pool]`` from a count of ``old`` to one of ``new``: its pair steps at ``old`` out, those
+    at ``new`` in."""
+    _pair_steps(steps, pool, old, -1)
+    _pair_steps(steps, pool, new, 1)
 
 
 @njit(cache=True)
@@ -695,23 +704,23 @@ def split_step(t, d, table, cap_keys, cap_vals, parts, kinds, meta, steps):  # p
     seven = meta[_M_SEVEN] != 0
     pool = (meta[_M_ALLOWED] >> t) & 1
     if seven:
-        _pair_steps(steps, pool, old, -1)
-        _pair_steps(steps, pool, new, 1)
+        _move_pair_steps(steps, pool, old, new)
     cost = _split_cost(g, _P_NEW, parts, meta, steps)
     if seven:
-        _pair_steps(steps, pool, new, -1)
-        _pair_steps(steps, pool, old, 1)
+        _move_pair_steps(steps, pool, new, old)
     return cost - 1
 
 
 @njit(cache=True)
 def discard_begin(d, table, cap_keys, cap_vals, parts, kinds, meta, steps):  # pragma: no cover - compiled
-    """The shanten of the hand :func:`split_hand` split with one suited tile ``d`` fewer (as :func:`split_step`
-    with ``-1``), keeping that hand so that :func:`draw_after` answers it with any one suited tile more, until
-    :func:`discard_end`; :data:`NO_SPLIT` (and nothing kept) where :func:`split_step` would refuse the discard.  The
-    rest of the hand beside each other suit ``h`` (the honors, the third suit and the discard's suit) is one product
-    here, so each draw is one suit profile and one pass."""
-    if not meta[_M_OK] or d >= 27 or (meta[_M_DEAD] >> d) & 1 or meta[_M_DISC] >= 0:
+    """The shanten of the hand :func:`split_hand` split with one tile ``d`` fewer (a suited kind as :func:`split_step`
+    with ``-1``, or an honor), keeping that hand so that :func:`draw_after` answers it with any one suited tile more,
+    until :func:`discard_end`; :data:`NO_SPLIT` (and nothing kept) for a kind the hand does not hold, a dead kind, an
+    honor beside a dead suit (the honor kinds an emptied honor frees could then stand for more of its dead tiles,
+    :func:`_without_dead`), a hand of another size or a second discard.  The rest of the hand beside each suit ``h`` the
+    discard leaves as it was (the honors and the two other suits, one of them the discard's) is one product here, so
+    each draw is one suit profile and one pass."""
+    if not meta[_M_OK] or (meta[_M_DEAD] >> d) & 1 or meta[_M_DISC] >= 0:
         return NO_SPLIT
     n = meta[_M_N]
     if (meta[_M_TOTAL] - 2) // 3 != n:
@@ -719,6 +728,10 @@ def discard_begin(d, table, cap_keys, cap_vals, parts, kinds, meta, steps):  # p
     old = kinds[0, d]
     if old < 1:
         return NO_SPLIT
+    if d >= 27:
+        if meta[_M_DEAD]:
+            return NO_SPLIT
+        return _honor_discard_begin(d, old, parts, kinds, meta, steps)
     g = d // 9
     lo = 9 * g
     code = meta[_M_CODE + g] - _POW5[d - lo]
@@ -727,8 +740,7 @@ def discard_begin(d, table, cap_keys, cap_vals, parts, kinds, meta, steps):  # p
                _P_NEW)  # fmt: skip
     if meta[_M_SEVEN]:
         pool = (meta[_M_ALLOWED] >> d) & 1
-        _pair_steps(steps, pool, old, -1)
-        _pair_steps(steps, pool, old - 1, 1)
+        _move_pair_steps(steps, pool, old, old - 1)
     wilds = meta[_M_WILDS]
     for h in range(3):
         if h == g:
@@ -744,6 +756,36 @@ def discard_begin(d, table, cap_keys, cap_vals, parts, kinds, meta, steps):  # p
     meta[_M_DISC] = d
     meta[_M_DISC_CODE] = code
     return _split_cost(g, _P_DISC, parts, meta, steps) - 1
+
+
+@njit(cache=True)
+def _honor_discard_begin(d, old, parts, kinds, meta, steps):  # pragma: no cover - compiled
+    """:func:`discard_begin` of the honor ``d`` held ``old`` times: the honors' profiles again without that tile, and
+    beside each suit ``h`` the product of those honors and the two other suits."""
+    n = meta[_M_N]
+    kinds[0, d] = old - 1
+    _identity_at(parts, _P_DHON_A, n)
+    _identity_at(parts, _P_DHON_O, n)
+    _honors(kinds[0], kinds[1], meta[_M_ALLOWED], n, parts, _P_DHON_A, _P_DHON_O, _P_NEW, _P_SIDE_A)
+    if meta[_M_SEVEN]:
+        _move_pair_steps(steps, (meta[_M_ALLOWED] >> d) & 1, old, old - 1)
+    if meta[_M_WILDS] == 0:  # the sides add up: the honors as one profile
+        _product_at(parts, _P_DHON_A, _P_DHON_O, n, _P_SIDE_A)
+    for h in range(3):
+        f = 1 if h == 0 else 0
+        e = 3 - h - f
+        a, o = _P_DREST_A + h, _P_DREST_O + h
+        if meta[_M_WILDS] == 0:
+            _product_at(parts, _P_SIDE_A, _P_SUIT + f, n, _P_NEW)
+            _product_at(parts, _P_NEW, _P_SUIT + e, n, a)
+        else:
+            parts[a] = parts[_P_DHON_A]
+            parts[o] = parts[_P_DHON_O]
+            _merge_at(parts, a if meta[_M_SIDE + f] else o, _P_SUIT + f, n, _P_SIDE_A)
+            _merge_at(parts, a if meta[_M_SIDE + e] else o, _P_SUIT + e, n, _P_SIDE_A)
+    meta[_M_DISC] = d
+    meta[_M_DISC_CODE] = 0  # no suit changed
+    return _rest_cost(_P_SUIT, meta[_M_SIDE], _P_DREST_A, _P_DREST_O, _P_DREST_A, parts, meta, steps) - 1
 
 
 @njit(cache=True)
@@ -765,8 +807,7 @@ def draw_after(t, below, table, cap_keys, cap_vals, parts, kinds, meta, steps): 
     seven = meta[_M_SEVEN] != 0
     pool = (meta[_M_ALLOWED] >> t) & 1
     if seven:
-        _pair_steps(steps, pool, old, -1)
-        _pair_steps(steps, pool, old + 1, 1)
+        _move_pair_steps(steps, pool, old, old + 1)
     cost = NO_SPLIT
     if capped and table[code, 0, 0] != _UNSET:
         _suit_into(kinds[0], kinds[1], lo, code, False, table, cap_keys, cap_vals, parts, _P_NEW, _P_NEW)
@@ -778,8 +819,7 @@ def draw_after(t, below, table, cap_keys, cap_vals, parts, kinds, meta, steps): 
         kinds[0, t] = old
         cost = _draw_cost(g, h, parts, meta, steps)
     if seven:
-        _pair_steps(steps, pool, old + 1, -1)
-        _pair_steps(steps, pool, old, 1)
+        _move_pair_steps(steps, pool, old + 1, old)
     return min(cost - 1, below)
 
 
@@ -802,6 +842,5 @@ def discard_end(kinds, meta, steps):  # pragma: no cover - compiled
     kinds[0, d] = old + 1
     if meta[_M_SEVEN]:
         pool = (meta[_M_ALLOWED] >> d) & 1
-        _pair_steps(steps, pool, old, -1)
-        _pair_steps(steps, pool, old + 1, 1)
+        _move_pair_steps(steps, pool, old, old + 1)
     meta[_M_DISC] = -1

@@ -370,7 +370,12 @@ def _fill_discard_row(counts, wilds, melded, dead, allowed, memo, ok, w0, w1, w4
     for k in range(34):
         if counts[k] <= 0:
             continue
-        s = split_step(k, -1, table, cap_keys, cap_vals, parts, kinds, meta, steps) if split > 0 else NO_SPLIT
+        s = NO_SPLIT
+        if split > 0 and k < NUM_SUITED:
+            s = split_step(k, -1, table, cap_keys, cap_vals, parts, kinds, meta, steps)
+        elif split > 0:  # an honor: the honors' profiles again
+            s = discard_begin(k, table, cap_keys, cap_vals, parts, kinds, meta, steps)
+            discard_end(kinds, meta, steps)
         if s == NO_SPLIT:
             s = shanten_stepped(counts, k, -1, wilds, dead, allowed, melded, memo, ok, w0, w1, w4, w5)
         memo[6][slot, k] = s
@@ -383,8 +388,8 @@ def discard_useful(counts, wilds, melded, cands, n, dead, allowed, memo, out_s, 
     """:func:`discard_shanten` and, for each discard of the least shanten, :func:`useful_tiles` of the hand after it
     (candidates ``allowed & ~dead``, :data:`NEAR` pruning) at once: ``out_s[i]`` the shanten after discarding one
     ``cands[i]``, ``out_bits[i]`` the useful kinds of that hand as a bit mask when ``out_s[i]`` is the least (else
-    0).  Returns False, filling nothing, where it does not apply (a candidate that is not a held suited kind, a dead
-    tile in the hand, counts the memo keys cannot hold): ask those two functions.
+    0).  Returns False, filling nothing, where it does not apply (a candidate the hand does not hold, a dead tile in
+    the hand, counts the memo keys cannot hold): ask those two functions.
 
     The answers are the memo's (the discard table for the hand, the useful table for each hand after a discard), so
     a hand asked again costs lookups; what the memo lacks comes from one split of the held hand
@@ -399,7 +404,7 @@ def discard_useful(counts, wilds, melded, cands, n, dead, allowed, memo, out_s, 
             return False
     for i in range(n):
         k = cands[i]
-        if k >= 27 or counts[k] <= 0:
+        if counts[k] <= 0:
             return False
     tables = memo[0]
     table, cap_keys, cap_vals, parts, kinds, meta, steps = tables[0], tables[1], tables[2], tables[5], tables[6], \

@@ -938,55 +938,88 @@ def claim(mask, pos, setup):  # pragma: no cover - compiled
         if _shanten(c, wilds, dead, suited, m, table) <= s_now + _kong_slack(pos, setup):
             return act[A_KONG] + k
     fold = oi[OI_DEFENSIVE] != 0 and folding(s_now, pos, setup)
-    best = -1
-    bs, bu, br = 0, 0, 0
+    # the acceptable meld claims (the Python agent's options): the pong, the 飞 (its key, which its test needs) and
+    # the 吃 of each position (bit p of ``chi_ok``)
+    pong_ok = False
+    fei_ok = False
+    fs, fu = 0, 0
+    chi_ok = 0
     n_ok = 0
-    # pong
     if mask[act[A_PONG]] and not fold:
-        c = setup[10][IW_CLAIM_C]
-        c[:] = counts
-        c[k] -= 2
-        m = setup[10][IW_CLAIM_M]
-        m[:] = melded
-        m[k] = 3
+        c, m = _claimed(counts, melded, k, 2, 3, setup)
         if max(_shanten(c, wilds, dead, suited, m, table), 0) <= s_now and _claim_keeps_value(c, wilds, m, -1, pos,
                                                                                                setup):  # fmt: skip
-            s, u = after_claim_key(c, wilds, m, pos, setup)
-            best, bs, bu, br = act[A_PONG], s, u, 0
+            pong_ok = True
             n_ok += 1
     if oi[OI_VARIANT_ACTIONS]:
         if mask[act[A_FEI]]:
-            c = setup[10][IW_CLAIM_C]
-            c[:] = counts
-            nat = 1 if c[k] else 0
-            c[k] -= nat
+            nat = 1 if counts[k] else 0
             w = wilds - (2 - nat)
             if w >= 0:
-                m = setup[10][IW_CLAIM_M]
-                m[:] = melded
-                m[k] = min(3, 4 - c[k])
-                s, u = after_claim_key(c, w, m, pos, setup)
-                if s < s_now and _claim_keeps_value(c, w, m, -1, pos, setup):
+                c, m = _claimed(counts, melded, k, nat, min(3, 4 - (counts[k] - nat)), setup)
+                fs, fu = after_claim_key(c, w, m, pos, setup)
+                if fs < s_now and _claim_keeps_value(c, w, m, -1, pos, setup):
+                    fei_ok = True
                     n_ok += 1
-                    if best < 0 or s < bs or (s == bs and (u < bu or (u == bu and br > 1))):
-                        best, bs, bu, br = act[A_FEI], s, u, 1
         for p in range(3):
             if not mask[act[A_CHI] + p]:
                 continue
-            low = k - p
-            c = setup[10][IW_CLAIM_C]
-            c[:] = counts
-            for j in range(3):
-                if low + j != k:
-                    c[low + j] -= 1
+            c = _chi_claimed(counts, k, p, setup)
             if max(_shanten(c, wilds, dead, suited, melded, table), 0) > s_now:
                 continue
-            if pos[8] and not _claim_keeps_value(c, wilds, melded, low, pos, setup):
+            if pos[8] and not _claim_keeps_value(c, wilds, melded, k - p, pos, setup):
                 continue
-            s, u = after_claim_key(c, wilds, melded, pos, setup)
+            chi_ok |= 1 << p
             n_ok += 1
-            if best < 0 or s < bs or (s == bs and (u < bu or (u == bu and br > 2))):
-                best, bs, bu, br = act[A_CHI] + p, s, u, 2
-    if best >= 0:
-        return best
-    return passing
+    if n_ok == 0:
+        return passing
+    if n_ok == 1:  # a single acceptable claim is taken without comparing the hands after it
+        if pong_ok:
+            return act[A_PONG]
+        if fei_ok:
+            return act[A_FEI]
+        for p in range(3):
+            if (chi_ok >> p) & 1:
+                return act[A_CHI] + p
+    # several: the least (shanten, -live) of the best discard after each, then pong before 飞 before 吃
+    best = -1
+    bs, bu = 0, 0
+    if pong_ok:
+        c, m = _claimed(counts, melded, k, 2, 3, setup)
+        bs, bu = after_claim_key(c, wilds, m, pos, setup)
+        best = act[A_PONG]
+    if fei_ok and (best < 0 or fs < bs or (fs == bs and fu < bu)):
+        best, bs, bu = act[A_FEI], fs, fu
+    for p in range(3):
+        if not (chi_ok >> p) & 1:
+            continue
+        c = _chi_claimed(counts, k, p, setup)
+        s, u = after_claim_key(c, wilds, melded, pos, setup)
+        if best < 0 or s < bs or (s == bs and u < bu):
+            best, bs, bu = act[A_CHI] + p, s, u
+    return best
+
+
+@njit(cache=True, inline="always")
+def _claimed(counts, melded, k, taken, meld, setup):  # pragma: no cover - compiled
+    """The hand after a pong or 飞 of the discard ``k`` in the claim scratch rows: ``taken`` natural copies of ``k``
+    out of ``counts``, ``melded[k]`` set to ``meld``."""
+    c = setup[10][IW_CLAIM_C]
+    c[:] = counts
+    c[k] -= taken
+    m = setup[10][IW_CLAIM_M]
+    m[:] = melded
+    m[k] = meld
+    return c, m
+
+
+@njit(cache=True, inline="always")
+def _chi_claimed(counts, k, p, setup):  # pragma: no cover - compiled
+    """The hand after the 吃 of the discard ``k`` at position ``p`` (the run from ``k - p``) in the claim scratch."""
+    c = setup[10][IW_CLAIM_C]
+    c[:] = counts
+    low = k - p
+    for j in range(3):
+        if low + j != k:
+            c[low + j] -= 1
+    return c

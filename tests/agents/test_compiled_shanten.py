@@ -157,12 +157,12 @@ def test_split_hand_answers_one_tile_more_or_less_exactly() -> None:
 
 
 def test_a_discard_then_a_draw_answer_exactly() -> None:
-    """discard_begin / draw_after equal shanten_dead on the split 3k+2 hand with one suited tile fewer and then on
-    that hand with each suited tile more, the latter capped at a bound (the same suit or another; melds, whose suits
-    are bounded from the uncapped table first, dead suits with more dead tiles than dummies, honors, seven-pair
-    hands, with and without wildcards); refused (NO_SPLIT) for a dead discard or draw, a
-    draw past its cap, a second discard before discard_end and a split that does not apply; after discard_end the
-    split answers its own hand again."""
+    """discard_begin / draw_after equal shanten_dead on the split 3k+2 hand with one tile fewer (a suited kind or an
+    honor) and then on that hand with each suited tile more, the latter capped at a bound (the same suit or another;
+    melds, whose suits are bounded from the uncapped table first, dead suits with more dead tiles than dummies, honors,
+    seven-pair hands, with and without wildcards); refused (NO_SPLIT) for a dead discard or draw, an honor discard
+    beside a dead suit, a draw past its cap, a second discard before discard_end and a split that does not apply; after
+    discard_end the split answers its own hand again."""
     from agents.compiled.shanten import (
         NO_SPLIT,
         discard_begin,
@@ -176,7 +176,7 @@ def test_a_discard_then_a_draw_answer_exactly() -> None:
     tables = new_tables(capped_slots=8)
     arrays = (tables[0], tables[1], tables[2], tables[5], tables[6], tables[7], tables[8])
     rng = np.random.default_rng(31)
-    discards = draws = refused = seven = bounded = 0
+    discards = draws = refused = seven = bounded = honors = 0
     for i in range(300):
         n_melds = int(rng.integers(0, 3)) if i % 3 else 0
         size = 14 - 3 * n_melds
@@ -192,18 +192,18 @@ def test_a_discard_then_a_draw_answer_exactly() -> None:
         dead = suit_mask(int(rng.integers(0, 3))) if i % 2 else 0
         allowed = (1 << 27) - 1 if i % 9 else (1 << 27) - 1 - (1 << int(rng.integers(0, 27)))
         if split_hand(counts, wilds, dead, allowed, melded, tables) == NO_SPLIT:
-            assert all(discard_begin(d, *arrays) == NO_SPLIT for d in range(27))
+            assert all(discard_begin(d, *arrays) == NO_SPLIT for d in range(34))
             refused += 1
             continue
         seven += n_melds == 0 and not any(counts[k] for k in range(27) if (dead >> k) & 1)
-        for d in range(27):
-            if counts[d] == 0 or (dead >> d) & 1:
+        for d in range(34):
+            if counts[d] == 0 or (dead >> d) & 1 or (d >= 27 and dead):  # an honor beside a dead suit: refused
                 assert discard_begin(d, *arrays) == NO_SPLIT
                 continue
             got = discard_begin(d, *arrays)
             counts[d] -= 1
             assert got == compiled_shanten(counts, wilds, dead, allowed, melded, SHANTEN_TABLES), (d,)
-            assert discard_begin((d + 1) % 27, *arrays) == NO_SPLIT  # one discard at a time
+            assert discard_begin((d + 1) % 34, *arrays) == NO_SPLIT  # one discard at a time
             for t in range(27):
                 below = 100 if t % 2 else got  # the shanten itself, or the shanten capped at the discard's
                 s2 = draw_after(t, below, *arrays)
@@ -219,6 +219,7 @@ def test_a_discard_then_a_draw_answer_exactly() -> None:
             counts[d] += 1
             discard_end(tables[6], tables[7], tables[8])
             discards += 1
+            honors += d >= 27
             for t in range(27):  # the split answers its own hand again
                 for step in (1, -1):
                     if (dead >> t) & 1 or not 0 <= counts[t] + step <= 4 - melded[t]:
@@ -227,7 +228,7 @@ def test_a_discard_then_a_draw_answer_exactly() -> None:
                     s1 = compiled_shanten(counts, wilds, dead, allowed, melded, SHANTEN_TABLES)
                     counts[t] -= step
                     assert split_shanten(t, step, tables) == s1, (d, t, step)
-    assert draws > 20000 and discards > 1500 and refused > 0 and seven > 50 and bounded > 500
+    assert draws > 20000 and discards > 1500 and refused > 0 and seven > 50 and bounded > 500 and honors > 50
 
 
 def test_split_suit_shanten_answers_a_suit_replaced_exactly() -> None:

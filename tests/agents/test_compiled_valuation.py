@@ -273,9 +273,9 @@ def test_compiled_discard_shanten_kept_per_hand() -> None:
 def test_discard_useful_equals_discard_shanten_and_useful_tiles() -> None:
     """discard_useful gives the shanten after each discard and, for the discards of the least shanten, the useful
     tiles of the hand after it, as :func:`agents.handeval.useful_tiles` lists them (wildcards, void suits held or
-    not, melds, honors), on first asking, from the memo when asked again and with a small memo whose slots other
-    hands take over; it refuses (False) a candidate that is not a held suited kind and a hand holding a dead tile,
-    and restores the counts."""
+    not, melds, honors, honor discards), on first asking, from the memo when asked again and with a small memo whose
+    slots other hands take over; it refuses (False) a candidate the hand does not hold and a hand holding a dead
+    tile, and restores the counts."""
     from agents.compiled.shanten import shanten_dead as compiled_shanten
     from agents.compiled.shanten_memo import discard_useful, new_memo
     from agents.handeval import useful_tiles as python_useful
@@ -300,9 +300,9 @@ def test_discard_useful_equals_discard_shanten_and_useful_tiles() -> None:
         c = np.zeros(NUM_KINDS, dtype=np.int64)
         for k in rng.choice(pool, size=14 - 3 * n_melds - wilds, replace=False):
             c[int(k)] += 1
-        cands = np.array([k for k in range(NUM_SUITED) if c[k]], dtype=np.int64)
+        cands = np.array([k for k in range(NUM_KINDS) if c[k]], dtype=np.int64)
         cases.append((c, wilds, m, cands, dead))
-    answered = refused = 0
+    answered = refused = honors = 0
     for _ in range(3):
         for c, wilds, m, cands, dead in cases:
             before = c.copy()
@@ -329,13 +329,12 @@ def test_discard_useful_equals_discard_shanten_and_useful_tiles() -> None:
                 c[k] += 1
                 assert s == want_s[i]
                 assert [t for t in range(NUM_KINDS) if (int(out_bits[i]) >> t) & 1] == list(useful), (list(c), k)
+                honors += k >= NUM_SUITED
             answered += 1
-    c, wilds, m, cands, dead = next(case for case in cases if case[4] == 0 and case[0][27:].any())
-    honor = np.array([27 + int(np.argmax(c[27:]))], dtype=np.int64)
-    assert not discard_useful(c, wilds, m, honor, 1, dead, allowed, memo, out_s, out_bits)  # an honor candidate
+    c, wilds, m, cands, dead = next(case for case in cases if case[4] == 0)
     missing = np.array([int(np.argmin(c[:NUM_SUITED]))], dtype=np.int64)
     assert c[missing[0]] == 0 and not discard_useful(c, wilds, m, missing, 1, dead, allowed, memo, out_s, out_bits)
-    assert answered > 400 and refused > 30
+    assert answered > 400 and refused > 30 and honors > 20
 
 
 def test_each_thread_has_a_memo_of_its_own() -> None:
