@@ -16,7 +16,9 @@ engine, ``--tables`` tables, ``ppo.n_steps`` set so that an update sees the same
 same network, same opponent mix, same PPO hyperparameters, the same ``--threads`` torch threads (the new path's
 rollouts use one, its updates all of them), each a PPO segment of ``--steps`` samples started from the same fresh run
 (no BC), side by side in one run, after the compiled code of every config is loaded or compiled (untimed); plus
-where the new path's time goes (rollout parts, updates).
+where the new path's time goes (rollout parts, updates).  ``--device auto|cpu|cuda`` puts the new path's learner (its
+forward passes and updates) on that torch device, the rollout tables staying on the CPU; the old path is the
+committed trainer, on the CPU.
 
 ``--bc [--configs ...] [--decisions 4000]``: behaviour-cloning data collection, teacher decisions per second of the
 hand-by-hand path (the AEC env with the Python teacher, ``batched=False``) and the batched path (the compiled engine
@@ -103,9 +105,13 @@ def _segment_rate(cfg, tmp: Path, name: str) -> tuple[float, int, dict]:
     return steps / dt, steps, {k: round(v, 2) for k, v in trainer.rollout_timing.items()}
 
 
-def compare(configs: list[str], steps: int, tables: int, threads: int) -> dict:
-    """Old path vs new path learner samples/s for each config (see the module docstring)."""
+def compare(configs: list[str], steps: int, tables: int, threads: int, device: str = "cpu") -> dict:
+    """Old path vs new path learner samples/s for each config, the new path's learner on ``device`` (see the module
+    docstring)."""
     from training.precompile import compile_engine
+    from training.trainer import learner_device
+
+    learner = learner_device(device)  # a clear error before anything runs when CUDA is asked for and absent
 
     # the compiled engine, baselines and planes of every config load (or compile) before any path is timed
     compile_engine(tuple(dict.fromkeys(load_train_config(name).variant for name in configs)))
@@ -133,6 +139,7 @@ def compare(configs: list[str], steps: int, tables: int, threads: int) -> dict:
                     "env.engine": "compiled",
                     "env.num_envs": tables,
                     "ppo.n_steps": max(1, rollout // tables),
+                    "device": learner,
                 },
             )
             old_rate, old_steps, _ = _segment_rate(old, Path(tmp), f"{name}-old")
@@ -142,8 +149,8 @@ def compare(configs: list[str], steps: int, tables: int, threads: int) -> dict:
                     "config": name,
                     "old": {"path": f"sb3 {old.env.vec_env} {old.env.engine}", "samples_per_s": old_rate,
                             "samples": old_steps},
-                    "new": {"path": f"batched compiled, {tables} tables", "samples_per_s": new_rate,
-                            "samples": new_steps, "seconds": split},
+                    "new": {"path": f"batched compiled, {tables} tables, learner on {learner}",
+                            "samples_per_s": new_rate, "samples": new_steps, "seconds": split},
                     "ratio": new_rate / old_rate,
                 }
             )  # fmt: skip
@@ -245,6 +252,7 @@ def main() -> None:
     parser.add_argument("--compare", action="store_true", help="old path vs new path samples/s (module docstring)")
     parser.add_argument("--configs", default="hongzhong,chengdu,wuhan", help="configs of --compare")
     parser.add_argument("--tables", type=int, default=64, help="tables of the new path in --compare")
+    parser.add_argument("--device", default="cpu", help="the new path's learner device in --compare: auto, cpu, cuda")
     parser.add_argument("--bc", action="store_true", help="hand-by-hand vs batched BC data collection (docstring)")
     parser.add_argument("--decisions", type=int, default=4000, help="teacher decisions per measurement of --bc")
     parser.add_argument("--fresh", action="store_true", help="--bc with each path in a fresh process (docstring)")
@@ -265,7 +273,8 @@ def main() -> None:
         return
     if args.compare:
         out = {"python": platform.python_version(), "torch_threads": args.threads}
-        out.update(compare([c for c in args.configs.split(",") if c], args.steps, args.tables, args.threads))
+        configs = [c for c in args.configs.split(",") if c]
+        out.update(compare(configs, args.steps, args.tables, args.threads, args.device))
         print(json.dumps(out, indent=2))
         return
     from training.trainer import Trainer
