@@ -110,6 +110,19 @@ def test_compiled_shanten_reuses_capped_profiles_exactly() -> None:
             assert got == expected, (counts, wilds, hex(dead), melded)
 
 
+def _random_hand(rng: np.random.Generator, n_melds: int, tiles: int, *, honors: bool) -> tuple[np.ndarray, np.ndarray]:
+    """``(counts, melded)``: ``n_melds`` pongs or kongs of suited kinds and ``tiles`` concealed tiles drawn from the
+    copies they leave (suited kinds, or every kind with ``honors``; no wildcard stands for an honor)."""
+    melded = np.zeros(34, dtype=np.int64)
+    for k in rng.choice(27, size=n_melds, replace=False):
+        melded[int(k)] = 3 if rng.random() < 0.7 else 4
+    pool = [k for k in range(34 if honors else 27) for _ in range(4 - int(melded[k]))]
+    counts = np.zeros(34, dtype=np.int64)
+    for t in rng.choice(pool, tiles, replace=False):
+        counts[int(t)] += 1
+    return counts, melded
+
+
 def test_split_hand_answers_one_tile_more_or_less_exactly() -> None:
     """split_hand / split_shanten equal shanten_dead on the hand and on every hand one suited tile away: melds,
     dead suits (with more dead tiles than dummies), honors, with and without wildcards, partly allowed suits
@@ -123,14 +136,7 @@ def test_split_hand_answers_one_tile_more_or_less_exactly() -> None:
         n_melds = int(rng.integers(0, 3))
         size = 13 - 3 * n_melds + (i % 2)
         wilds = int(rng.integers(0, 3)) if i % 3 == 0 else 0
-        melded = np.zeros(34, dtype=np.int64)
-        for k in rng.choice(27, size=n_melds, replace=False):
-            melded[int(k)] = 3 if rng.random() < 0.7 else 4
-        kinds = 34 if i % 5 == 1 else 27  # honors too (no wildcard stands for them)
-        pool = [k for k in range(kinds) for _ in range(4 - int(melded[k]))]
-        counts = np.zeros(34, dtype=np.int64)
-        for t in rng.choice(pool, size - wilds, replace=False):
-            counts[int(t)] += 1
+        counts, melded = _random_hand(rng, n_melds, size - wilds, honors=i % 5 == 1)
         dead = suit_mask(int(rng.integers(0, 3))) if i % 2 else 0
         allowed = (1 << 27) - 1 if i % 7 else (1 << 27) - 1 - (1 << int(rng.integers(0, 27)))
         base = split_hand(counts, wilds, dead, allowed, melded, tables)
@@ -181,14 +187,7 @@ def test_a_discard_then_a_draw_answer_exactly() -> None:
         n_melds = int(rng.integers(0, 3)) if i % 3 else 0
         size = 14 - 3 * n_melds
         wilds = int(rng.integers(0, 3)) if i % 4 == 0 else 0
-        melded = np.zeros(34, dtype=np.int64)
-        for k in rng.choice(27, size=n_melds, replace=False):
-            melded[int(k)] = 3 if rng.random() < 0.7 else 4
-        kinds = 34 if i % 5 == 1 else 27
-        pool = [k for k in range(kinds) for _ in range(4 - int(melded[k]))]
-        counts = np.zeros(34, dtype=np.int64)
-        for t in rng.choice(pool, size - wilds, replace=False):
-            counts[int(t)] += 1
+        counts, melded = _random_hand(rng, n_melds, size - wilds, honors=i % 5 == 1)
         dead = suit_mask(int(rng.integers(0, 3))) if i % 2 else 0
         allowed = (1 << 27) - 1 if i % 9 else (1 << 27) - 1 - (1 << int(rng.integers(0, 27)))
         if split_hand(counts, wilds, dead, allowed, melded, tables) == NO_SPLIT:
