@@ -30,11 +30,12 @@ class BatchGreedyAgent(BatchValueAgent):
     def _configure(self, cfg: RuleConfig) -> None:
         self.cfg = cfg
         self.python.reset(0, cfg)
-        # the value rows the compiled play reads (live tiles, dead suits ...); their hand values go unused here
+        # the value rows the compiled play reads (live tiles, dead suits ...); their hand values go unused here, and
+        # the greedy play reads no opponent (read_opponents is a ninth of a decision: left out)
         shape = ValueAgent()
         shape.reset(0, cfg)
         self.kit = ValueKit(cfg, max_off_suit=shape.max_off_suit, exhaustion_weight=shape.exhaustion_weight,
-                            exit_weight=shape.exit_weight)  # fmt: skip
+                            exit_weight=shape.exit_weight, opponents=False)  # fmt: skip
         self.setup = ValueSetup(
             cfg,
             ValueOptions.of_greedy(self.python, cfg),

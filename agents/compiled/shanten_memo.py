@@ -435,8 +435,8 @@ def discard_useful(counts, wilds, melded, cands, n, dead, allowed, memo, out_s, 
             split = 1 if split_hand(counts, wilds, dead, allowed, melded, tables) != NO_SPLIT else -1
         s = discard_begin(d, table, cap_keys, cap_vals, parts, kinds, meta, steps) if split > 0 else NO_SPLIT
         counts[d] -= 1
-        if s == NO_SPLIT:
-            s = shanten_keyed(counts, wilds, dead, allowed, melded, memo, ok, a0, a1, w4, w5)
+        if s == NO_SPLIT:  # the discard row holds it
+            s = out_s[i]
         c = _near_only(cand, counts, wilds, s, NEAR)
         bits = np.int64(0)
         for t in range(34):

@@ -509,8 +509,12 @@ class ValueKit:
         max_off_suit: int = 4,
         exhaustion_weight: float | None = None,
         exit_weight: float = 1.0,
+        opponents: bool = True,
     ) -> None:
+        """``opponents=False``: :meth:`rows` leaves the opponents unread (no opponent rows, ``n_opp`` 0, so the
+        hand-value rows count no payers): for the greedy agent, which reads neither."""
         self.cfg = cfg
+        self.opponents = bool(opponents)
         self.values = values_vector(cfg)
         weight = exhaustion_weight
         if weight is None:  # ValueAgent._configure
@@ -542,9 +546,9 @@ class ValueKit:
             chis=np.zeros((n, 8), dtype=np.int64),
             n_chis=np.zeros(n, dtype=np.int64),
         )
-        _fill_rows(obs, OPP_ROWS, _CHI_ROW, d.hand, d.melded, d.wild, d.void, d.live, d.wall, d.indicator,
-                   self.ci, self.cf, self.values, out.n_opp, out.opp, out.disc, out.opp_melded, out.revealed,
-                   out.row_i, out.row_k, out.row_f, out.chis, out.n_chis)  # fmt: skip
+        _fill_rows(obs, self.opponents, OPP_ROWS, _CHI_ROW, d.hand, d.melded, d.wild, d.void, d.live, d.wall,
+                   d.indicator, self.ci, self.cf, self.values, out.n_opp, out.opp, out.disc, out.opp_melded,
+                   out.revealed, out.row_i, out.row_k, out.row_f, out.chis, out.n_chis)  # fmt: skip
         return out
 
 
@@ -567,9 +571,10 @@ class ValueRows:
 
 
 @njit(cache=True, nogil=True)
-def _fill_rows(obs, opp_rows, chi_row, hand, melded, wild, void, live, wall, indicator, ci, cf, v, n_opp, opp, disc,
-               opp_melded, revealed, row_i, row_k, row_f, chis, n_chis):  # fmt: skip  # pragma: no cover - compiled
+def _fill_rows(obs, opponents, opp_rows, chi_row, hand, melded, wild, void, live, wall, indicator, ci, cf, v, n_opp,
+               opp, disc, opp_melded, revealed, row_i, row_k, row_f, chis, n_chis):  # fmt: skip  # pragma: no cover
     for b in range(obs.shape[0]):
-        n_opp[b] = read_opponents(obs[b], opp_rows, opp[b], disc[b], opp_melded[b], revealed[b])
+        if opponents:
+            n_opp[b] = read_opponents(obs[b], opp_rows, opp[b], disc[b], opp_melded[b], revealed[b])
         n_chis[b] = value_row(hand[b], melded[b], wild[b], void[b], live[b], wall[b], indicator[b], obs[b, chi_row],
                               n_opp[b], opp[b], ci, cf, v, row_i[b], row_k[b], row_f[b], chis[b])  # fmt: skip

@@ -476,10 +476,25 @@ def evaluate_discards(cands, n, every, pos, setup, out_s, out_u, out_v):  # prag
     dead = row_i[R_DEAD]
     suited = ci[CI_SUITED]
     buf = setup[10][IW_EVAL_BUF]
-    discard_shanten(counts, wilds, melded, cands, n, dead, suited, wild, table, out_s)
+    masks = setup[10][IW_KEYS_BITS]
+    natural = True
+    for i in range(n):
+        if wild[cands[i]]:
+            natural = False
+    # one split for the shanten after each discard and the useful tiles after each of the least shanten (the memo
+    # then answers the standard plan's useful tiles of every estimate below)
+    bits = natural and discard_useful(counts, wilds, melded, cands, n, dead, suited, table, out_s, masks)
+    if not bits:
+        discard_shanten(counts, wilds, melded, cands, n, dead, suited, wild, table, out_s)
     if ci[CI_WUHAN]:
         for i in range(n):
-            if out_s[i] == 0 and live_useful(counts, wilds, melded, cands[i], True, pos, setup, buf) == 0:
+            if out_s[i] != 0:
+                continue
+            if bits:  # a discard that leaves the hand ready has the least shanten: its waits are masks[i]
+                u = _jiang_live(counts, wilds, melded, cands[i], masks[i], pos, setup)
+            else:
+                u = live_useful(counts, wilds, melded, cands[i], True, pos, setup, buf)
+            if u == 0:
                 out_s[i] = 1
     s_min = out_s[0]
     for i in range(n):

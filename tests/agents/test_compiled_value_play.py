@@ -11,7 +11,9 @@ import pytest
 
 from agents.base import legal_ids
 from agents.compiled import value_play as vp
-from agents.compiled.value_plans import ValueKit
+from agents.compiled.greedy import BatchGreedyAgent
+from agents.compiled.value import BatchValueAgent
+from agents.compiled.value_plans import R_DEAD, R_INDICATOR, R_LAIZI, R_UNSEEN, R_VOID, R_WILD_LIVE, ValueKit
 from agents.defensive import DefensiveAgent
 from agents.features import read
 from agents.value import ValueAgent
@@ -70,3 +72,21 @@ def test_decisions_equal(variant: str, name: str) -> None:
     n, bad = compare(variant, AGENTS[name](), obs, masks)
     assert n > 30
     assert not bad, "\n".join(bad[:10])
+
+
+@pytest.mark.parametrize("variant", ["chengdu", "wuhan", "two_player"])
+def test_rows_without_opponents_keep_every_field_the_greedy_play_reads(variant: str) -> None:
+    """``ValueKit(opponents=False)`` (the greedy agent's) reads no opponent and leaves the rest of the rows as the
+    full rows have them (the payers, counted from the opponents, are what the greedy play never reads)."""
+    cfg = load_variant(variant)
+    obs, _ = record(variant, hands=1, seed=11)
+    full = ValueKit(cfg).rows(obs)
+    light = ValueKit(cfg, opponents=False).rows(obs)
+    assert full.n_opp.min() > 0 and full.disc.any()
+    assert not light.n_opp.any() and not light.opp.any() and not light.disc.any() and not light.revealed.any()
+    np.testing.assert_array_equal(light.row_k, full.row_k)
+    np.testing.assert_array_equal(light.chis, full.chis)
+    for r in (R_DEAD, R_UNSEEN, R_WILD_LIVE, R_VOID, R_INDICATOR, R_LAIZI):
+        np.testing.assert_array_equal(light.row_i[:, r], full.row_i[:, r])
+    assert not BatchGreedyAgent(cfg).kit.opponents
+    assert BatchValueAgent(cfg).kit.opponents
