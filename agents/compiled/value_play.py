@@ -345,6 +345,22 @@ def _live_useful_jiang(counts, wilds, melded, k, pos, setup, buf):  # pragma: no
 
 
 @njit(cache=True)
+def _discard_split(counts, wilds, melded, cands, n, dead, suited, wild, table, out_s, masks):
+    # pragma: no cover - compiled
+    """The shanten after discarding each ``cands[i]`` into ``out_s[i]``; True when, every candidate a natural tile,
+    one split also gave the useful kinds of each discard of the least shanten as the bit masks ``masks[i]``
+    (:func:`discard_useful`), False when only the shanten were asked (:func:`discard_shanten`)."""
+    natural = True
+    for i in range(n):
+        if wild[cands[i]]:
+            natural = False
+    if natural and discard_useful(counts, wilds, melded, cands, n, dead, suited, table, out_s, masks):
+        return True
+    discard_shanten(counts, wilds, melded, cands, n, dead, suited, wild, table, out_s)
+    return False
+
+
+@njit(cache=True)
 def discard_keys(counts, wilds, melded, cands, n, pos, setup, out_s, out_u):  # pragma: no cover - compiled
     """``GreedyAgent._discard_options``: per candidate ``cands[i]`` its shanten ``out_s[i]`` and live effective
     tiles ``out_u[i]`` (0 unless the shanten is the best); the full key is ``(s, -u, pref, -visible, k)``."""
@@ -357,14 +373,8 @@ def discard_keys(counts, wilds, melded, cands, n, pos, setup, out_s, out_u):  # 
     buf = setup[10][IW_KEYS_BUF]
     masks = setup[10][IW_KEYS_BITS]
     wild_live = row_i[R_WILD_LIVE]
-    natural = True
-    for i in range(n):
-        if wild[cands[i]]:
-            natural = False
     # masks[i]: the useful kinds after discarding cands[i] as a bit mask, for the discards of the least shanten
-    bits = natural and discard_useful(counts, wilds, melded, cands, n, dead, suited, table, out_s, masks)
-    if not bits:
-        discard_shanten(counts, wilds, melded, cands, n, dead, suited, wild, table, out_s)
+    bits = _discard_split(counts, wilds, melded, cands, n, dead, suited, wild, table, out_s, masks)
     s_bits = out_s[0]
     for i in range(n):
         s_bits = min(s_bits, out_s[i])
@@ -477,15 +487,9 @@ def evaluate_discards(cands, n, every, pos, setup, out_s, out_u, out_v):  # prag
     suited = ci[CI_SUITED]
     buf = setup[10][IW_EVAL_BUF]
     masks = setup[10][IW_KEYS_BITS]
-    natural = True
-    for i in range(n):
-        if wild[cands[i]]:
-            natural = False
     # one split for the shanten after each discard and the useful tiles after each of the least shanten (the memo
     # then answers the standard plan's useful tiles of every estimate below)
-    bits = natural and discard_useful(counts, wilds, melded, cands, n, dead, suited, table, out_s, masks)
-    if not bits:
-        discard_shanten(counts, wilds, melded, cands, n, dead, suited, wild, table, out_s)
+    bits = _discard_split(counts, wilds, melded, cands, n, dead, suited, wild, table, out_s, masks)
     if ci[CI_WUHAN]:
         for i in range(n):
             if out_s[i] != 0:
