@@ -35,6 +35,7 @@ from envs.scoring.wuhan_settlement import wuhan_factor
 __all__ = [
     "VariantValues",
     "completion_probability",
+    "discard_win_income",
     "own_melds",
     "wait_payments",
     "win_value",
@@ -196,10 +197,16 @@ def win_value(values: VariantValues, payment: float, payers: int, *, pinghu: boo
         zimo = payment + (values.base_unit if values.mahjongsoul else 1)
     else:
         zimo = payment
-    ron = 0.0 if pinghu and not values.allow_pinghu_on_discard else payment
-    if values.ron_all_pay and payers:  # Wuhan: the discarder pays double, the other losers pay too
-        ron = min(2 * payment, values.cap_payment) + (payers - 1) * payment
+    ron = 0.0 if pinghu and not values.allow_pinghu_on_discard else discard_win_income(values, payment, payers)
     return SELF_DRAW_SHARE * zimo * max(payers, 1) + (1.0 - SELF_DRAW_SHARE) * ron
+
+
+def discard_win_income(values: VariantValues, payment: float, payers: int) -> float:
+    """Income of a discard win (点炮) whose payment is ``payment``: the discarder's, in Wuhan every loser's (the
+    discarder double)."""
+    if values.ron_all_pay and payers:
+        return min(2 * payment, values.cap_payment) + (payers - 1) * payment
+    return payment
 
 
 TYPICAL_USEFUL: dict[str, tuple[int, ...]] = {

@@ -46,6 +46,11 @@ to win, which the estimate does not model) takes any pong or chi the greedy rule
 (红中杠, 赖子杠, 提, 报胡, 请胡) are the greedy agent's (:mod:`agents.variant_play`).  In 武汉 a ready hand's waits
 count only when the scorer accepts them (a 2-5-8 pair, 将, for a small win, or a big win); a hand ready by shape
 alone is valued one step away.
+Discard wins (``pass_win``, off by default): a discard win (点炮) is declined when the ready hand's estimate (the
+standard plan of the hand as it stands: the chance to win later, by self-draw paid by every active opponent with its
+bonus, or on another discard) is above ``pass_win`` × the win's income now plus its exit value.  Self-draws are
+always taken.  A declined tile stays barred for discard wins until the own next draw (``pass_hu_lock``), which the
+estimate does not model.
 Kongs: a kong may cost ``kong_slack`` steps of shanten while the wall holds at least ``2 × late_wall`` tiles (a
 kong pays at once and adds a root).
 
@@ -73,21 +78,24 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.danger import ready_probability
-from agents.features import Seen
+from agents.features import Seen, read
 from agents.greedy import HONGZHONG_POLICIES, GreedyAgent
 from agents.handeval import pairs_shanten, shanten_dead, suit_mask, triplets_shanten, useful_tiles
 from agents.valuation import (
     VariantValues,
     completion_probability,
+    discard_win_income,
     own_melds,
     wait_payments,
     win_value,
     wuhan_wait_payments,
 )
+from envs.core.actions import HU_ID, PASS_ID
 from envs.core.melds import Meld, MeldKind
 from envs.core.rule_config import RuleConfig
 from envs.core.tiles import NUM_KINDS, NUM_SUITED, RED
 from envs.engine.observation import SLICES
+from envs.engine.view import Phase
 
 _CHI_ROW = SLICES["chis"].start  # own 吃 tiles (slot 0), 34 counts
 _WILD_ROW = SLICES["wild_kinds"].start
@@ -126,6 +134,7 @@ class ValueAgent(GreedyAgent):
         exhaustion_weight: float | None = None,
         exit_weight: float = 1.0,
         duanyao_plan: bool = False,
+        pass_win: float = 0.0,
         variant_actions: bool = True,
         baohu_min_live: int = 2,
     ) -> None:
@@ -159,6 +168,9 @@ class ValueAgent(GreedyAgent):
         if not isinstance(duanyao_plan, bool):
             raise ValueError(f"duanyao_plan must be true or false, got {duanyao_plan!r}")
         self.duanyao_plan = duanyao_plan
+        if not 0.0 <= float(pass_win) <= 10.0:
+            raise ValueError(f"pass_win must be in [0, 10], got {pass_win!r}")
+        self.pass_win = float(pass_win)
         self._simples_bonus = 0  # doublings of 断幺九 when the plan is on and the fan table pays it
         self._ready_value = 0.0
         self._values: VariantValues | None = None
@@ -172,7 +184,27 @@ class ValueAgent(GreedyAgent):
     def act(self, observation: np.ndarray, legal_mask: np.ndarray) -> int:
         if self._wuhan:
             self._read_chis(observation)
+        if self.pass_win and legal_mask[HU_ID] and legal_mask[PASS_ID] and self.cfg is not None:
+            seen = read(observation, in_play=self._in_play)
+            if seen.phase in (Phase.CLAIM, Phase.ROB) and self._waiting_is_worth_more(seen):
+                return PASS_ID
         return super().act(observation, legal_mask)
+
+    def _waiting_is_worth_more(self, seen: Seen) -> bool:
+        """Whether to decline the discard win (点炮) on ``seen.claim_tile``: the ready hand's estimate
+        (:meth:`hand_value`: the chance to win later, often by self-draw, which every active opponent pays with its
+        bonus) is above ``pass_win`` × what the win pays now plus its exit value."""
+        values = self._values
+        assert values is not None and seen.claim_tile is not None
+        t = seen.claim_tile
+        counts = list(seen.counts)
+        pays = self._wait_pays(seen, counts, seen.wilds, list(seen.pongs), list(seen.kongs), (t,))
+        if pays[t] <= 0:
+            return False
+        payers = sum(1 for o in seen.opponents if o.active)
+        now = discard_win_income(values, pays[t], payers) + self._exit_value(payers)
+        wait, _, _ = self.hand_value(seen, counts, seen.wilds, seen.melded, seen.n_melds)
+        return wait > self.pass_win * now
 
     def _read_chis(self, observation: np.ndarray) -> None:
         """The own 吃 runs (lowest kinds) from the ``chis`` plane: the lowest held kind always starts a run."""
@@ -322,7 +354,7 @@ class ValueAgent(GreedyAgent):
         if self._wuhan and s >= 0:
             useful = useful + self._honor_useful(counts, wilds, dead, melded, s)
         if self._jiang and s == 0:  # Wuhan: only waits that the scorer accepts (a 2-5-8 pair, or a big win) count
-            pays = self._wuhan_pays(counts, wilds, pongs, kongs, useful)
+            pays = self._wait_pays(seen, counts, wilds, pongs, kongs, useful)
             legal = tuple(t for t in useful if pays[t] > 0)
             if legal:
                 useful = legal
@@ -332,14 +364,8 @@ class ValueAgent(GreedyAgent):
         best = 0.0
         plan = "standard"
         if s == 0:
-            hand = list(counts)
-            left = wilds
-            for w in seen.wild_kinds:  # put the wildcards back under their physical kinds
-                hand[w] = min(seen.hand[w], left)
-                left -= hand[w]
-            melds = own_melds(pongs, kongs)
             if pays is None:
-                pays = wait_payments(self.cfg, hand, melds, seen.void, useful, indicator=seen.indicator)
+                pays = self._wait_pays(seen, counts, wilds, pongs, kongs, useful)
             base_pay = values.payment(values.doublings["base"] - values.shagui * has_wild)
             # a wait the scorer does not accept on a discard (two-player 平胡) still wins by self-draw: count it as
             # a 平胡 and let only self-draws complete it
@@ -437,6 +463,19 @@ class ValueAgent(GreedyAgent):
     def _wuhan_melds(self, pongs: list[int], kongs: list[int]) -> tuple[Meld, ...]:
         """Own melds for the Wuhan scorer: pongs, kongs and the 吃 runs read from the observation."""
         return own_melds(pongs, kongs) + tuple(Meld(MeldKind.CHI, k) for k in self._chi_lows)
+
+    def _wait_pays(
+        self, seen: Seen, counts: list[int], wilds: int, pongs: list[int], kongs: list[int], waits: tuple[int, ...]
+    ) -> dict[int, float]:
+        """The discard-win payment of each wait of the ready 3k+1 hand (0: not a win), by the engine's scorer."""
+        if self._jiang:
+            return self._wuhan_pays(counts, wilds, pongs, kongs, waits)
+        hand = list(counts)
+        left = wilds
+        for w in seen.wild_kinds:  # put the wildcards back under their physical kinds
+            hand[w] = min(seen.hand[w], left)
+            left -= hand[w]
+        return wait_payments(self.cfg, hand, own_melds(pongs, kongs), seen.void, waits, indicator=seen.indicator)
 
     def _wuhan_pays(
         self, counts: list[int], wilds: int, pongs: list[int], kongs: list[int], waits: tuple[int, ...]

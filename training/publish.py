@@ -36,6 +36,7 @@ __all__ = [
     "CARD_OPPONENTS",
     "PUBLISH_SEED",
     "PUBLISH_WALLS",
+    "card_json",
     "git_commit",
     "opponent_walls",
     "publish",
@@ -226,8 +227,16 @@ def publish(
         for r in results
     ]
     summary = {"name": name, "variant": variant, "seed": seed, "walls": max(counts.values()), "rows": rows}
-    (out / f"{name}.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    (out / f"{name}.json").write_text(card_json(summary), encoding="utf-8")
     return checkpoint, card_file
+
+
+def card_json(summary: Mapping[str, Any]) -> str:
+    """The card's JSON text: one line per key and per evaluation row (its per-wall means on that line), so that
+    hundreds of thousands of walls stay a few MB."""
+    head = ",\n".join(f"  {json.dumps(k)}: {json.dumps(v)}" for k, v in summary.items() if k != "rows")
+    rows = ",\n".join("    " + json.dumps(r, separators=(",", ":")) for r in summary["rows"])
+    return "{\n" + head + ',\n  "rows": [\n' + rows + "\n  ]\n}\n"
 
 
 def opponent_walls(opponents: Sequence[str], walls: int, walls_for: Mapping[str, int] | None) -> dict[str, int]:

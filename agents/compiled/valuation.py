@@ -3,7 +3,8 @@
 * :func:`values_vector` — :class:`agents.valuation.VariantValues` of a configuration as a float64 vector (``V_*``
   entries), measured by the Python scorer once per configuration and passed to every compiled call (never frozen in
   numba's cache).
-* :func:`payment`, :func:`plan_doublings`, :func:`win_value`, :func:`completion_probability` — the same arithmetic in
+* :func:`payment`, :func:`plan_doublings`, :func:`win_value`, :func:`discard_win_income`,
+  :func:`completion_probability` — the same arithmetic in
   the same operation order as the Python functions, so the floats agree to the last bit.
 * :class:`WaitScorer` and :func:`wait_payment` — the discard-win payment of one wait of a ready hand by the engine's
   compiled scorer of the variant (:mod:`envs.compiled.score`, ``score_dkg``, ``score_yibin``, ``score_wuhan``): the
@@ -33,6 +34,7 @@ __all__ = [
     "WaitScorer",
     "completion_probability",
     "completion_probability_into",
+    "discard_win_income",
     "payment",
     "plan_doublings",
     "values_vector",
@@ -115,10 +117,16 @@ def win_value(v, pay, payers, pinghu):  # pragma: no cover - compiled
         zimo = pay + (v[V_BASE_UNIT] if v[V_MAHJONGSOUL] else 1.0)
     else:
         zimo = pay
-    ron = 0.0 if pinghu and not v[V_PINGHU] else pay
-    if v[V_RON_ALL] and payers:
-        ron = min(2 * pay, v[V_CAP]) + (payers - 1) * pay
+    ron = 0.0 if pinghu and not v[V_PINGHU] else discard_win_income(v, pay, payers)
     return SELF_DRAW_SHARE * zimo * max(payers, 1) + (1.0 - SELF_DRAW_SHARE) * ron
+
+
+@njit(cache=True)
+def discard_win_income(v, pay, payers):  # pragma: no cover - compiled
+    """:func:`agents.valuation.discard_win_income`."""
+    if v[V_RON_ALL] and payers:
+        return min(2 * pay, v[V_CAP]) + (payers - 1) * pay
+    return pay
 
 
 @njit(cache=True)

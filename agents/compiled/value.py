@@ -2,9 +2,10 @@
 
 :class:`BatchValueAgent` answers ``act_batch(observations, masks)`` with one numba call for all rows: the own turn,
 claims and 抢杠 (:mod:`agents.compiled.value_play`: kongs, void tiles, the value estimate of every discard, the pong /
-飞 / 吃 value test, wins and the 红中 policy) and the phases the value agent plays as the greedy agent does
-(:mod:`agents.compiled.opening`: 换三张, 定缺, the 报胡 question and the own-turn variant actions 提, 红中杠, 赖子杠,
-请胡 and the dealer's 报胡).  Every row gets the Python agent's decision (``tests/agents/test_compiled_value.py``).
+飞 / 吃 value test, wins, the discard wins that ``pass_win`` declines and the 红中 policy) and the phases the value
+agent plays as the greedy agent does (:mod:`agents.compiled.opening`: 换三张, 定缺, the 报胡 question and the own-turn
+variant actions 提, 红中杠, 赖子杠, 请胡 and the dealer's 报胡).  Every row gets the Python agent's decision
+(``tests/agents/test_compiled_value.py``).
 
 Options are the Python agent's (:class:`agents.value.ValueAgent`, :class:`agents.defensive.DefensiveAgent`): the
 Python constructor checks them, and every one of them is read by the compiled code (:class:`~agents.compiled.
@@ -29,6 +30,7 @@ from agents.compiled.value_play import (
     IW_MELDED,
     IW_VISIBLE,
     IW_WILD,
+    OF_PASS_WIN,
     OI_BAOHU_MIN_LIVE,
     OI_POLICY,
     OI_VARIANT_ACTIONS,
@@ -36,10 +38,11 @@ from agents.compiled.value_play import (
     ValueSetup,
     claim,
     own_turn,
+    waiting_is_worth_more,
     wild_discard_kind,
 )
 from agents.value import ValueAgent
-from envs.core.actions import ACTION_SPACE_SIZE, HU_ID, KONG_BASE
+from envs.core.actions import ACTION_SPACE_SIZE, HU_ID, KONG_BASE, PASS_ID
 from envs.core.rule_config import RuleConfig, load_variant
 from envs.engine.match_observation import MATCH_OBS_SHAPE
 from envs.engine.observation import OBS_SHAPE, PHASES
@@ -50,7 +53,7 @@ __all__ = ["BatchValueAgent"]
 _PHASES = np.array(
     [PHASES.index(p) for p in (Phase.SELF, Phase.EXCHANGE, Phase.DINGQUE, Phase.DECLARE)], dtype=np.int64
 )
-_IDS = np.array([HU_ID, KONG_BASE], dtype=np.int64)
+_IDS = np.array([HU_ID, KONG_BASE, PASS_ID], dtype=np.int64)
 
 
 @njit(cache=True, nogil=True)
@@ -65,7 +68,7 @@ def _act_rows(masks, phase, counts, wilds, melded, n_melds, visible, wall, hand,
     )
     ci, memo, oi, iw = setup[1], setup[4], setup[6], setup[10]
     suited = ci[CI_SUITED]
-    hu, kong_base = ids[0], ids[1]
+    hu, kong_base, passing = ids[0], ids[1], ids[2]
     legal = np.empty(34, dtype=np.int64)
     for b in range(masks.shape[0]):
         mask = masks[b]
@@ -114,6 +117,9 @@ def _act_rows(masks, phase, counts, wilds, melded, n_melds, visible, wall, hand,
                 red = wild_discard_kind(legal, n, pos, setup)
                 if red >= 0:
                     out[b] = red
+            elif (ph != phases[0] and setup[7][OF_PASS_WIN] > 0.0 and mask[passing] and claim_tile[b] >= 0
+                  and waiting_is_worth_more(pos, setup)):  # fmt: skip
+                out[b] = passing  # the discard win the agent declines (pass_win)
             continue
         if ph == phases[0]:
             frozen_kong = -1

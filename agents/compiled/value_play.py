@@ -16,6 +16,7 @@ compiled                       Python
 :func:`void_discard`           ``GreedyAgent._void_discard`` / ``DefensiveAgent._void_discard``
 :func:`kong_ok`                ``GreedyAgent._kong_ok`` with the value agent's ``kong_slack``
 :func:`claim`                  ``GreedyAgent._claim`` with the value / defensive pong, 飞 and 吃 tests
+:func:`waiting_is_worth_more`  ``ValueAgent._waiting_is_worth_more`` (the discard wins ``pass_win`` declines)
 =============================  ==================================================================================
 
 The phases the value agents take from the greedy agent unchanged (换三张, 定缺, 报胡, the own-turn variant actions)
@@ -35,16 +36,18 @@ from agents.compiled.danger import danger_from, deal_in_by_kind, expected_wilds,
 from agents.compiled.hand_features import _DUMMIES, _JIANG, _has_jiang
 from agents.compiled.opening import OPENING_ACTIONS
 from agents.compiled.shanten_memo import MEMO, NEAR, discard_shanten, discard_useful, shanten_cached, useful_tiles
-from agents.compiled.valuation import WaitScorer, values_vector, wait_payment_memo
+from agents.compiled.valuation import WaitScorer, discard_win_income, values_vector, wait_payment_memo
 from agents.compiled.value_plans import (
     CI_HZ_CLAIMABLE,
     CI_NUM_TILES,
     CI_SUITED,
     CI_WUHAN,
+    F_EXIT,
     K_PONGS,
     R_DEAD,
     R_INDICATOR,
     R_LAIZI,
+    R_PAYERS,
     R_WILD_LIVE,
     ValueRows,
     config_vectors,
@@ -81,7 +84,15 @@ ACTIONS = np.array([HU_ID, PASS_ID, KONG_BASE, PONG_ID, FEI_ID, CHI_BASE], dtype
 ) = range(16)
 NUM_OI = 16
 # float options (fold_risk thresholds from OF_FOLD_RISK on)
-OF_PONG_KEEP, OF_DANGER_WEIGHT, OF_FOLD_WALL_FRACTION, OF_FOLD_THREAT, OF_FOLD_RATIO, OF_FOLD_RISK = range(6)
+(
+    OF_PONG_KEEP,
+    OF_DANGER_WEIGHT,
+    OF_FOLD_WALL_FRACTION,
+    OF_FOLD_THREAT,
+    OF_FOLD_RATIO,
+    OF_PASS_WIN,
+    OF_FOLD_RISK,
+) = range(7)
 POLICY_KEEP_ALL, POLICY_WHEN_STABLE, POLICY_BY_VALUE = 0, 1, 2
 _POLICIES = {"keep_all": POLICY_KEEP_ALL, "shagui_when_stable": POLICY_WHEN_STABLE, "shagui_by_value": POLICY_BY_VALUE}
 _NEVER = 1 << 30  # safe_first_shanten "off"
@@ -148,7 +159,7 @@ class ValueOptions:
         oi[OI_VARIANT_ACTIONS] = a.variant_actions
         oi[OI_BAOHU_MIN_LIVE] = a.baohu_min_live
         oi[OI_INITIAL_WALL] = cfg.num_tiles - cfg.num_players * cfg.hand_size - 1
-        of = [float(a.pong_keep), 0.0, 0.0, 0.0, 0.0]
+        of = [float(a.pong_keep), 0.0, 0.0, 0.0, 0.0, float(a.pass_win)]
         risk: tuple[float, ...] = (math.inf,)
         if hasattr(a, "danger_weight"):
             oi[OI_DEFENSIVE] = 1
@@ -178,7 +189,7 @@ class ValueOptions:
         oi[OI_INITIAL_WALL] = cfg.num_tiles - cfg.num_players * cfg.hand_size - 1
         oi[OI_GREEDY] = 1
         oi[OI_N_FOLD_RISK] = 1
-        return cls(oi=oi, of=np.array([0.0, 0.0, 0.0, 0.0, 0.0, math.inf], dtype=np.float64))
+        return cls(oi=oi, of=np.array([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, math.inf], dtype=np.float64))
 
 
 class ValueSetup:
@@ -521,6 +532,23 @@ def evaluate_discards(cands, n, every, pos, setup, out_s, out_u, out_v):  # prag
             counts[k] += 1
         out_u[i] = useful
         out_v[i] = val
+
+
+@njit(cache=True)
+def waiting_is_worth_more(pos, setup):  # pragma: no cover - compiled
+    """``ValueAgent._waiting_is_worth_more``: decline the discard win on the claimed tile when the ready hand's
+    estimate is above ``pass_win`` × the win's income now plus its exit value."""
+    t = pos[19]
+    row_i = pos[11]
+    row_f = pos[13]
+    # the estimate first: it prices every wait of the ready hand (the claimed tile is one) into the scratch row
+    wait, _, _ = _hand_value(pos[0], pos[1], pos[2], pos[3], pos[9], pos[10], pos, setup)
+    pay = setup[9][3][t]
+    if pay <= 0.0:
+        return False
+    payers = row_i[R_PAYERS]
+    now = discard_win_income(setup[0], pay, payers) + row_f[F_EXIT]
+    return wait > setup[7][OF_PASS_WIN] * now
 
 
 @njit(cache=True)

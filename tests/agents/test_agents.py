@@ -402,6 +402,40 @@ def test_red_dragon_knobs() -> None:
         GreedyAgent(hongzhong_policy="shagui_by_value")
 
 
+def _discard_win_offer(hand: str, wall: int, *, winners: int = 0) -> np.ndarray:
+    """A 红中 claim of 3p that completes ``hand`` (void 筒 / 万 for the others), with ``winners`` opponents gone."""
+    opponents = tuple({"void": 1, "active": slot >= winners} for slot in range(3))
+    void = 2 if "m" in hand else 0
+    return make_obs(hand, void=void, phase=Phase.CLAIM, claim="3p", wall=wall, wild=True, opponents=opponents)
+
+
+def test_pass_win_declines_a_discard_win_worth_less_than_waiting() -> None:
+    # 234p 567p 789p 245p + 红中 waits on 2p 3p 5p 6p (the 红中 fills the rest): the discard win on 3p pays 清一色
+    # (2 doublings) from the discarder alone; a self-draw pays one more doubling from every active opponent
+    cfg = load_variant("hongzhong")
+    mask = np.zeros(ACTION_SPACE_SIZE, dtype=np.int8)
+    mask[[HU_ID, PASS_ID]] = 1
+    flush, plain = "234p 567p 789p 245p 5z", "234m 567m 789p 245p 5z"
+    waiting = ValueAgent(pass_win=1.5)
+    waiting.reset(0, cfg)
+    assert waiting.act(_discard_win_offer(flush, 50), mask) == PASS_ID  # long wall, three payers
+    assert waiting.act(_discard_win_offer(flush, 4), mask) == HU_ID  # the last draws: win now
+    assert waiting.act(_discard_win_offer(flush, 50, winners=2), mask) == HU_ID  # one payer left
+    assert waiting.act(_discard_win_offer(plain, 50), mask) == HU_ID  # a cheap hand: what leaving saves dominates
+    taker = ValueAgent()
+    taker.reset(0, cfg)
+    assert taker.act(_discard_win_offer(flush, 50), mask) == HU_ID  # the default takes every win
+    own_turn = _discard_win_offer(flush, 50)
+    decode(own_turn)["phase"][:] = 0
+    decode(own_turn)["phase"][PHASES.index(Phase.SELF)] = 1
+    self_draw = discard_mask(flush)
+    self_draw[HU_ID] = 1
+    assert waiting.act(own_turn, self_draw) == HU_ID  # a self-draw is never declined
+    for bad in (-0.5, 11):
+        with pytest.raises(ValueError, match="pass_win"):
+            ValueAgent(pass_win=bad)
+
+
 # ---- value and defence --------------------------------------------------------------------------------------------
 def test_value_agent_prefers_the_more_valuable_wait() -> None:
     # discarding 3p waits on 6p with 7777p kept (a 根: twice the payment); discarding a 7p waits on 4p without it.

@@ -12,8 +12,12 @@ import pytest
 from agents.compiled.defensive import BatchDefensiveAgent
 from agents.compiled.value import BatchValueAgent
 from agents.value import ValueAgent
+from envs.core.actions import HU_ID, PASS_ID
 from envs.core.rule_config import PRESETS, load_variant
+from envs.engine.observation import SLICES
 from tests.agents.compiled_positions import many, record
+
+_CLAIM_ROWS = SLICES["claim_tile"]
 
 CASES: dict[str, tuple[type[BatchValueAgent], dict[str, Any]]] = {
     "value": (BatchValueAgent, {}),
@@ -33,6 +37,8 @@ CASES: dict[str, tuple[type[BatchValueAgent], dict[str, Any]]] = {
         },
     ),
     "value_duanyao": (BatchValueAgent, {"duanyao_plan": True}),
+    "value_pass_win": (BatchValueAgent, {"pass_win": 1.2}),
+    "defensive_pass_win": (BatchDefensiveAgent, {"pass_win": 1.5}),
     "defensive_duanyao": (BatchDefensiveAgent, {"duanyao_plan": True}),
     "value_plain": (BatchValueAgent, {"hongzhong_policy": "keep_all", "variant_actions": False}),
     "defensive_speed": (BatchDefensiveAgent, {"steer": "speed", "live_slack": 2, "fold_risk": "0.1/0.05/0.02"}),
@@ -122,3 +128,23 @@ def test_duanyao_plan_equals_python_many(name: str) -> None:
     bad = mismatches(agent, python, obs, masks)
     print(f"hongzhong {name}: {obs.shape[0] - len(bad)} of {obs.shape[0]} positions equal")
     assert not bad, f"{len(bad)} of {obs.shape[0]} rows differ, first {bad[:10]}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["value_pass_win", "defensive_pass_win"])
+@pytest.mark.parametrize("variant", ["hongzhong", "chengdu", "yibin"])
+def test_pass_win_equals_python_many(variant: str, name: str) -> None:
+    """The discard wins ``pass_win`` declines, on at least 10,000 recorded positions (some of them declined)."""
+    cls, options = CASES[name]
+    obs, masks = many(variant)
+    agent = cls(variant, **options)
+    python = cls.python_class(**options)
+    python.reset(0, load_variant(variant))
+    bad = mismatches(agent, python, obs, masks)
+    got = agent.act_batch(obs, masks)
+    offers = masks[:, HU_ID].astype(bool) & masks[:, PASS_ID].astype(bool) & (obs[:, _CLAIM_ROWS].sum(axis=(1, 2)) > 0)
+    declined = int((offers & (got == PASS_ID)).sum())
+    print(f"{variant} {name}: {obs.shape[0] - len(bad)} of {obs.shape[0]} positions equal; {declined} of "
+          f"{int(offers.sum())} discard wins declined")  # fmt: skip
+    assert not bad, f"{len(bad)} of {obs.shape[0]} rows differ, first {bad[:10]}"
+    assert declined > 0

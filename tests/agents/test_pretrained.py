@@ -152,7 +152,10 @@ def test_publish_writes_a_checkpoint_and_a_model_card_that_load_by_name(tmp_path
     assert "| pretrained:chengdu | random | 2 |" in text and "| pretrained:chengdu | greedy | 3 |" in text
     assert "commit: `abc`" in text and "4,096 self-play learner decisions" in text and "name: tiny" in text
     assert "--seed 11" in text and "seed 11 (random: 2; greedy: 3 walls)" in text
-    summary = json.loads(checkpoint.with_suffix(".json").read_text())
+    text = checkpoint.with_suffix(".json").read_text()
+    summary = json.loads(text)
+    # one line per key and per row: the per-wall means of a row share its line
+    assert len(text.splitlines()) == len(summary) + 1 + len(summary["rows"]) + 2
     assert summary["seed"] == 11 and [r["opponent"] for r in summary["rows"]] == ["random", "greedy"]
     assert [(r["walls"], r["hands"]) for r in summary["rows"]] == [(2, 8), (3, 12)]
     # the greedy row's first two walls are those a two-wall evaluation plays: one sequence of held-out walls
