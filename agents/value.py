@@ -46,11 +46,11 @@ to win, which the estimate does not model) takes any pong or chi the greedy rule
 (红中杠, 赖子杠, 提, 报胡, 请胡) are the greedy agent's (:mod:`agents.variant_play`).  In 武汉 a ready hand's waits
 count only when the scorer accepts them (a 2-5-8 pair, 将, for a small win, or a big win); a hand ready by shape
 alone is valued one step away.
-Discard wins (``pass_win``, off by default): a discard win (点炮) is declined when the ready hand's estimate (the
-standard plan of the hand as it stands: the chance to win later, by self-draw paid by every active opponent with its
-bonus, or on another discard) is above ``pass_win`` × the win's income now plus its exit value.  Self-draws are
-always taken.  A declined tile stays barred for discard wins until the own next draw (``pass_hu_lock``), which the
-estimate does not model.
+Discard wins (``pass_win``, off by default): a discard win (点炮, or a robbed kong, 抢杠) is declined when the ready
+hand's estimate (the standard plan of the hand as it stands: the chance to win later, by self-draw paid by every
+active opponent with its bonus, or on another discard) is above ``pass_win`` × the win's income now plus its exit
+value.  Self-draws are always taken.  A declined tile stays barred for discard wins until the own next draw
+(``pass_hu_lock``), which the estimate does not model.
 Kongs: a kong may cost ``kong_slack`` steps of shanten while the wall holds at least ``2 × late_wall`` tiles (a
 kong pays at once and adds a root).
 
